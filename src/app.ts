@@ -1,0 +1,61 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/types.ts';
+import { createAccessGuard } from './http/access-guard.ts';
+import { registerAuthentication } from './http/authenticate.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import type { App } from './http/types.ts';
+import { zodValidatorCompiler } from './http/validation.ts';
+import { registerAdminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAccessTokens } from './modules/auth/access-tokens.ts';
+import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import type { SigningKeys } from './modules/auth/signing-keys.ts';
+import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
+import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
+import { registerSystemRoutes } from './modules/system/system.routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  keys: SigningKeys;
+  /** The clock: injectable so tests can move time (token expiry, transitions). */
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
+
+/** Builds the whole HTTP application without listening: the server and the tests share it. */
+export async function buildApp({ config, db, keys, now = () => new Date(), logger }: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: REDACTED_HEADERS },
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+  }).withTypeProvider() as unknown as App;
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  registerErrorHandler(app);
+  await app.register(helmet, { global: true });
+  if (config.corsOrigins.length > 0) await app.register(cors, { origin: [...config.corsOrigins] });
+  await app.register(rateLimit, { global: false });
+  await registerOpenApi(app);
+
+  const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
+  registerAuthentication(app, tokens, config.serviceRoleKey);
+  const guard = createAccessGuard(db);
+  const auth = createAuthService({ db, tokens, refreshTokenTtlS: config.refreshTokenTtlS, now });
+  const authRateLimit = config.authRateLimitPerMin > 0 && { max: config.authRateLimitPerMin, timeWindow: '1 minute' };
+
+  registerSystemRoutes(app, db, keys);
+  registerAuthRoutes(app, auth, authRateLimit);
+  if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth));
+  registerOrganizationRoutes(app, createOrganizationsService({ db, guard }));
+  return app;
+}

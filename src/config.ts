@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
+  REFRESH_TOKEN_TTL_S: z.coerce.number().int().positive().default(2592000),
+  JWT_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
+  SERVICE_ROLE_KEY: z.string().min(16).optional(),
+  SEED_DEMO: bool.optional(),
+  TRANSITION_POLL_S: z.coerce.number().positive().default(30),
+  AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
+  CORS_ORIGINS: z.string().optional(),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly logLevel: string;
+  readonly accessTokenTtlS: number;
+  readonly refreshTokenTtlS: number;
+  readonly jwtPrivateKey: string | undefined;
+  readonly serviceRoleKey: string | undefined;
+  readonly seedDemo: boolean;
+  readonly transitionPollS: number;
+  readonly authRateLimitPerMin: number;
+  readonly corsOrigins: readonly string[];
+}
+
+/** Parses the environment once; a bad value throws an error naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
+    refreshTokenTtlS: e.REFRESH_TOKEN_TTL_S,
+    jwtPrivateKey: e.JWT_PRIVATE_KEY,
+    serviceRoleKey: e.SERVICE_ROLE_KEY,
+    seedDemo: e.SEED_DEMO ?? e.DATABASE_URL === undefined,
+    transitionPollS: e.TRANSITION_POLL_S,
+    authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
+    corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+  });
+}

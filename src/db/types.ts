@@ -1,0 +1,22 @@
+/** Runs parameterized SQL ($1, $2, ...) and returns the rows. Every query of the service goes through one. */
+export interface Executor {
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+export type DatabaseKind = 'embedded' | 'postgres';
+
+/** The database interface: an executor plus transactions, a health probe and shutdown. */
+export interface Database extends Executor {
+  readonly kind: DatabaseKind;
+  /** Runs fn inside one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A migration written in TypeScript (for data that is computed, such as public holidays). */
+export interface CodeMigration {
+  up(tx: Executor): Promise<void>;
+}

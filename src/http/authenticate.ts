@@ -1,0 +1,36 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccessTokens } from '../modules/auth/access-tokens.ts';
+import './auth-context.ts';
+import { unauthorized } from './errors.ts';
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Runs before validation, so a request without a valid token gets 401 before any 400.
+ * Routes marked public skip it; unknown routes fall through to the 404 handler.
+ */
+export function registerAuthentication(app: FastifyInstance, tokens: AccessTokens, serviceRoleKey: string | undefined): void {
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!request.routeOptions.url || config.public) return;
+    const token = bearerToken(request);
+    if (config.serviceRole) {
+      if (!token || !serviceRoleKey || !sameSecret(token, serviceRoleKey)) throw unauthorized();
+      return;
+    }
+    const auth = token ? await tokens.verify(token) : null;
+    if (!auth) throw unauthorized();
+    request.auth = auth;
+  });
+}

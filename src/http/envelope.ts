@@ -1,0 +1,29 @@
+export interface SuccessEnvelope<T> {
+  success: true;
+  message: string | null;
+  data: T;
+  count?: number;
+}
+
+export interface FailureEnvelope {
+  success: false;
+  message: string | null;
+  error: string;
+}
+
+export function ok<T>(data: T, message: string | null = null): SuccessEnvelope<T> {
+  return { success: true, message, data };
+}
+
+export function okList<T>(page: { rows: T[]; count: number }, message: string | null = null): SuccessEnvelope<T[]> {
+  return { success: true, message, data: page.rows, count: page.count };
+}
+
+export function failure(message: string | null, error: string): FailureEnvelope {
+  return { success: false, message, error };
+}
+
+/** A whole (unpaginated) list: count is its length. */
+export function okAll<T>(rows: T[]): SuccessEnvelope<T[]> {
+  return okList({ rows, count: rows.length });
+}

@@ -1,0 +1,30 @@
+/** A failure the client can act on: becomes the failure envelope with this status. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly envelopeMessage: string | null,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}
+
+export const INVALID_REQUEST = 'Invalid request body';
+export const CATALOGUE_READ_ONLY = 'Catalogue is read-only';
+
+export const badRequest = (detail: string) => new AppError(400, INVALID_REQUEST, detail);
+export const unauthorized = (detail = 'Invalid or missing bearer token') =>
+  new AppError(401, 'Authentication required', detail);
+export const invalidCredentials = (detail: string) => new AppError(401, 'Unauthorized', detail);
+export const forbidden = (detail = 'You do not have access to this organization') =>
+  new AppError(403, 'Forbidden', detail);
+export const notFound = (what: string) => new AppError(404, 'Not found', `${what} not found`);
+export const conflict = (detail: string) => new AppError(409, 'Conflict', detail);
+export const catalogueReadOnly = () => new AppError(400, CATALOGUE_READ_ONLY, CATALOGUE_READ_ONLY);
+
+/** Validation issues as `field.path: message; other: message`. */
+export function formatIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[], root: string): string {
+  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : root}: ${i.message}`).join('; ');
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { ok, okList } from '../../http/envelope.ts';
+import { listQuerySchema } from '../../http/list.ts';
+import type { App } from '../../http/types.ts';
+import { credentialsBody } from '../auth/auth.schemas.ts';
+import { USER_SORT, type AdminService } from './admin.service.ts';
+
+const tags = ['Administration'];
+const config = { serviceRole: true };
+
+/** User management for trusted services: the bearer token must be SERVICE_ROLE_KEY. */
+export function registerAdminRoutes(app: App, admin: AdminService): void {
+  app.post('/api/v1/admin/users', { config, schema: { tags, body: credentialsBody } }, async (req, reply) =>
+    reply.code(201).send(ok(await admin.createUser(req.body))),
+  );
+  app.get('/api/v1/admin/users', { config, schema: { tags, querystring: listQuerySchema(USER_SORT) } }, async (req) =>
+    okList(await admin.listUsers(req.query)),
+  );
+  app.delete('/api/v1/admin/users/:id', { config, schema: { tags, params: z.object({ id: z.uuid() }) } }, async (req, reply) => {
+    await admin.deleteUser(req.params.id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const credentialsBody = z.object({
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase())
+    .describe('E-mail address (stored lower-case)'),
+  password: z.string().min(8).max(128).describe('8 to 128 characters'),
+});
+
+export const loginBody = z.object({
+  email: z.string().min(1).max(254).transform((e) => e.toLowerCase()),
+  password: z.string().min(1).max(1024),
+});
+
+export const refreshBody = z.object({ refresh_token: z.string().min(1).max(512) });
+
+export const userIdParams = z.object({ userId: z.uuid() });

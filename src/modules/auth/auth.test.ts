@@ -1,0 +1,258 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createOrganization, registerUser } from '../../../test/helpers/factories.ts';
+import { call, clientFor } from '../../../test/helpers/http.ts';
+import { SERVICE_ROLE_KEY, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { generateSigningKeys } from './signing-keys.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t.close());
+
+const AUTH_REQUIRED = { success: false, message: 'Authentication required', error: 'Invalid or missing bearer token' };
+
+describe('signup', () => {
+  it('creates the user and a personal account, and returns no tokens', async () => {
+    const res = await call(t.app, 'POST', '/api/v1/auth/signup', {
+      body: { email: 'New.Person@Example.com', password: 'long enough' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: { user: { id: expect.any(String), email: 'new.person@example.com', created_at: expect.any(String) } },
+    });
+    expect(res.body.data.access_token).toBeUndefined();
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: 'new.person@example.com', password: 'long enough' },
+    });
+    const orgs = await clientFor(t.app, login.body.data.access_token).get('/api/v1/auth/organizations');
+    expect(orgs.body.data).toEqual([
+      { id: expect.any(String), name: 'new.person@example.com', is_personal_account: true, role: 'OWNER' },
+    ]);
+    expect(orgs.body.count).toBe(1);
+  });
+
+  it('answers 401 for an e-mail already registered, whatever its case', async () => {
+    await call(t.app, 'POST', '/api/v1/auth/signup', { body: { email: 'twice@example.com', password: 'password1' } });
+    const res = await call(t.app, 'POST', '/api/v1/auth/signup', {
+      body: { email: 'TWICE@example.com', password: 'password2' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, message: 'Unauthorized', error: 'User already registered' });
+  });
+
+  it.each([
+    [{ email: 'not-an-email', password: 'password1' }, 'email: Invalid email address'],
+    [{ email: 'a@example.com', password: 'short' }, 'password: Too small: expected string to have >=8 characters'],
+    [{ email: 'a@example.com', password: 'x'.repeat(129) }, 'password: Too big: expected string to have <=128 characters'],
+    [{ password: 'password1' }, 'email: Invalid input: expected string, received undefined'],
+  ])('rejects %j with 400 naming the field', async (body, error) => {
+    const res = await call(t.app, 'POST', '/api/v1/auth/signup', { body });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error });
+  });
+});
+
+describe('login', () => {
+  it('returns a session with both tokens, expiry and the user', async () => {
+    await call(t.app, 'POST', '/api/v1/auth/signup', { body: { email: 'login@example.com', password: 'password1' } });
+    const before = Math.floor(t.clock.now().getTime() / 1000);
+    const res = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: 'login@example.com', password: 'password1' },
+    });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data).toMatchObject({
+      access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      refresh_token: expect.any(String),
+      expires_in: 3600,
+      user: { id: expect.any(String), email: 'login@example.com', created_at: expect.any(String) },
+    });
+    expect(data.expires_at).toBeGreaterThanOrEqual(before + 3600);
+    expect(data.expires_at).toBeLessThanOrEqual(before + 3601);
+  });
+
+  it.each([
+    ['a wrong password', 'login@example.com', 'wrong-password'],
+    ['an unknown e-mail', 'nobody@example.com', 'password1'],
+  ])('answers 401 for %s', async (_case, email, password) => {
+    const res = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, message: 'Unauthorized', error: 'Invalid login credentials' });
+  });
+
+  it('answers 400 for a body without password', async () => {
+    const res = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'login@example.com' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('password: Invalid input: expected string, received undefined');
+  });
+});
+
+describe('refresh', () => {
+  it('rotates the pair: the new tokens work, and the old refresh token is spent', async () => {
+    const user = await registerUser(t.app);
+    const res = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['access_token', 'expires_at', 'refresh_token', 'token_type', 'user']);
+    expect(res.body.data.refresh_token).not.toBe(user.refreshToken);
+    expect(res.body.data.user.id).toBe(user.id);
+    const orgs = await clientFor(t.app, res.body.data.access_token).get('/api/v1/auth/organizations');
+    expect(orgs.status).toBe(200);
+  });
+
+  it('revokes the whole session when a spent refresh token is presented again', async () => {
+    const user = await registerUser(t.app);
+    const first = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    const reuse = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    expect(reuse.status).toBe(401);
+    expect(reuse.body.error).toBe('Refresh token already used; the session has been revoked');
+    // The token issued by the legitimate rotation is revoked with the session.
+    const next = await call(t.app, 'POST', '/api/v1/auth/refresh', {
+      body: { refresh_token: first.body.data.refresh_token },
+    });
+    expect(next.status).toBe(401);
+    // Another login of the same user is a separate session and still works.
+    const other = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    const rotated = await call(t.app, 'POST', '/api/v1/auth/refresh', {
+      body: { refresh_token: other.body.data.refresh_token },
+    });
+    expect(rotated.status).toBe(200);
+  });
+
+  it('answers 401 for an unknown or expired refresh token and 400 for a missing one', async () => {
+    const unknown = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: 'nope' } });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ success: false, message: 'Unauthorized', error: 'Invalid refresh token' });
+    const user = await registerUser(t.app);
+    t.clock.advance(2592000 + 1);
+    try {
+      const expired = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
+      expect(expired.status).toBe(401);
+      expect(expired.body.error).toBe('Refresh token expired');
+    } finally {
+      t.clock.advance(-(2592000 + 1));
+    }
+    const missing = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toBe('refresh_token: Invalid input: expected string, received undefined');
+  });
+});
+
+describe('logout', () => {
+  it('revokes the session: its refresh token stops working at once', async () => {
+    const user = await registerUser(t.app);
+    const res = await user.client.post('/api/v1/auth/logout');
+    expect(res.status).toBe(204);
+    expect(res.body).toBeUndefined();
+    const refresh = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
+    expect(refresh.status).toBe(401);
+  });
+});
+
+describe('bearer token', () => {
+  it.each([
+    ['no header', undefined],
+    ['a malformed token', 'not-a-jwt'],
+  ])('answers 401 with %s', async (_case, token) => {
+    const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(AUTH_REQUIRED);
+  });
+
+  it('answers 401 for a token signed by another key', async () => {
+    const user = await registerUser(t.app);
+    const forged = await new SignJWT({ email: user.email, session_id: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .setSubject(user.id)
+      .setIssuer('utility-management-service')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(generateSigningKeys().privateKey);
+    const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token: forged });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(AUTH_REQUIRED);
+  });
+
+  it('answers 401 for an expired token', async () => {
+    const user = await registerUser(t.app);
+    t.clock.advance(3601);
+    try {
+      const res = await user.client.get('/api/v1/auth/organizations');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(AUTH_REQUIRED);
+    } finally {
+      t.clock.advance(-3601);
+    }
+  });
+
+  it('comes before validation: an invalid body without a token is 401', async () => {
+    const res = await call(t.app, 'POST', '/api/v1/organizations', { body: { name: 5 } });
+    expect(res.status).toBe(401);
+  });
+
+  it('is verifiable with the published key set', async () => {
+    const res = await call(t.app, 'GET', '/.well-known/jwks.json');
+    expect(res.status).toBe(200);
+    expect(res.body.keys).toEqual([
+      { kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), alg: 'EdDSA', use: 'sig' },
+    ]);
+  });
+});
+
+describe('organizations of a user', () => {
+  it('lists only the organizations the requester shares with that user, with that user role', async () => {
+    const alice = await registerUser(t.app, 'alice');
+    const bob = await registerUser(t.app, 'bob');
+    const shared = await createOrganization(alice, 'Shared');
+    await createOrganization(bob, 'Bob only');
+    await addMember(alice, shared, bob, 'MEMBER');
+    const res = await alice.client.get(`/api/v1/auth/users/${bob.id}/organizations`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: [{ id: shared, name: 'Shared', is_personal_account: false, role: 'MEMBER', user_id: bob.id, requested_by: alice.id }],
+      count: 1,
+    });
+  });
+
+  it('answers 400 for a malformed userId', async () => {
+    const user = await registerUser(t.app);
+    const res = await user.client.get('/api/v1/auth/users/not-a-uuid/organizations');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error: 'userId: Invalid UUID' });
+  });
+});
+
+describe('admin users (service role)', () => {
+
+  it('creates, lists and deletes users with the service-role key only', async () => {
+    const svc = clientFor(t.app, SERVICE_ROLE_KEY);
+    const created = await svc.post('/api/v1/admin/users', { email: 'svc@example.com', password: 'password1' });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toEqual({ id: expect.any(String), email: 'svc@example.com', created_at: expect.any(String) });
+    const listed = await svc.get('/api/v1/admin/users', { query: 'svc@' });
+    expect(listed.body.count).toBe(1);
+    expect(listed.body.data[0].email).toBe('svc@example.com');
+    const user = await registerUser(t.app);
+    const forbiddenForUsers = await user.client.get('/api/v1/admin/users');
+    expect(forbiddenForUsers.status).toBe(401);
+    const removed = await svc.delete(`/api/v1/admin/users/${created.body.data.id}`);
+    expect(removed.status).toBe(204);
+    const again = await svc.delete(`/api/v1/admin/users/${created.body.data.id}`);
+    expect(again.status).toBe(404);
+  });
+
+  it('does not exist when no service-role key is configured', async () => {
+    const plain = await startTestApp({ SERVICE_ROLE_KEY: '' });
+    try {
+      const res = await call(plain.app, 'GET', '/api/v1/admin/users', { token: SERVICE_ROLE_KEY });
+      expect(res.status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import type { Executor } from '../../db/types.ts';
+import type { Role } from '../../http/access-guard.ts';
+import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { MEMBER_SORT, type OrganizationChanges } from './organizations.schemas.ts';
+
+const ORGANIZATION_COLUMNS =
+  'id, name, email, picture_url, public_data, is_personal_account, primary_owner_user_id, created_at, updated_at';
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  is_personal_account: boolean;
+  primary_owner_user_id: string | null;
+}
+
+const MEMBER_SELECT = `m.user_id, m.account_id, m.role, u.email,
+  (a.primary_owner_user_id = m.user_id) AS is_primary_owner, m.created_at`;
+const MEMBER_FROM = 'memberships m JOIN users u ON u.id = m.user_id JOIN accounts a ON a.id = m.account_id';
+
+export const organizationsRepository = {
+  async find(db: Executor, id: string) {
+    const [row] = await db.query<OrganizationRow>(`SELECT ${ORGANIZATION_COLUMNS} FROM accounts WHERE id = $1`, [id]);
+    return row;
+  },
+
+  async insert(db: Executor, name: string, ownerId: string) {
+    const [row] = await db.query<OrganizationRow>(
+      `INSERT INTO accounts (name, primary_owner_user_id) VALUES ($1, $2) RETURNING ${ORGANIZATION_COLUMNS}`,
+      [name, ownerId],
+    );
+    await db.query(`INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'OWNER')`, [row!.id, ownerId]);
+    return row!;
+  },
+
+  async update(db: Executor, id: string, changes: OrganizationChanges) {
+    const [row] = await db.query<OrganizationRow>(
+      `UPDATE accounts SET
+         name = coalesce($2, name),
+         email = CASE WHEN $3::boolean THEN $4 ELSE email END,
+         picture_url = CASE WHEN $5::boolean THEN $6 ELSE picture_url END,
+         public_data = coalesce($7::jsonb, public_data),
+         updated_at = now()
+       WHERE id = $1 RETURNING ${ORGANIZATION_COLUMNS}`,
+      [
+        id,
+        changes.name ?? null,
+        changes.email !== undefined,
+        changes.email ?? null,
+        changes.picture_url !== undefined,
+        changes.picture_url ?? null,
+        changes.public_data === undefined ? null : JSON.stringify(changes.public_data),
+      ],
+    );
+    return row!;
+  },
+
+  async hasDependents(db: Executor, id: string) {
+    const [row] = await db.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM building_blocks WHERE account_id = $1)
+           OR EXISTS (SELECT 1 FROM meters WHERE account_id = $1)
+           OR EXISTS (SELECT 1 FROM tariffs WHERE account_id = $1) AS found`,
+      [id],
+    );
+    return row!.found;
+  },
+
+  async delete(db: Executor, id: string) {
+    await db.query('DELETE FROM accounts WHERE id = $1', [id]);
+  },
+
+  listMembers(db: Executor, accountId: string, list: ListParams) {
+    const params = new SqlParams();
+    return listPage(
+      db,
+      {
+        select: MEMBER_SELECT,
+        from: MEMBER_FROM,
+        where: [`m.account_id = ${params.add(accountId)}`],
+        params,
+        search: { columns: ['u.email'] },
+        sortColumns: MEMBER_SORT,
+        tiebreak: 'm.user_id',
+      },
+      list,
+    );
+  },
+
+  async findMember(db: Executor, accountId: string, userId: string) {
+    const [row] = await db.query<{ role: Role; is_primary_owner: boolean }>(
+      `SELECT ${MEMBER_SELECT} FROM ${MEMBER_FROM} WHERE m.account_id = $1 AND m.user_id = $2`,
+      [accountId, userId],
+    );
+    return row;
+  },
+
+  /** Adds the member, or returns undefined when the user already is one. */
+  async insertMember(db: Executor, accountId: string, userId: string, role: Role) {
+    const inserted = await db.query(
+      `INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING user_id`,
+      [accountId, userId, role],
+    );
+    if (inserted.length === 0) return undefined;
+    return organizationsRepository.findMember(db, accountId, userId);
+  },
+
+  async deleteMember(db: Executor, accountId: string, userId: string) {
+    await db.query('DELETE FROM memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+  },
+
+  async userExists(db: Executor, userId: string) {
+    const rows = await db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    return rows.length > 0;
+  },
+};

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { ROLES } from '../../http/access-guard.ts';
+import { listQuerySchema } from '../../http/list.ts';
+
+export const organizationIdParams = z.object({ id: z.uuid() });
+export const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
+
+export const createOrganizationBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  primary_owner_user_id: z.uuid().describe('Must be the caller, who becomes OWNER'),
+});
+
+export const updateOrganizationBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    email: z.email().max(254).nullable(),
+    picture_url: z.url().max(2048).nullable(),
+    public_data: z.record(z.string(), z.unknown()),
+  })
+  .partial();
+export type OrganizationChanges = z.infer<typeof updateOrganizationBody>;
+
+export const addMemberBody = z.object({
+  userId: z.uuid(),
+  role: z.enum(ROLES),
+});
+
+export const MEMBER_SORT = { created_at: 'm.created_at', email: 'u.email', role: 'm.role' } as const;
+export const membersQuery = listQuerySchema(MEMBER_SORT);

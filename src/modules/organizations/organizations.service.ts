@@ -1,0 +1,81 @@
+import type { Database } from '../../db/types.ts';
+import type { AccessGuard, Role } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import type { ListParams } from '../../http/list.ts';
+import { organizationsRepository as repo } from './organizations.repository.ts';
+import type { OrganizationChanges } from './organizations.schemas.ts';
+
+export interface OrganizationsDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+export function createOrganizationsService({ db, guard }: OrganizationsDeps) {
+  /** 404 for an unknown organization, then the guard's 403 for a non-member or a role too weak. */
+  async function access(auth: AuthContext, id: string, need: 'read' | 'write' | 'owner') {
+    const organization = await repo.find(db, id);
+    if (!organization) throw notFound('Organization');
+    const role = await guard.require(auth, id, need);
+    return { organization, role };
+  }
+
+  /** Only an OWNER may grant, change or remove the OWNER role. */
+  function assertMayManage(callerRole: Role, targetRole: Role) {
+    if (targetRole === 'OWNER' && callerRole !== 'OWNER') throw forbidden('Only an OWNER may manage owners');
+  }
+
+  return {
+    async create(auth: AuthContext, body: { name: string; primary_owner_user_id: string }) {
+      if (body.primary_owner_user_id !== auth.userId) throw forbidden('primary_owner_user_id must be the caller');
+      return db.transaction((tx) => repo.insert(tx, body.name, auth.userId));
+    },
+
+    async get(auth: AuthContext, id: string) {
+      return (await access(auth, id, 'read')).organization;
+    },
+
+    async update(auth: AuthContext, id: string, changes: OrganizationChanges) {
+      await access(auth, id, 'write');
+      return repo.update(db, id, changes);
+    },
+
+    async remove(auth: AuthContext, id: string) {
+      const { organization } = await access(auth, id, 'owner');
+      if (organization.is_personal_account) {
+        throw new AppError(400, 'Invalid request', 'A personal account cannot be deleted');
+      }
+      await db.transaction(async (tx) => {
+        if (await repo.hasDependents(tx, id)) {
+          throw conflict('The organization has dependent records (building blocks, meters or tariffs)');
+        }
+        await repo.delete(tx, id);
+      });
+    },
+
+    async listMembers(auth: AuthContext, id: string, list: ListParams) {
+      await access(auth, id, 'read');
+      return repo.listMembers(db, id, list);
+    },
+
+    async addMember(auth: AuthContext, id: string, body: { userId: string; role: Role }) {
+      const { role } = await access(auth, id, 'write');
+      assertMayManage(role, body.role);
+      if (!(await repo.userExists(db, body.userId))) throw notFound('User');
+      const member = await repo.insertMember(db, id, body.userId, body.role);
+      if (!member) throw conflict('The user is already a member of this organization');
+      return member;
+    },
+
+    async removeMember(auth: AuthContext, id: string, userId: string) {
+      const { role } = await access(auth, id, 'write');
+      const member = await repo.findMember(db, id, userId);
+      if (!member) throw notFound('Member');
+      if (member.is_primary_owner) throw conflict('The primary owner cannot be removed');
+      assertMayManage(role, member.role);
+      await repo.deleteMember(db, id, userId);
+    },
+  };
+}
+
+export type OrganizationsService = ReturnType<typeof createOrganizationsService>;

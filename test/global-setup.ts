@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openEmbeddedDatabase } from '../src/db/embedded.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { openPostgresDatabase } from '../src/db/postgres.ts';
+import { databaseUrlFor } from './helpers/database-url.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseTemplate: { kind: 'embedded'; dumpPath: string } | { kind: 'postgres'; url: string; template: string };
+  }
+}
+
+/** Migrates once into a template; every test file then gets its own fresh copy of it. */
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const template = `ums_template_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${template}`);
+    const db = openPostgresDatabase(databaseUrlFor(url, template), 1);
+    await migrate(db);
+    await db.close();
+    project.provide('databaseTemplate', { kind: 'postgres', url, template });
+    return async () => {
+      const leftovers = await admin.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`,
+        [`${template}_%`, template],
+      );
+      for (const { datname } of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      await admin.end();
+    };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'ums-test-'));
+  const db = await openEmbeddedDatabase({});
+  await migrate(db);
+  const dumpPath = join(dir, 'template.tar');
+  await writeFile(dumpPath, Buffer.from(await (await db.dump()).arrayBuffer()));
+  await db.close();
+  project.provide('databaseTemplate', { kind: 'embedded', dumpPath });
+  return async () => rm(dir, { recursive: true, force: true });
+}

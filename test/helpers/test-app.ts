@@ -1,0 +1,53 @@
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/types.ts';
+import type { App } from '../../src/http/types.ts';
+import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export const SERVICE_ROLE_KEY = 'test-service-role-key-0123456789';
+const keys = generateSigningKeys();
+
+/** A clock the test can move forward; it follows real time otherwise. */
+export class TestClock {
+  offsetMs = 0;
+  readonly now = () => new Date(Date.now() + this.offsetMs);
+  advance(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+}
+
+export interface TestApp {
+  app: App;
+  db: Database;
+  /** PostgreSQL connection string of this file's database (undefined on the embedded database). */
+  databaseUrl: string | undefined;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+/** The real application on a fresh database of its own; env overrides the test defaults. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { db, url, drop } = await createTestDatabase();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MIN: '0',
+    SEED_DEMO: 'false',
+    SERVICE_ROLE_KEY,
+    TRANSITION_POLL_S: '3600',
+    ...env,
+  });
+  const clock = new TestClock();
+  const app = await buildApp({ config, db, keys, now: clock.now });
+  await app.ready();
+  return {
+    app,
+    db,
+    databaseUrl: url,
+    clock,
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
