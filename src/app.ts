@@ -41,6 +41,8 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   }).withTypeProvider() as unknown as App;
 
   app.setValidatorCompiler(zodValidatorCompiler);
+  // The API speaks JSON only: any other body is 415.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   await app.register(helmet, { global: true });
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: [...config.corsOrigins] });
