@@ -7,6 +7,7 @@ import type { Database } from './db/types.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { createMetrics, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { App } from './http/types.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
@@ -16,6 +17,7 @@ import { createAccessTokens } from './modules/auth/access-tokens.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
+import { registerCollectionRoute } from './modules/operations/operations.routes.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
@@ -49,6 +51,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
 
+  const metrics = createMetrics(db);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
   const guard = createAccessGuard(db);
@@ -56,6 +59,8 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   const authRateLimit = config.authRateLimitPerMin > 0 && { max: config.authRateLimitPerMin, timeWindow: '1 minute' };
 
   registerSystemRoutes(app, db, keys);
+  registerMetrics(app, metrics);
+  registerCollectionRoute(app, `http://${config.host}:${config.port}`);
   registerAuthRoutes(app, auth, authRateLimit);
   if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth));
   registerOrganizationRoutes(app, createOrganizationsService({ db, guard }));

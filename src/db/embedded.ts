@@ -37,6 +37,7 @@ export async function openEmbeddedDatabase(options: { dataDir?: string; loadData
     async ping() {
       await pg.query('SELECT 1');
     },
+    connectionsInUse: () => (pg.closed ? 0 : 1),
     async close() {
       if (!pg.closed) await pg.close();
     },

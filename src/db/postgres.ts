@@ -50,6 +50,7 @@ export function openPostgresDatabase(connectionString: string, max = 10): Postgr
     async ping() {
       await pool.query('SELECT 1');
     },
+    connectionsInUse: () => pool.totalCount - pool.idleCount,
     async close() {
       await pool.end();
     },

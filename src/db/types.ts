@@ -13,6 +13,8 @@ export interface Database extends Executor {
   /** Runs fn inside one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Connections currently checked out (for metrics). */
+  connectionsInUse(): number;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,55 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/types.ts';
+import type { App } from './types.ts';
+
+/** The service's Prometheus metrics; one registry per application instance. */
+export function createMetrics(db: Database) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'db_pool_connections_in_use',
+    help: 'Database connections checked out of the pool (the embedded database has one)',
+    registers: [registry],
+    collect() {
+      this.set(db.connectionsInUse());
+    },
+  });
+  const schedulerRuns = new Counter({
+    name: 'transition_scheduler_runs_total',
+    help: 'Runs of the tariff transition scheduler, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, schedulerRuns };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Counts and times every request by its route pattern (never the raw URL: bounded label values). */
+export function registerMetrics(app: App, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: String(reply.statusCode),
+    };
+    metrics.requests.inc(labels);
+    metrics.duration.observe(labels, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+}

@@ -1,0 +1,89 @@
+import { Collection } from 'postman-collection';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser } from '../../../test/helpers/factories.ts';
+import { call } from '../../../test/helpers/http.ts';
+import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t.close());
+
+describe('sample request collection', () => {
+  it('is a Postman v2.1 collection of every documented operation, with base-URL and token variables', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/collection.json');
+    expect(res.status).toBe(200);
+    const collection = new Collection(res.body);
+    expect(res.body.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
+    expect(collection.variables.toObject()).toEqual({ baseUrl: 'http://127.0.0.1:3000', bearerToken: '' });
+    expect(collection.auth?.type).toBe('bearer');
+
+    const openapi = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+    const documented = Object.entries(openapi.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path.replace(/\{(.+?)\}/g, ':$1')}`),
+    );
+    const inCollection: string[] = [];
+    collection.forEachItem((item) => {
+      inCollection.push(`${item.request.method} /${item.request.url.path?.join('/')}`);
+    });
+    expect(inCollection.sort()).toEqual(documented.sort());
+    expect(inCollection).toContain('POST /api/v1/auth/login');
+
+    let loginBody: string | undefined;
+    collection.forEachItem((item) => {
+      if (item.request.url.getPath() === '/api/v1/auth/login') loginBody = item.request.body?.raw;
+    });
+    expect(JSON.parse(loginBody!)).toEqual({ email: 'string', password: 'string' });
+  });
+});
+
+describe('metrics', () => {
+  it('exposes request counts and durations by route pattern and status, and pool use', async () => {
+    const user = await registerUser(t.app);
+    await user.client.get(`/api/v1/organizations/${user.personalAccountId}`);
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.body).toMatch(/http_requests_total\{route="\/api\/v1\/organizations\/:id",method="GET",status="200"\} 1/);
+    expect(res.body).toMatch(/http_request_duration_seconds_bucket\{le="0.005",route="\/api\/v1\/organizations\/:id"/);
+    expect(res.body).toMatch(/db_pool_connections_in_use \d+/);
+    expect(res.body).not.toContain(user.personalAccountId);
+  });
+});
+
+describe('rate limits on authentication', () => {
+  it('answers 429 with Retry-After past the limit per client address', async () => {
+    const limited = await startTestApp({ AUTH_RATE_LIMIT_PER_MIN: '3' });
+    try {
+      const body = { email: 'nobody@example.com', password: 'whatever1' };
+      for (let i = 0; i < 3; i++) {
+        expect((await call(limited.app, 'POST', '/api/v1/auth/login', { body })).status).toBe(401);
+      }
+      const res = await call(limited.app, 'POST', '/api/v1/auth/login', { body });
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({ success: false, message: 'Too many requests', error: expect.stringContaining('Rate limit') });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      const other = await limited.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: body, remoteAddress: '10.0.0.9' });
+      expect(other.statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default and allows only the configured origins', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://evil.example' } });
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    const withCors = await startTestApp({ CORS_ORIGINS: 'https://app.example' });
+    try {
+      const allowed = await withCors.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://app.example' } });
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
+      const denied = await withCors.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://evil.example' } });
+      expect(denied.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await withCors.close();
+    }
+  });
+});
