@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ZodType } from 'zod';
-import { AppError, badRequest, formatIssues } from './errors.ts';
+import { badRequest, formatIssues } from './errors.ts';
 
 const ROOT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
 
@@ -10,6 +10,6 @@ export const zodValidatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, h
   return (data) => {
     const result = schema.safeParse(data);
     if (result.success) return { value: result.data };
-    return { error: badRequest(formatIssues(result.error.issues, root)) as AppError };
+    return { error: badRequest(formatIssues(result.error.issues, root)) };
   };
 };
