@@ -1,0 +1,106 @@
+import { Dec, toMicro } from './money.ts';
+import type { Period, PricingItem, Season } from './types.ts';
+
+/** What a tariff item is charged on. */
+export type ChargeBasis = 'IMPORT' | 'TOU' | 'EXPORT' | 'REACTIVE' | 'PER_KVA_MONTH' | 'PER_DAY' | 'PER_MONTH';
+
+export interface Tier {
+  blockIndex: number;
+  /** Cumulative monthly quantity (millionths) where the tier ends. */
+  upperMicro: number;
+  unitPrice: Dec;
+}
+
+export interface Charge {
+  item: PricingItem;
+  /** Position of the item in the tariff; orders the bill's lines. */
+  position: number;
+  basis: ChargeBasis;
+  period: Period | null;
+  /** Signed: an export credit has a negative unit price. */
+  unitPrice: Dec;
+  /** Non-empty when the item is priced by its blocks. */
+  tiers: Tier[];
+}
+
+export const METERED_BASES: ReadonlySet<ChargeBasis> = new Set(['IMPORT', 'TOU', 'EXPORT', 'REACTIVE']);
+
+const TOU_PERIODS: ReadonlyMap<string, Period> = new Map([
+  ['TOU_PEAK_ENERGY', 'PEAK'],
+  ['TOU_STANDARD_ENERGY', 'STANDARD'],
+  ['TOU_OFF_PEAK_ENERGY', 'OFF_PEAK'],
+]);
+
+function basisOf(item: PricingItem): ChargeBasis | null {
+  switch (item.unit.trim().toLowerCase()) {
+    case 'kwh':
+      if (item.item_type_code === 'EXPORTED_ENERGY') return 'EXPORT';
+      return TOU_PERIODS.has(item.item_type_code) ? 'TOU' : 'IMPORT';
+    case 'kvarh':
+      return 'REACTIVE';
+    case 'kva':
+      return 'PER_KVA_MONTH';
+    case 'day':
+      return 'PER_DAY';
+    case 'month':
+      return 'PER_MONTH';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Blocks in block_index order; the last tier also takes whatever lies beyond its upper limit,
+ * so a tariff whose final tier is bounded still prices all of the energy.
+ */
+function tiersOf(item: PricingItem, sign: number): Tier[] {
+  const blocks = [...item.blocks].sort((a, b) => a.block_index - b.block_index);
+  return blocks.map((block, index) => ({
+    blockIndex: block.block_index,
+    upperMicro:
+      block.upper_limit === null || index === blocks.length - 1
+        ? Number.POSITIVE_INFINITY
+        : toMicro(Number(block.upper_limit)),
+    unitPrice: new Dec(block.unit_price_cents).div(100).times(sign),
+  }));
+}
+
+/** The tariff's priceable items grouped by item type; items of other units (kL, minute, ...) are left out. */
+export function chargesByType(items: PricingItem[]): Map<string, Charge[]> {
+  const byType = new Map<string, Charge[]>();
+  items.forEach((item, position) => {
+    const basis = basisOf(item);
+    if (!basis) return;
+    const sign = basis === 'EXPORT' ? -1 : 1;
+    const charge: Charge = {
+      item,
+      position,
+      basis,
+      period: TOU_PERIODS.get(item.item_type_code) ?? null,
+      unitPrice: new Dec(item.price).times(sign),
+      tiers: METERED_BASES.has(basis) ? tiersOf(item, sign) : [],
+    };
+    const group = byType.get(item.item_type_code);
+    if (group) group.push(charge);
+    else byType.set(item.item_type_code, [charge]);
+  });
+  return byType;
+}
+
+function ofSeason(group: Charge[], season: Season | null): Charge | undefined {
+  return season === null ? undefined : group.find((charge) => charge.item.season === season);
+}
+
+function singleOf(group: Charge[]): Charge | undefined {
+  return group.length === 1 ? group[0] : undefined;
+}
+
+/** For metered energy: the item of the season, else the ALL_YEAR item, else the type's only item. */
+export function chargeForSeason(group: Charge[], season: Season | null): Charge | undefined {
+  return ofSeason(group, season) ?? ofSeason(group, 'ALL_YEAR') ?? singleOf(group);
+}
+
+/** For per-day, per-month and per-kVA items: the ALL_YEAR item, else the item of the season the period starts in, else the only item. */
+export function chargeForPeriod(group: Charge[], startSeason: Season | null): Charge | undefined {
+  return ofSeason(group, 'ALL_YEAR') ?? ofSeason(group, startSeason) ?? singleOf(group);
+}
