@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, clientFor } from '../../../test/helpers/http.ts';
+import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed, seedDemo } from './demo.ts';
+
+let t: TestApp;
+let seed: DemoSeed | undefined;
+beforeAll(async () => {
+  t = await startTestApp();
+  seed = await seedDemo(t.db);
+});
+afterAll(async () => t.close());
+
+async function demoClient() {
+  const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+    body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+  });
+  expect(login.status).toBe(200);
+  return clientFor(t.app, login.body.data.access_token);
+}
+
+describe('demo seed', () => {
+  it('makes the demo user OWNER of the demo organization', async () => {
+    const client = await demoClient();
+    const orgs = await client.get('/api/v1/auth/organizations');
+    expect(orgs.body.data).toContainEqual({
+      id: seed!.accountId,
+      name: DEMO_ORGANIZATION,
+      is_personal_account: false,
+      role: 'OWNER',
+    });
+  });
+
+  it('builds a site with two buildings of two units each', async () => {
+    const client = await demoClient();
+    const accountId = seed!.accountId;
+    const blocks = await client.get('/api/v1/building_blocks', { account_id: accountId, limit: 100 });
+    expect(blocks.body.count).toBe(7);
+    const site = await client.get(`/api/v1/building_blocks/${seed!.blockId}`, { account_id: accountId });
+    expect(site.body.data).toMatchObject({ name: 'Demo Campus', parent_id: null, building_type: 'MIXED_USE' });
+    const buildings = await client.get('/api/v1/building_blocks', {
+      account_id: accountId,
+      parent_id: seed!.blockId,
+      sortBy: 'name',
+      sortOrder: 'asc',
+    });
+    expect(buildings.body.data.map((b: { name: string }) => b.name)).toEqual(['North Building', 'South Building']);
+    for (const building of buildings.body.data) {
+      const units = await client.get('/api/v1/building_blocks', { account_id: accountId, parent_id: building.id });
+      expect(units.body.count).toBe(2);
+    }
+  });
+
+  it('puts grid, solar and load electricity meters on the site and names them in its dashboard config', async () => {
+    const client = await demoClient();
+    const accountId = seed!.accountId;
+    const meters = await client.get(`/api/v1/building_blocks/${seed!.blockId}/meters`, {
+      account_id: accountId,
+      sortBy: 'meter_sn',
+      sortOrder: 'asc',
+    });
+    expect(
+      meters.body.data.map((m: { id: number; meter_sn: string; meter_type: string }) => [
+        m.id,
+        m.meter_sn,
+        m.meter_type,
+      ]),
+    ).toEqual([
+      [seed!.meterIds.grid, 'DEMO-GRID-001', 'ELECTRICITY'],
+      [seed!.meterIds.load, 'DEMO-LOAD-001', 'ELECTRICITY'],
+      [seed!.meterIds.solar, 'DEMO-SOLAR-001', 'ELECTRICITY'],
+    ]);
+    const config = await client.get(`/api/v1/building_blocks/${seed!.blockId}/config`, { account_id: accountId });
+    expect(config.body.data).toMatchObject({
+      grid_meter_id: seed!.meterIds.grid,
+      solar_meter_id: seed!.meterIds.solar,
+      load_meter_id: seed!.meterIds.load,
+    });
+  });
+
+  it('runs once: a second call changes nothing', async () => {
+    expect(await seedDemo(t.db)).toBeUndefined();
+    const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM meters');
+    expect(row!.count).toBe(3);
+  });
+});

@@ -1,0 +1,106 @@
+import type { Executor } from '../../db/types.ts';
+import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { BUILDING_BLOCK_SORT, type BuildingType } from './building-blocks.schemas.ts';
+import { insertRow, updateRow } from './sql-writes.ts';
+
+export interface BuildingBlock {
+  id: number;
+  account_id: string;
+  name: string;
+  building_type: string;
+  description: string | null;
+  address: string;
+  city: string;
+  state: string;
+  postal_code: number;
+  country: string;
+  parent_id: number | null;
+  area: number | null;
+  is_active: boolean;
+  location: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const WRITABLE_COLUMNS = [
+  'name',
+  'building_type',
+  'description',
+  'address',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'parent_id',
+  'area',
+  'is_active',
+  'location',
+] as const;
+const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
+
+const TABLE = { table: 'building_blocks', writable: WRITABLE_COLUMNS, returning: COLUMNS };
+
+export type BuildingBlockValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
+
+export interface BuildingBlockFilters {
+  parent_id?: number | undefined;
+  building_type?: BuildingType | undefined;
+}
+
+export const buildingBlocksRepository = {
+  /** By id alone, so the caller can tell a foreign block (403) from a missing one (404). */
+  async find(db: Executor, id: number) {
+    const [row] = await db.query<BuildingBlock>(`SELECT ${COLUMNS} FROM building_blocks WHERE id = $1`, [id]);
+    return row;
+  },
+
+  list(db: Executor, accountId: string, filters: BuildingBlockFilters, list: ListParams) {
+    const params = new SqlParams();
+    const where = [`b.account_id = ${params.add(accountId)}`];
+    if (filters.parent_id !== undefined) where.push(`b.parent_id = ${params.add(filters.parent_id)}`);
+    if (filters.building_type !== undefined) where.push(`b.building_type = ${params.add(filters.building_type)}`);
+    return listPage<BuildingBlock>(
+      db,
+      {
+        select: COLUMNS,
+        from: 'building_blocks b',
+        where,
+        params,
+        search: { columns: ['b.name', 'b.description'] },
+        sortColumns: BUILDING_BLOCK_SORT,
+        tiebreak: 'b.id',
+      },
+      list,
+    );
+  },
+
+  /** Inserts only the columns given, so a missing required column fails in the database (23502). */
+  insert: (db: Executor, accountId: string, values: BuildingBlockValues) =>
+    insertRow<BuildingBlock>(db, TABLE, accountId, values),
+
+  update: (db: Executor, accountId: string, id: number, values: BuildingBlockValues) =>
+    updateRow<BuildingBlock>(db, TABLE, accountId, id, values),
+
+  async delete(db: Executor, accountId: string, id: number) {
+    await db.query('DELETE FROM building_blocks WHERE id = $1 AND account_id = $2', [id, accountId]);
+  },
+
+  /** Serializes changes of the organization's hierarchy, so two concurrent moves cannot close a cycle. */
+  async lockHierarchy(db: Executor, accountId: string) {
+    await db.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+  },
+
+  /** Whether `blockId` is `parentId` or one of its ancestors. */
+  async isSelfOrAncestor(db: Executor, accountId: string, blockId: number, parentId: number) {
+    const [row] = await db.query<{ found: boolean }>(
+      `WITH RECURSIVE ancestors (id, parent_id) AS (
+         SELECT id, parent_id FROM building_blocks WHERE id = $1 AND account_id = $2
+         UNION
+         SELECT b.id, b.parent_id FROM building_blocks b JOIN ancestors a ON b.id = a.parent_id WHERE b.account_id = $2
+       )
+       SELECT EXISTS (SELECT 1 FROM ancestors WHERE id = $3) AS found`,
+      [parentId, accountId, blockId],
+    );
+    return row!.found;
+  },
+};

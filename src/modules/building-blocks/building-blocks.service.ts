@@ -1,0 +1,85 @@
+import type { Database } from '../../db/types.ts';
+import { type AccessGuard, type Access, assertOwned } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { buildingBlocksRepository as repo } from './building-blocks.repository.ts';
+import {
+  buildingTypeOf,
+  type CreateBuildingBlock,
+  type ListBuildingBlocksQuery,
+  type UpdateBuildingBlock,
+} from './building-blocks.schemas.ts';
+import { databaseErrorCode, FOREIGN_KEY_VIOLATION } from './database-errors.ts';
+import { assertReferencesExist } from './references.ts';
+
+export interface BuildingBlocksDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+/**
+ * The contract's database-error form for a refused create (spec Errors rule 10): message null, and
+ * error holding the database's own message and code as JSON. Integrity (23) and data (22) errors.
+ */
+function asDatabaseErrorForm(error: unknown): unknown {
+  const code = databaseErrorCode(error);
+  if (!code || !/^2[23]/.test(code)) return error;
+  return new AppError(400, null, JSON.stringify({ message: (error as Error).message, code }));
+}
+
+export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
+  async function owned(auth: AuthContext, accountId: string, id: number, access: Access) {
+    await guard.require(auth, accountId, access);
+    return assertOwned(await repo.find(db, id), accountId, 'Building block');
+  }
+
+  return {
+    async list(auth: AuthContext, query: ListBuildingBlocksQuery) {
+      const { account_id: accountId, parent_id, ...list } = query;
+      await guard.require(auth, accountId, 'read');
+      return repo.list(db, accountId, { parent_id, building_type: buildingTypeOf(query) }, list);
+    },
+
+    async create(auth: AuthContext, body: CreateBuildingBlock) {
+      const { account_id: accountId, ...values } = body;
+      await guard.require(auth, accountId, 'write');
+      // A new block has no children, so any existing parent of the organization is acceptable; the
+      // composite foreign key refuses an unknown or foreign parent (23503).
+      return repo.insert(db, accountId, values).catch((error: unknown) => {
+        throw asDatabaseErrorForm(error);
+      });
+    },
+
+    get: (auth: AuthContext, accountId: string, id: number) => owned(auth, accountId, id, 'read'),
+
+    async update(auth: AuthContext, id: number, body: UpdateBuildingBlock) {
+      const { account_id: accountId, type: _alias, ...values } = body;
+      await owned(auth, accountId, id, 'write');
+      return db.transaction(async (tx) => {
+        const parentId = values.parent_id;
+        if (parentId != null) {
+          await repo.lockHierarchy(tx, accountId);
+          await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }]);
+          if (await repo.isSelfOrAncestor(tx, accountId, id, parentId)) {
+            throw badRequest('parent_id: A building block cannot be its own parent or the parent of its ancestors');
+          }
+        }
+        const updated = await repo.update(tx, accountId, id, { ...values, building_type: buildingTypeOf(body) });
+        if (!updated) throw notFound('Building block');
+        return updated;
+      });
+    },
+
+    async remove(auth: AuthContext, accountId: string, id: number) {
+      await owned(auth, accountId, id, 'write');
+      await repo.delete(db, accountId, id).catch((error: unknown) => {
+        if (databaseErrorCode(error) === FOREIGN_KEY_VIOLATION) {
+          throw conflict('The building block has child blocks or meters');
+        }
+        throw error;
+      });
+    },
+  };
+}
+
+export type BuildingBlocksService = ReturnType<typeof createBuildingBlocksService>;

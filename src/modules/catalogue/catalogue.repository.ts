@@ -1,0 +1,34 @@
+import type { Executor } from '../../db/types.ts';
+import { TARIFF_RECORD, type TariffRow, WRITABLE_COLUMNS } from '../tariffs/tariffs.repository.ts';
+
+const COPIED_COLUMNS = WRITABLE_COLUMNS.filter((c) => c !== 'name' && c !== 'cloned_from').join(', ');
+
+export const catalogueRepository = {
+  /** Copies the tariff, its items and their blocks into accountId; run it inside a transaction. */
+  async clone(tx: Executor, sourceId: number, accountId: string, name?: string): Promise<TariffRow> {
+    const [copy] = await tx.query<TariffRow>(
+      `INSERT INTO tariffs (account_id, name, cloned_from, ${COPIED_COLUMNS})
+       SELECT $2, coalesce($3, name), id, ${COPIED_COLUMNS} FROM tariffs WHERE id = $1
+       RETURNING ${TARIFF_RECORD}`,
+      [sourceId, accountId, name ?? null],
+    );
+    await tx.query(
+      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season)
+       SELECT $2, item_type_code, price, season FROM tariff_items WHERE tariff_id = $1 ORDER BY id`,
+      [sourceId, copy!.id],
+    );
+    // An item is identified within its tariff by (item_type_code, season): that pairs each copy with its source.
+    await tx.query(
+      `INSERT INTO tariff_blocks (tariff_item_id, block_index, upper_limit, unit_price_cents)
+       SELECT copy.id, b.block_index, b.upper_limit, b.unit_price_cents
+       FROM tariff_items source
+       JOIN tariff_items copy
+         ON copy.tariff_id = $2 AND copy.item_type_code = source.item_type_code AND copy.season = source.season
+       JOIN tariff_blocks b ON b.tariff_item_id = source.id
+       WHERE source.tariff_id = $1
+       ORDER BY copy.id, b.block_index`,
+      [sourceId, copy!.id],
+    );
+    return copy!;
+  },
+};

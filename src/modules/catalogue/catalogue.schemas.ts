@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { listQuerySchema } from '../../http/list.ts';
+import { recordId, TARIFF_SORT, tariffFilters } from '../tariffs/tariffs.schemas.ts';
+
+export const catalogueListQuery = listQuerySchema(TARIFF_SORT).extend({
+  ...tariffFilters,
+  effective_from_gte: z.iso.date().optional().describe('Tariffs effective from this date or later'),
+  effective_from_lte: z.iso.date().optional().describe('Tariffs effective from this date or earlier'),
+});
+export type CatalogueListQuery = z.infer<typeof catalogueListQuery>;
+
+export const catalogueIdParams = z.object({ id: recordId.describe('Catalogue tariff id') });
+
+export const cloneBody = z.object({
+  account_id: z.uuid().describe('Destination organization'),
+  name: z.string().trim().min(1).max(200).optional().describe("Defaults to the source tariff's name"),
+});
+export type CloneBody = z.infer<typeof cloneBody>;

@@ -1,0 +1,47 @@
+import type { Database } from '../../db/types.ts';
+import type { AccessGuard } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { notFound } from '../../http/errors.ts';
+import { createTariffAccess } from '../tariffs/tariff-access.ts';
+import { tariffDetails } from '../tariffs/tariff-details.ts';
+import { tariffsRepository } from '../tariffs/tariffs.repository.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts';
+import { catalogueRepository } from './catalogue.repository.ts';
+import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
+
+export interface CatalogueDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+/** The catalogue is readable by every signed-in user: its reads need no organization. */
+export function createCatalogueService({ db, guard }: CatalogueDeps) {
+  const access = createTariffAccess(db, guard);
+
+  async function catalogueTariff(id: number) {
+    const tariff = await tariffsRepository.find(db, id);
+    if (!tariff || !isCatalogueAccount(tariff.account_id)) throw notFound('Catalogue tariff');
+    return tariff;
+  }
+
+  return {
+    list(query: CatalogueListQuery) {
+      return tariffsRepository.list(db, { ...query, accountId: CATALOGUE_ACCOUNT_ID }, query, true);
+    },
+
+    async get(id: number) {
+      return tariffDetails(db, await catalogueTariff(id));
+    },
+
+    /** An independent, fully mutable copy in the destination organization: all of it or nothing. */
+    async clone(auth: AuthContext, id: number, body: CloneBody) {
+      await access.requireAccount(auth, body.account_id, 'write');
+      const source = await catalogueTariff(id);
+      return db.transaction(async (tx) =>
+        tariffDetails(tx, await catalogueRepository.clone(tx, source.id, body.account_id, body.name)),
+      );
+    },
+  };
+}
+
+export type CatalogueService = ReturnType<typeof createCatalogueService>;

@@ -1,0 +1,65 @@
+import type { Database } from '../../db/types.ts';
+import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { notFound } from '../../http/errors.ts';
+import { buildingBlocksRepository as blocks } from '../building-blocks/building-blocks.repository.ts';
+import { assertReferencesExist, type Reference } from '../building-blocks/references.ts';
+import { dashboardConfigRepository as repo } from './dashboard-config.repository.ts';
+import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS, type UpsertConfig } from './dashboard-config.schemas.ts';
+
+export interface DashboardConfigDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+/** Every meter and tariff the given fields name (null clears a field and names nothing). */
+function referencesOf(values: ConfigValues): Reference[] {
+  const references: Reference[] = [];
+  for (const field of METER_FIELDS) {
+    const id = values[field];
+    if (id != null) references.push({ kind: 'Meter', path: [field], id });
+  }
+  values.submeter_ids?.forEach((id, index) => {
+    references.push({ kind: 'Meter', path: ['submeter_ids', index], id });
+  });
+  for (const field of TARIFF_FIELDS) {
+    const id = values[field];
+    if (id != null) references.push({ kind: 'Tariff', path: [field], id });
+  }
+  return references;
+}
+
+export function createDashboardConfigService({ db, guard }: DashboardConfigDeps) {
+  async function ownedBlock(auth: AuthContext, accountId: string, blockId: number, access: 'read' | 'write') {
+    await guard.require(auth, accountId, access);
+    assertOwned(await blocks.find(db, blockId), accountId, 'Building block');
+  }
+
+  return {
+    async get(auth: AuthContext, accountId: string, blockId: number) {
+      await ownedBlock(auth, accountId, blockId, 'read');
+      const config = await repo.find(db, accountId, blockId);
+      if (!config) throw notFound('Dashboard config');
+      return config;
+    },
+
+    async upsert(auth: AuthContext, blockId: number, body: UpsertConfig) {
+      const { account_id: accountId, ...values } = body;
+      await guard.require(auth, accountId, 'write');
+      // The contract answers 404, not 403, for a block outside account_id on this one operation (spec Errors rule 9).
+      const block = await blocks.find(db, blockId);
+      if (block?.account_id !== accountId) throw notFound('Building block');
+      return db.transaction(async (tx) => {
+        await assertReferencesExist(tx, accountId, referencesOf(values));
+        return repo.upsert(tx, accountId, blockId, values);
+      });
+    },
+
+    async remove(auth: AuthContext, accountId: string, blockId: number) {
+      await ownedBlock(auth, accountId, blockId, 'write');
+      if (!(await repo.delete(db, accountId, blockId))) throw notFound('Dashboard config');
+    },
+  };
+}
+
+export type DashboardConfigService = ReturnType<typeof createDashboardConfigService>;

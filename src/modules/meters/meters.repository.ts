@@ -1,0 +1,90 @@
+import type { Executor } from '../../db/types.ts';
+import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { insertRow, updateRow } from '../building-blocks/sql-writes.ts';
+import { METER_SORT } from './meters.schemas.ts';
+
+export interface Meter {
+  id: number;
+  account_id: string;
+  building_block_id: number;
+  meter_sn: string;
+  meter_type: string;
+  name: string | null;
+  tariff_id: number | null;
+  interval_minutes: number;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const WRITABLE_COLUMNS = [
+  'building_block_id',
+  'meter_sn',
+  'meter_type',
+  'name',
+  'tariff_id',
+  'interval_minutes',
+  'is_active',
+] as const;
+const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
+
+const TABLE = { table: 'meters', writable: WRITABLE_COLUMNS, returning: COLUMNS };
+
+export type MeterValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
+
+export interface MeterFilters {
+  building_block_id?: number | undefined;
+  meter_type?: string | undefined;
+}
+
+export const metersRepository = {
+  /** By id alone, so the caller can tell a foreign meter (403) from a missing one (404). */
+  async find(db: Executor, id: number) {
+    const [row] = await db.query<Meter>(`SELECT ${COLUMNS} FROM meters WHERE id = $1`, [id]);
+    return row;
+  },
+
+  list(db: Executor, accountId: string, filters: MeterFilters, list: ListParams) {
+    const params = new SqlParams();
+    const where = [`m.account_id = ${params.add(accountId)}`];
+    if (filters.building_block_id !== undefined)
+      where.push(`m.building_block_id = ${params.add(filters.building_block_id)}`);
+    if (filters.meter_type !== undefined) where.push(`m.meter_type = ${params.add(filters.meter_type)}`);
+    return listPage<Meter>(
+      db,
+      {
+        select: COLUMNS,
+        from: 'meters m',
+        where,
+        params,
+        search: { columns: ['m.name', 'm.meter_sn'] },
+        sortColumns: METER_SORT,
+        tiebreak: 'm.id',
+      },
+      list,
+    );
+  },
+
+  insert: (db: Executor, accountId: string, values: MeterValues) => insertRow<Meter>(db, TABLE, accountId, values),
+
+  update: (db: Executor, accountId: string, id: number, values: MeterValues) =>
+    updateRow<Meter>(db, TABLE, accountId, id, values),
+
+  /** Locks the meter against concurrent readings (their foreign key check waits) until the transaction ends. */
+  async lock(db: Executor, accountId: string, id: number) {
+    await db.query('SELECT id FROM meters WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
+  },
+
+  async hasReadings(db: Executor, id: number) {
+    const [row] = await db.query<{ found: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM readings WHERE meter_id = $1) AS found',
+      [id],
+    );
+    return row!.found;
+  },
+
+  /** Deletes the meter; its readings go with it (ON DELETE CASCADE). */
+  async delete(db: Executor, accountId: string, id: number) {
+    await db.query('DELETE FROM meters WHERE id = $1 AND account_id = $2', [id, accountId]);
+  },
+};

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { commonSort, listQuerySchema } from '../../http/list.ts';
+import { accountQuery, bodyId, queryId, text } from '../building-blocks/field-schemas.ts';
+import { METER_TYPES } from '../tariffs/tariff-enums.ts';
+
+export const INTERVAL_MINUTES = [5, 10, 15, 30, 60] as const;
+const meterType = z.enum(METER_TYPES);
+
+const meterFields = z.object({
+  building_block_id: bodyId.describe('Building block of the same organization'),
+  meter_sn: text(1, 64).describe('Serial number, unique across the whole service'),
+  meter_type: meterType,
+  name: text(1, 200).nullable(),
+  tariff_id: bodyId.nullable().describe('Tariff of the same organization'),
+  interval_minutes: z.literal(INTERVAL_MINUTES).describe('Reading interval; 30 when not given'),
+  is_active: z.boolean(),
+});
+
+export const createMeterBody = meterFields
+  .partial({ name: true, tariff_id: true, interval_minutes: true, is_active: true })
+  .extend(accountQuery.shape);
+export type CreateMeter = z.infer<typeof createMeterBody>;
+
+export const updateMeterBody = meterFields.partial().extend(accountQuery.shape);
+export type UpdateMeter = z.infer<typeof updateMeterBody>;
+
+export const METER_SORT = commonSort('m', ['meter_sn', 'meter_type', 'building_block_id']);
+
+const meterListQuery = listQuerySchema(METER_SORT).extend({ ...accountQuery.shape, meter_type: meterType.optional() });
+export const listMetersQuery = meterListQuery.extend({ building_block_id: queryId.optional() });
+export type ListMetersQuery = z.infer<typeof listMetersQuery>;
+/** The meters of one building block (the block is in the path). */
+export const blockMetersQuery = meterListQuery;
+export type BlockMetersQuery = z.infer<typeof blockMetersQuery>;
+
+export const deleteMeterQuery = accountQuery.extend({
+  force: z.stringbool().default(false).describe('Also delete the meter’s readings'),
+});

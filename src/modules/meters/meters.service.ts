@@ -1,0 +1,93 @@
+import type { Database, Executor } from '../../db/types.ts';
+import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { buildingBlocksRepository } from '../building-blocks/building-blocks.repository.ts';
+import { databaseErrorCode, UNIQUE_VIOLATION } from '../building-blocks/database-errors.ts';
+import { assertReferencesExist, type Reference } from '../building-blocks/references.ts';
+import { dashboardConfigRepository } from '../dashboard-config/dashboard-config.repository.ts';
+import { type Meter, metersRepository as repo } from './meters.repository.ts';
+import type { BlockMetersQuery, CreateMeter, ListMetersQuery, UpdateMeter } from './meters.schemas.ts';
+
+export interface MetersDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+/** The block and tariff a meter names must be records of its organization (400 otherwise). */
+function assertMeterReferences(
+  tx: Executor,
+  accountId: string,
+  values: { building_block_id?: number; tariff_id?: number | null },
+) {
+  const references: Reference[] = [];
+  if (values.building_block_id !== undefined) {
+    references.push({ kind: 'Building block', path: ['building_block_id'], id: values.building_block_id });
+  }
+  if (values.tariff_id != null) references.push({ kind: 'Tariff', path: ['tariff_id'], id: values.tariff_id });
+  return assertReferencesExist(tx, accountId, references);
+}
+
+function duplicateSerialAsConflict(error: unknown): never {
+  if (databaseErrorCode(error) === UNIQUE_VIOLATION) throw conflict('A meter with this meter_sn already exists');
+  throw error;
+}
+
+export function createMetersService({ db, guard }: MetersDeps) {
+  async function owned(auth: AuthContext, accountId: string, id: number, access: Access) {
+    await guard.require(auth, accountId, access);
+    return assertOwned(await repo.find(db, id), accountId, 'Meter');
+  }
+
+  return {
+    async list(auth: AuthContext, query: ListMetersQuery) {
+      const { account_id: accountId, building_block_id, meter_type, ...list } = query;
+      await guard.require(auth, accountId, 'read');
+      return repo.list(db, accountId, { building_block_id, meter_type }, list);
+    },
+
+    async listOfBlock(auth: AuthContext, blockId: number, query: BlockMetersQuery) {
+      const { account_id: accountId, meter_type, ...list } = query;
+      await guard.require(auth, accountId, 'read');
+      assertOwned(await buildingBlocksRepository.find(db, blockId), accountId, 'Building block');
+      return repo.list(db, accountId, { building_block_id: blockId, meter_type }, list);
+    },
+
+    async create(auth: AuthContext, body: CreateMeter) {
+      const { account_id: accountId, ...values } = body;
+      await guard.require(auth, accountId, 'write');
+      return db.transaction(async (tx) => {
+        await assertMeterReferences(tx, accountId, values);
+        return repo.insert(tx, accountId, values).catch(duplicateSerialAsConflict);
+      });
+    },
+
+    get: (auth: AuthContext, accountId: string, id: number) => owned(auth, accountId, id, 'read'),
+
+    async update(auth: AuthContext, id: number, body: UpdateMeter): Promise<Meter> {
+      const { account_id: accountId, ...values } = body;
+      await owned(auth, accountId, id, 'write');
+      return db.transaction(async (tx) => {
+        await assertMeterReferences(tx, accountId, values);
+        const updated = await repo.update(tx, accountId, id, values).catch(duplicateSerialAsConflict);
+        if (!updated) throw notFound('Meter');
+        return updated;
+      });
+    },
+
+    /** Readings make a meter worth keeping: deleting them too takes force. Configs naming it forget it. */
+    async remove(auth: AuthContext, accountId: string, id: number, force: boolean) {
+      await owned(auth, accountId, id, 'write');
+      await db.transaction(async (tx) => {
+        await repo.lock(tx, accountId, id);
+        if (!force && (await repo.hasReadings(tx, id))) {
+          throw conflict('The meter has readings; delete it with force=true to delete them too');
+        }
+        await dashboardConfigRepository.forgetMeter(tx, accountId, id);
+        await repo.delete(tx, accountId, id);
+      });
+    },
+  };
+}
+
+export type MetersService = ReturnType<typeof createMetersService>;

@@ -1,0 +1,76 @@
+import type { Executor } from '../../db/types.ts';
+import type { BlockChanges } from './tariff-blocks.schemas.ts';
+
+export interface TariffBlock {
+  id: number;
+  tariff_item_id: number;
+  block_index: number;
+  upper_limit: number | null;
+  unit_price_cents: number;
+}
+
+export interface BlockInput {
+  block_index: number;
+  upper_limit?: number | null | undefined;
+  unit_price_cents?: number | undefined;
+}
+
+const BLOCK_COLUMNS = 'id, tariff_item_id, block_index, upper_limit, unit_price_cents';
+
+export const tariffBlocksRepository = {
+  ofItem(db: Executor, itemId: number) {
+    return db.query<TariffBlock>(
+      `SELECT ${BLOCK_COLUMNS} FROM tariff_blocks WHERE tariff_item_id = $1 ORDER BY block_index`,
+      [itemId],
+    );
+  },
+
+  async find(db: Executor, itemId: number, blockId: number) {
+    const [row] = await db.query<TariffBlock>(
+      `SELECT ${BLOCK_COLUMNS} FROM tariff_blocks WHERE id = $1 AND tariff_item_id = $2`,
+      [blockId, itemId],
+    );
+    return row;
+  },
+
+  async insertAll(db: Executor, itemId: number, blocks: readonly BlockInput[]) {
+    if (blocks.length === 0) return;
+    await db.query(
+      `INSERT INTO tariff_blocks (tariff_item_id, block_index, upper_limit, unit_price_cents)
+       SELECT $1, b.block_index, b.upper_limit, coalesce(b.unit_price_cents, 0)
+       FROM unnest($2::int[], $3::numeric[], $4::int[]) AS b (block_index, upper_limit, unit_price_cents)`,
+      [
+        itemId,
+        blocks.map((b) => b.block_index),
+        blocks.map((b) => b.upper_limit ?? null),
+        blocks.map((b) => b.unit_price_cents ?? null),
+      ],
+    );
+  },
+
+  async deleteAll(db: Executor, itemId: number) {
+    await db.query('DELETE FROM tariff_blocks WHERE tariff_item_id = $1', [itemId]);
+  },
+
+  async update(db: Executor, itemId: number, blockId: number, changes: BlockChanges) {
+    const [row] = await db.query<TariffBlock>(
+      `UPDATE tariff_blocks SET block_index = coalesce($3, block_index),
+         upper_limit = CASE WHEN $4::boolean THEN $5::numeric ELSE upper_limit END,
+         unit_price_cents = coalesce($6, unit_price_cents)
+       WHERE id = $1 AND tariff_item_id = $2 RETURNING ${BLOCK_COLUMNS}`,
+      [
+        blockId,
+        itemId,
+        changes.block_index ?? null,
+        changes.upper_limit !== undefined,
+        changes.upper_limit ?? null,
+        changes.unit_price_cents ?? null,
+      ],
+    );
+    return row;
+  },
+
+  async delete(db: Executor, itemId: number, blockId: number) {
+    await db.query('DELETE FROM tariff_blocks WHERE id = $1 AND tariff_item_id = $2', [blockId, itemId]);
+  },
+};

@@ -1,0 +1,77 @@
+import type { Database } from '../../db/types.ts';
+import type { AccessGuard } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
+import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
+import { type BlockInput, tariffBlocksRepository as repo } from './tariff-blocks.repository.ts';
+import type { BlockChanges } from './tariff-blocks.schemas.ts';
+import { requireItem } from './tariff-items.service.ts';
+import { tierViolations } from './tiers.ts';
+import { conflictOnDuplicate } from './unique-conflict.ts';
+
+export interface TariffBlocksDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+export interface BlockAddress {
+  tariffId: number;
+  itemId: number;
+  accountId: string | undefined;
+}
+
+export function createTariffBlocksService({ db, guard }: TariffBlocksDeps) {
+  const access = createTariffAccess(db, guard);
+
+  async function item(auth: AuthContext, at: BlockAddress, need: 'read' | 'write') {
+    await access.tariff(auth, at.tariffId, at.accountId, need);
+    return requireItem(db, at.tariffId, at.itemId);
+  }
+
+  return {
+    async list(auth: AuthContext, at: BlockAddress) {
+      await item(auth, at, 'read');
+      return repo.ofItem(db, at.itemId);
+    },
+
+    /** The item's whole tier set is replaced at once (an empty set clears it). */
+    async replace(auth: AuthContext, at: BlockAddress, blocks: BlockInput[]) {
+      await item(auth, at, 'write');
+      return db.transaction(async (tx) => {
+        await repo.deleteAll(tx, at.itemId);
+        await repo.insertAll(tx, at.itemId, blocks);
+        return repo.ofItem(tx, at.itemId);
+      });
+    },
+
+    /** The tier set that results must still be consistent, else nothing changes (400). */
+    async update(auth: AuthContext, at: BlockAddress, blockId: number, changes: BlockChanges) {
+      await item(auth, { ...at, accountId: addressedAccount(at.accountId, changes.account_id) }, 'write');
+      return db.transaction(async (tx) => {
+        const updated = await conflictOnDuplicate(
+          repo.update(tx, at.itemId, blockId, changes),
+          `The item already has a block with block_index ${changes.block_index}`,
+        );
+        if (!updated) throw notFound('Tariff block');
+        const violations = tierViolations(await repo.ofItem(tx, at.itemId));
+        if (violations.length > 0) {
+          throw badRequest(
+            formatIssues(
+              violations.map((v) => ({ ...v, path: v.path.slice(1) })),
+              'body',
+            ),
+          );
+        }
+        return updated;
+      });
+    },
+
+    async remove(auth: AuthContext, at: BlockAddress, blockId: number) {
+      await item(auth, at, 'write');
+      if (!(await repo.find(db, at.itemId, blockId))) throw notFound('Tariff block');
+      await repo.delete(db, at.itemId, blockId);
+    },
+  };
+}
+
+export type TariffBlocksService = ReturnType<typeof createTariffBlocksService>;

@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationWithRoles } from '../../../test/helpers/factories.ts';
+import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
+import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t.close());
+
+const blocksOf = (tariffId: number, itemId: number) => `/api/v1/tariffs/${tariffId}/items/${itemId}/blocks`;
+const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
+const FORBIDDEN_NOT_MEMBER = {
+  success: false,
+  message: 'Forbidden',
+  error: 'You are not a member of this organization',
+};
+const FORBIDDEN_ROLE = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
+const FORBIDDEN_FOREIGN = { success: false, message: 'Forbidden', error: 'Tariff belongs to another organization' };
+const READ_ONLY = { success: false, message: 'Catalogue is read-only', error: 'Catalogue is read-only' };
+const BLOCK_NOT_FOUND = { success: false, message: 'Not found', error: 'Tariff block not found' };
+
+const THREE_TIERS = [
+  { block_index: 0, upper_limit: 350, unit_price_cents: 210 },
+  { block_index: 1, upper_limit: 500, unit_price_cents: 241 },
+  { block_index: 2, upper_limit: null, unit_price_cents: 263 },
+];
+
+/** An organization with a BLOCK tariff whose energy item has three tiers. */
+async function setup() {
+  const r = await organizationWithRoles(t.app);
+  const tariff = await createTariff(r.owner.client, r.accountId, { tariff_type: 'BLOCK' });
+  const [item] = await createItems(r.owner.client, tariff.id, {
+    item_type_code: 'IMPORT_ENERGY',
+    price: 2.1,
+    blocks: THREE_TIERS,
+  });
+  const url = blocksOf(tariff.id, item.id);
+  const blocks = item.tariff_blocks as { id: number; block_index: number }[];
+  return { ...r, tariff, item, url, blocks };
+}
+
+describe('list', () => {
+  it('answers the item’s blocks ordered by block_index with their count', async () => {
+    const r = await setup();
+    const res = await r.member.client.get(r.url);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: THREE_TIERS.map((tier, i) => ({ id: r.blocks[i]!.id, tariff_item_id: r.item.id, ...tier })),
+      count: 3,
+    });
+    const catalogue = await r.outsider.client.get(blocksOf(13, 1301));
+    expect(catalogue.body.data.map((b: { upper_limit: number | null }) => b.upper_limit)).toEqual([
+      6,
+      10.5,
+      35,
+      50,
+      null,
+    ]);
+  });
+
+  it('answers 404 for an item of another tariff, 403 across organizations', async () => {
+    const r = await setup();
+    const other = await createTariff(r.owner.client, r.accountId);
+    const wrongTariff = await r.owner.client.get(blocksOf(other.id, r.item.id));
+    expect([wrongTariff.status, wrongTariff.body]).toEqual([
+      404,
+      { success: false, message: 'Not found', error: 'Tariff item not found' },
+    ]);
+    const outsider = await r.outsider.client.get(r.url);
+    expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
+    const foreign = await r.outsider.client.get(r.url, { account_id: r.otherAccountId });
+    expect([foreign.status, foreign.body]).toEqual([403, FORBIDDEN_FOREIGN]);
+  });
+});
+
+describe('replace', () => {
+  it('replaces the whole set (201) and an empty array clears it', async () => {
+    const r = await setup();
+    const res = await r.admin.client.post(r.url, [
+      { block_index: 1, upper_limit: null, unit_price_cents: 395 },
+      { block_index: 0, upper_limit: 600 },
+    ]);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: [
+        { id: expect.any(Number), tariff_item_id: r.item.id, block_index: 0, upper_limit: 600, unit_price_cents: 0 },
+        { id: expect.any(Number), tariff_item_id: r.item.id, block_index: 1, upper_limit: null, unit_price_cents: 395 },
+      ],
+    });
+    expect((await r.owner.client.get(r.url)).body.data).toEqual(res.body.data);
+    const cleared = await r.owner.client.post(r.url, []);
+    expect([cleared.status, cleared.body.data]).toEqual([201, []]);
+    expect((await r.owner.client.get(r.url)).body.count).toBe(0);
+  });
+
+  it.each([
+    [
+      [
+        { block_index: 0, upper_limit: 10 },
+        { block_index: 0, upper_limit: 20 },
+      ],
+      '1.block_index: Duplicate block_index 0',
+    ],
+    [
+      [
+        { block_index: 0, upper_limit: 10 },
+        { block_index: 1, upper_limit: 10 },
+      ],
+      '1.upper_limit: Must increase strictly with block_index',
+    ],
+    [
+      [
+        { block_index: 1, upper_limit: 5 },
+        { block_index: 0, upper_limit: 10 },
+      ],
+      '0.upper_limit: Must increase strictly with block_index',
+    ],
+    [
+      [{ block_index: 0 }, { block_index: 1, upper_limit: 10 }],
+      '0.upper_limit: Only the last tier may have no upper_limit',
+    ],
+    [[{ block_index: -1 }], '0.block_index: Too small: expected number to be >=0'],
+    [[{ block_index: 0, upper_limit: 0 }], '0.upper_limit: Too small: expected number to be >0'],
+    [[{ block_index: 0, unit_price_cents: 12.5 }], '0.unit_price_cents: Invalid input: expected int, received number'],
+    [[{ upper_limit: 10 }], '0.block_index: Invalid input: expected number, received undefined'],
+    [{ block_index: 0 }, 'body: Invalid input: expected array, received object'],
+  ])('rejects %j with 400 and keeps the blocks', async (body, error) => {
+    const r = await setup();
+    const before = (await r.owner.client.get(r.url)).body.data;
+    const res = await r.owner.client.post(r.url, body);
+    expect([res.status, res.body]).toEqual([400, invalid(error)]);
+    expect((await r.owner.client.get(r.url)).body.data).toEqual(before);
+  });
+});
+
+describe('update', () => {
+  it('changes block_index, upper_limit and unit_price_cents', async () => {
+    const r = await setup();
+    const last = r.blocks[2]!;
+    const res = await r.admin.client.put(`${r.url}/${last.id}`, {
+      block_index: 5,
+      unit_price_cents: 300,
+      account_id: r.accountId,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: { id: last.id, tariff_item_id: r.item.id, block_index: 5, upper_limit: null, unit_price_cents: 300 },
+    });
+    const bounded = await r.owner.client.put(`${r.url}/${last.id}`, { upper_limit: 800.25 });
+    expect(bounded.body.data).toMatchObject({ block_index: 5, upper_limit: 800.25, unit_price_cents: 300 });
+  });
+
+  it('answers 409 for a block_index already used, 400 when the resulting tiers are inconsistent; nothing changes', async () => {
+    const r = await setup();
+    const before = (await r.owner.client.get(r.url)).body.data;
+    const [first, middle] = [r.blocks[0]!, r.blocks[1]!];
+    const duplicate = await r.owner.client.put(`${r.url}/${first.id}`, { block_index: 1 });
+    expect([duplicate.status, duplicate.body]).toEqual([
+      409,
+      { success: false, message: 'Conflict', error: 'The item already has a block with block_index 1' },
+    ]);
+    const notIncreasing = await r.owner.client.put(`${r.url}/${middle.id}`, { upper_limit: 300 });
+    expect([notIncreasing.status, notIncreasing.body]).toEqual([
+      400,
+      invalid('upper_limit: Must increase strictly with block_index'),
+    ]);
+    const unboundedMiddle = await r.owner.client.put(`${r.url}/${middle.id}`, { upper_limit: null });
+    expect([unboundedMiddle.status, unboundedMiddle.body]).toEqual([
+      400,
+      invalid('upper_limit: Only the last tier may have no upper_limit'),
+    ]);
+    const moved = await r.owner.client.put(`${r.url}/${first.id}`, { block_index: 3 });
+    expect(moved.status).toBe(400);
+    const badType = await r.owner.client.put(`${r.url}/${first.id}`, { unit_price_cents: 'ten' });
+    expect([badType.status, badType.body]).toEqual([
+      400,
+      invalid('unit_price_cents: Invalid input: expected number, received string'),
+    ]);
+    expect((await r.owner.client.get(r.url)).body.data).toEqual(before);
+  });
+
+  it('answers 404 for an unknown block or a block of another item', async () => {
+    const r = await setup();
+    const [otherItem] = await createItems(r.owner.client, r.tariff.id, {
+      item_type_code: 'LEGACY',
+      price: 1,
+      blocks: [{ block_index: 0, upper_limit: null }],
+    });
+    const foreignBlock = otherItem.tariff_blocks[0].id;
+    for (const res of [
+      await r.owner.client.put(`${r.url}/${foreignBlock}`, { unit_price_cents: 1 }),
+      await r.owner.client.put(`${r.url}/999999`, { unit_price_cents: 1 }),
+      await r.owner.client.delete(`${r.url}/${foreignBlock}`),
+      await r.owner.client.delete(`${r.url}/999999`),
+    ]) {
+      expect([res.status, res.body]).toEqual([404, BLOCK_NOT_FOUND]);
+    }
+    expect((await r.owner.client.get(blocksOf(r.tariff.id, otherItem.id))).body.data).toEqual(otherItem.tariff_blocks);
+  });
+});
+
+describe('delete', () => {
+  it('deletes one block (204)', async () => {
+    const r = await setup();
+    const res = await r.admin.client.delete(`${r.url}/${r.blocks[2]!.id}`, { account_id: r.accountId });
+    expect(res.status).toBe(204);
+    expect(res.body).toBeUndefined();
+    const left = await r.owner.client.get(r.url);
+    expect(left.body.data.map((b: { block_index: number }) => b.block_index)).toEqual([0, 1]);
+  });
+});
+
+describe('access to writes', () => {
+  it('answers 403 to MEMBER, non-members and for another organization; nothing changes', async () => {
+    const r = await setup();
+    const before = (await r.owner.client.get(r.url)).body.data;
+    const block = `${r.url}/${r.blocks[0]!.id}`;
+    const attempts: [Promise<{ status: number; body: unknown }>, unknown][] = [
+      [r.member.client.post(r.url, []), FORBIDDEN_ROLE],
+      [r.member.client.put(block, { unit_price_cents: 1 }), FORBIDDEN_ROLE],
+      [r.member.client.delete(block), FORBIDDEN_ROLE],
+      [r.outsider.client.post(r.url, []), FORBIDDEN_NOT_MEMBER],
+      [r.outsider.client.put(block, { unit_price_cents: 1 }), FORBIDDEN_NOT_MEMBER],
+      [r.outsider.client.put(block, { unit_price_cents: 1, account_id: r.otherAccountId }), FORBIDDEN_FOREIGN],
+      [r.outsider.client.delete(block, { account_id: r.otherAccountId }), FORBIDDEN_FOREIGN],
+    ];
+    for (const [attempt, body] of attempts) {
+      const res = await attempt;
+      expect([res.status, res.body]).toEqual([403, body]);
+    }
+    expect((await r.owner.client.get(r.url)).body.data).toEqual(before);
+  });
+
+  it('refuses every block write on a catalogue tariff with 400 Catalogue is read-only', async () => {
+    const r = await setup();
+    const before = (await r.owner.client.get('/api/v1/tariffs/catalogue/1')).body.data;
+    const catalogueBlocks = blocksOf(1, 101);
+    const attempts = [
+      r.owner.client.post(catalogueBlocks, []),
+      r.outsider.client.post(catalogueBlocks, [{ block_index: 0, upper_limit: null, unit_price_cents: 1 }]),
+      r.owner.client.put(`${catalogueBlocks}/1011`, { unit_price_cents: 1 }),
+      r.owner.client.put(`${catalogueBlocks}/1011`, { unit_price_cents: 1, account_id: CATALOGUE_ACCOUNT_ID }),
+      r.member.client.delete(`${catalogueBlocks}/1011`),
+      r.owner.client.delete(`${catalogueBlocks}/1012`, { account_id: r.accountId }),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt;
+      expect([res.status, res.body]).toEqual([400, READ_ONLY]);
+    }
+    expect((await r.owner.client.get('/api/v1/tariffs/catalogue/1')).body.data).toEqual(before);
+  });
+});

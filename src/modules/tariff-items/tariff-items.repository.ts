@@ -1,0 +1,89 @@
+import type { Executor } from '../../db/types.ts';
+import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { type BlockInput, tariffBlocksRepository } from './tariff-blocks.repository.ts';
+import { ITEM_SORT, type ItemChanges } from './tariff-items.schemas.ts';
+
+export interface TariffItem {
+  id: number;
+  tariff_id: number;
+  item_type_code: string;
+  price: number;
+  season: string;
+  tariff_blocks: {
+    id: number;
+    tariff_item_id: number;
+    block_index: number;
+    upper_limit: number | null;
+    unit_price_cents: number;
+  }[];
+}
+
+export interface ItemInput {
+  item_type_code: string;
+  price: number;
+  season: string;
+  blocks?: BlockInput[] | undefined;
+}
+
+const ITEM_SELECT = `i.id, i.tariff_id, i.item_type_code, i.price, i.season,
+  coalesce((SELECT json_agg(json_build_object('id', b.id, 'tariff_item_id', b.tariff_item_id, 'block_index', b.block_index,
+                                              'upper_limit', b.upper_limit, 'unit_price_cents', b.unit_price_cents)
+                            ORDER BY b.block_index)
+            FROM tariff_blocks b WHERE b.tariff_item_id = i.id), '[]'::json) AS tariff_blocks`;
+
+export const tariffItemsRepository = {
+  list(db: Executor, tariffId: number, list: ListParams) {
+    const params = new SqlParams();
+    return listPage<TariffItem>(
+      db,
+      {
+        select: ITEM_SELECT,
+        from: 'tariff_items i',
+        where: [`i.tariff_id = ${params.add(tariffId)}`],
+        params,
+        search: { columns: ['i.item_type_code', 'i.season'] },
+        sortColumns: ITEM_SORT,
+        tiebreak: 'i.id',
+      },
+      list,
+    );
+  },
+
+  /** Every item of the tariff with its blocks, in creation order (the nesting of tariff reads). */
+  ofTariff(db: Executor, tariffId: number) {
+    return db.query<TariffItem>(`SELECT ${ITEM_SELECT} FROM tariff_items i WHERE i.tariff_id = $1 ORDER BY i.id`, [
+      tariffId,
+    ]);
+  },
+
+  async find(db: Executor, tariffId: number, itemId: number) {
+    const [row] = await db.query<TariffItem>(
+      `SELECT ${ITEM_SELECT} FROM tariff_items i WHERE i.id = $1 AND i.tariff_id = $2`,
+      [itemId, tariffId],
+    );
+    return row;
+  },
+
+  async insert(db: Executor, tariffId: number, item: ItemInput) {
+    const [row] = await db.query<{ id: number }>(
+      'INSERT INTO tariff_items (tariff_id, item_type_code, price, season) VALUES ($1, $2, $3, $4) RETURNING id',
+      [tariffId, item.item_type_code, item.price, item.season],
+    );
+    await tariffBlocksRepository.insertAll(db, row!.id, item.blocks ?? []);
+    return (await tariffItemsRepository.find(db, tariffId, row!.id))!;
+  },
+
+  async update(db: Executor, tariffId: number, itemId: number, changes: ItemChanges) {
+    await db.query(
+      `UPDATE tariff_items SET price = coalesce($3, price), item_type_code = coalesce($4, item_type_code),
+         season = coalesce($5, season), updated_at = now()
+       WHERE id = $1 AND tariff_id = $2`,
+      [itemId, tariffId, changes.price ?? null, changes.item_type_code ?? null, changes.season ?? null],
+    );
+    return (await tariffItemsRepository.find(db, tariffId, itemId))!;
+  },
+
+  async delete(db: Executor, tariffId: number, itemId: number) {
+    await db.query('DELETE FROM tariff_items WHERE id = $1 AND tariff_id = $2', [itemId, tariffId]);
+  },
+};

@@ -1,0 +1,49 @@
+import type { Executor } from '../../db/types.ts';
+import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
+import { assertNotCatalogue, isCatalogueAccount } from '../catalogue/catalogue-account.ts';
+import { type TariffRow, tariffsRepository } from './tariffs.repository.ts';
+
+export type TariffAccess = ReturnType<typeof createTariffAccess>;
+
+/**
+ * Access to tariffs and what hangs off them (items, blocks, schedule), in the contract's order:
+ * catalogue guard (400) on writes, then 403 (not a member, role too weak, another organization's
+ * tariff), then 404. The catalogue account is readable by every signed-in user.
+ */
+export function createTariffAccess(db: Executor, guard: AccessGuard) {
+  async function requireAccount(auth: AuthContext, accountId: string, access: Access): Promise<void> {
+    if (access !== 'read') assertNotCatalogue(accountId);
+    else if (isCatalogueAccount(accountId)) return;
+    await guard.require(auth, accountId, access);
+  }
+
+  return {
+    requireAccount,
+
+    /**
+     * The tariff `id`, not deleted. With accountId (given by the client) it must belong to that
+     * organization; without, the caller needs the access to the tariff's own organization.
+     */
+    async tariff(auth: AuthContext, id: number, accountId: string | undefined, access: Access): Promise<TariffRow> {
+      const tariff = await tariffsRepository.find(db, id);
+      if (access !== 'read' && tariff && isCatalogueAccount(tariff.account_id)) throw catalogueReadOnly();
+      if (accountId !== undefined) {
+        await requireAccount(auth, accountId, access);
+        return assertOwned(tariff, accountId, 'Tariff');
+      }
+      if (!tariff) throw notFound('Tariff');
+      await requireAccount(auth, tariff.account_id, access);
+      return tariff;
+    },
+  };
+}
+
+/** The organization a request addresses when account_id may come in the query and in the body. */
+export function addressedAccount(fromQuery: string | undefined, fromBody: string | undefined): string | undefined {
+  if (fromQuery !== undefined && fromBody !== undefined && fromQuery !== fromBody) {
+    throw badRequest('account_id: The query and the body name different organizations');
+  }
+  return fromQuery ?? fromBody;
+}

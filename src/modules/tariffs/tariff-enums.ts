@@ -1,0 +1,32 @@
+/** The enumerations of the contract: every endpoint accepts all of their values (extensions §7, superset). */
+export const METER_TYPES = ['ELECTRICITY', 'WATER', 'GAS', 'SOLAR', 'GENSET', 'HVAC', 'CARBON', 'EV'] as const;
+export const TARIFF_TYPES = ['FLAT', 'TIME_OF_USE', 'BLOCK', 'DYNAMIC'] as const;
+export const CURRENCIES = ['ZAR', 'USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY', 'CNY'] as const;
+export const SEASONS = ['SUMMER', 'WINTER', 'TRANSITION', 'ALL_YEAR'] as const;
+export const ITEM_TYPE_CODES = [
+  'TOU_PEAK_ENERGY',
+  'TOU_OFF_PEAK_ENERGY',
+  'TOU_STANDARD_ENERGY',
+  'IMPORT_ENERGY',
+  'EXPORTED_ENERGY',
+  'ANCILLARY_SERVICE',
+  'REACTIVE_ENERGY',
+  'NETWORK_CAPACITY',
+  'NETWORK_DEMAND',
+  'URBAN_LV_SUBSIDY',
+  'SERVICE',
+  'ADMINISTRATION',
+  'RURAL_SUBSIDY',
+  'LEGACY',
+  'GENERATION_CAPACITY',
+  'TRANSMISSION_NETWORK',
+  'WATER_CONSUMPTION',
+  'CARBON',
+  'EV_MIN',
+  'EV_SESSION_FEE',
+  'AFFORDABILITY',
+  'EXCESS_NETWORK_CAPACITY',
+  'ELECTRIFICATION_AND_RURAL_SUBSIDY',
+] as const;
+
+export type TariffType = (typeof TARIFF_TYPES)[number];

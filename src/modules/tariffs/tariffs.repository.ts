@@ -1,0 +1,154 @@
+import type { Executor } from '../../db/types.ts';
+import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import type { TariffType } from './tariff-enums.ts';
+import { TARIFF_SORT, type TariffChanges } from './tariffs.schemas.ts';
+
+export interface TariffRow {
+  id: number;
+  name: string;
+  description: string | null;
+  account_id: string;
+  dso_id: number | null;
+  tou_schedule_id: number | null;
+  meter_type: string;
+  tariff_type: TariffType;
+  currency: string;
+  tax_rate: number;
+  is_active: boolean;
+  effective_from: string;
+  effective_to: string;
+  timezone: string;
+  notes: string | null;
+  cloned_from: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const RECORD_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'account_id',
+  'dso_id',
+  'tou_schedule_id',
+  'meter_type',
+  'tariff_type',
+  'currency',
+  'tax_rate',
+  'is_active',
+  'effective_from',
+  'effective_to',
+  'timezone',
+  'notes',
+  'cloned_from',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The columns a client may set: the allow-list that names columns in INSERT and UPDATE. */
+export const WRITABLE_COLUMNS = [
+  'name',
+  'description',
+  'dso_id',
+  'tou_schedule_id',
+  'meter_type',
+  'tariff_type',
+  'currency',
+  'tax_rate',
+  'is_active',
+  'effective_from',
+  'effective_to',
+  'timezone',
+  'notes',
+  'cloned_from',
+] as const satisfies readonly (keyof TariffChanges)[];
+
+export const TARIFF_RECORD = RECORD_COLUMNS.join(', ');
+const ALIASED_RECORD = RECORD_COLUMNS.map((c) => `t.${c}`).join(', ');
+
+export interface TariffFilters {
+  accountId: string;
+  meter_type?: string | undefined;
+  tariff_type?: string | undefined;
+  dso_id?: number | undefined;
+  effective_from_gte?: string | undefined;
+  effective_from_lte?: string | undefined;
+}
+
+function presentColumns(changes: TariffChanges) {
+  return WRITABLE_COLUMNS.filter((column) => changes[column] !== undefined);
+}
+
+export const tariffsRepository = {
+  /** A tariff that is not deleted, whatever its organization (callers check ownership). */
+  async find(db: Executor, id: number) {
+    const [row] = await db.query<TariffRow>(
+      `SELECT ${TARIFF_RECORD} FROM tariffs WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
+    return row;
+  },
+
+  list(db: Executor, filters: TariffFilters, list: ListParams, fuzzy = false) {
+    const params = new SqlParams();
+    const where = [`t.account_id = ${params.add(filters.accountId)}`, 't.deleted_at IS NULL'];
+    if (filters.meter_type) where.push(`t.meter_type = ${params.add(filters.meter_type)}`);
+    if (filters.tariff_type) where.push(`t.tariff_type = ${params.add(filters.tariff_type)}`);
+    if (filters.dso_id !== undefined) where.push(`t.dso_id = ${params.add(filters.dso_id)}`);
+    if (filters.effective_from_gte) where.push(`t.effective_from >= ${params.add(filters.effective_from_gte)}`);
+    if (filters.effective_from_lte) where.push(`t.effective_from <= ${params.add(filters.effective_from_lte)}`);
+    return listPage<TariffRow>(
+      db,
+      {
+        select: ALIASED_RECORD,
+        from: 'tariffs t',
+        where,
+        params,
+        search: { columns: ['t.name', 't.description'], fuzzy },
+        sortColumns: TARIFF_SORT,
+        tiebreak: 't.id',
+      },
+      list,
+    );
+  },
+
+  async insert(db: Executor, accountId: string, fields: TariffChanges) {
+    const params = new SqlParams();
+    const columns = presentColumns(fields);
+    const values = columns.map((column) => params.add(fields[column]));
+    const [row] = await db.query<TariffRow>(
+      `INSERT INTO tariffs (account_id, ${columns.join(', ')}) VALUES (${params.add(accountId)}, ${values.join(', ')})
+       RETURNING ${TARIFF_RECORD}`,
+      params.values,
+    );
+    return row!;
+  },
+
+  async update(db: Executor, id: number, changes: TariffChanges, updatedBy: string) {
+    const params = new SqlParams();
+    const assignments = presentColumns(changes).map((column) => `${column} = ${params.add(changes[column])}`);
+    const [row] = await db.query<TariffRow>(
+      `UPDATE tariffs SET ${[...assignments, `updated_by = ${params.add(updatedBy)}`, 'updated_at = now()'].join(', ')}
+       WHERE id = ${params.add(id)} RETURNING ${TARIFF_RECORD}`,
+      params.values,
+    );
+    return row!;
+  },
+
+  /** What still names the tariff: a deleted tariff must not be priced or replaced. */
+  async references(db: Executor, id: number) {
+    const [row] = await db.query<{ meters: boolean; configs: boolean; transitions: boolean }>(
+      `SELECT
+         EXISTS (SELECT 1 FROM meters WHERE tariff_id = $1) AS meters,
+         EXISTS (SELECT 1 FROM energy_dashboard_configs
+                 WHERE $1 IN (grid_tariff_id, solar_tariff_id, genset_tariff_id, inverter_tariff_id, load_tariff_id)) AS configs,
+         EXISTS (SELECT 1 FROM tariff_transitions WHERE $1 IN (predecessor_id, successor_id)) AS transitions`,
+      [id],
+    );
+    return row!;
+  },
+
+  async softDelete(db: Executor, id: number, at: string | null) {
+    await db.query('UPDATE tariffs SET deleted_at = coalesce($2::timestamptz, now()) WHERE id = $1', [id, at]);
+  },
+};

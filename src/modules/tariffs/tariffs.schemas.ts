@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { commonSort, listQuerySchema } from '../../http/list.ts';
+import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
+import { tariffRuleViolations } from './tariff-rules.ts';
+
+const INT4_MAX = 2_147_483_647;
+
+/** A serial id in a path or query (coerced from text). */
+export const recordId = z.coerce.number().int().positive().max(INT4_MAX);
+/** A serial id in a JSON body. */
+export const bodyId = z.number().int().positive().max(INT4_MAX);
+
+export const tariffIdParams = z.object({ id: recordId.describe('Tariff id') });
+export const accountQuery = z.object({ account_id: z.uuid() });
+
+function isIsoDateOrDateTime(text: string): boolean {
+  return z.iso.date().safeParse(text).success || z.iso.datetime({ offset: true }).safeParse(text).success;
+}
+
+/** 'YYYY-MM-DD', or an ISO 8601 date-time whose date part (as written) is kept. */
+const dateInput = z
+  .string()
+  .refine(isIsoDateOrDateTime, 'Invalid ISO 8601 date')
+  .transform((text) => text.slice(0, 10));
+
+function isTimeZone(name: string): boolean {
+  // Intl also accepts offsets such as +02:00, which are not IANA names.
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const tariffFields = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(4000).nullable(),
+  timezone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, 'Invalid IANA time zone')
+    .describe('IANA time zone, e.g. Africa/Johannesburg'),
+  notes: z.string().max(4000).nullable(),
+  meter_type: z.enum(METER_TYPES),
+  tariff_type: z.enum(TARIFF_TYPES),
+  dso_id: bodyId.nullable().describe('Energy provider (DSO); must exist'),
+  tou_schedule_id: bodyId.nullable().describe('Required for TIME_OF_USE tariffs, forbidden for the others'),
+  effective_from: dateInput,
+  effective_to: dateInput.describe('On or after effective_from'),
+  currency: z.enum(CURRENCIES),
+  tax_rate: z.number().min(0).max(100).describe('Percentage, 0 to 100'),
+  is_active: z.boolean(),
+  cloned_from: bodyId.nullable(),
+};
+
+const optionalTariffFields = z.object(tariffFields).partial();
+
+export const createTariffBody = optionalTariffFields
+  .extend({
+    account_id: z.uuid(),
+    name: tariffFields.name,
+    tariff_type: tariffFields.tariff_type.default('FLAT'),
+    effective_from: tariffFields.effective_from,
+    effective_to: tariffFields.effective_to,
+  })
+  .superRefine((body, ctx) => {
+    for (const violation of tariffRuleViolations(body)) ctx.addIssue({ code: 'custom', ...violation });
+  });
+export type CreateTariffBody = z.infer<typeof createTariffBody>;
+
+export const updateTariffBody = optionalTariffFields.extend({
+  account_id: z.uuid(),
+  deleted_at: z.iso.datetime({ offset: true }).nullable().optional().describe('A time deletes the tariff (soft)'),
+});
+export type UpdateTariffBody = z.infer<typeof updateTariffBody>;
+export type TariffChanges = z.infer<typeof optionalTariffFields>;
+
+export const TARIFF_SORT = commonSort('t', ['effective_from', 'effective_to', 'meter_type', 'tariff_type']);
+
+/** Filters shared by the organization's list and the catalogue. */
+export const tariffFilters = {
+  meter_type: z.enum(METER_TYPES).optional(),
+  tariff_type: z.enum(TARIFF_TYPES).optional(),
+  dso_id: recordId.optional(),
+};
+
+export const tariffListQuery = listQuerySchema(TARIFF_SORT).extend({ account_id: z.uuid(), ...tariffFilters });
+export type TariffListQuery = z.infer<typeof tariffListQuery>;

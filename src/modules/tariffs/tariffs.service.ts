@@ -1,0 +1,98 @@
+import type { Database, Executor } from '../../db/types.ts';
+import type { AccessGuard } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { referenceRepository } from '../reference/reference.repository.ts';
+import { createTariffAccess } from './tariff-access.ts';
+import { tariffDetails } from './tariff-details.ts';
+import { assertTariffRules } from './tariff-rules.ts';
+import { tariffsRepository as repo } from './tariffs.repository.ts';
+import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody } from './tariffs.schemas.ts';
+
+export interface TariffsDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+/** When a TIME_OF_USE tariff names no schedule, the default schedule of the contract applies. */
+const DEFAULT_SCHEDULE_ID = 3;
+
+/** dso_id and tou_schedule_id, when set, must name existing reference rows (400). */
+async function assertReferencesExist(db: Executor, fields: TariffChanges): Promise<void> {
+  if (typeof fields.dso_id === 'number' && !(await referenceRepository.findDso(db, fields.dso_id))) {
+    throw badRequest(`dso_id: Unknown DSO ${fields.dso_id}`);
+  }
+  if (
+    typeof fields.tou_schedule_id === 'number' &&
+    !(await referenceRepository.scheduleExists(db, fields.tou_schedule_id))
+  ) {
+    throw badRequest(`tou_schedule_id: Unknown time-of-use schedule ${fields.tou_schedule_id}`);
+  }
+}
+
+/** 409 while a meter, a dashboard config or a transition names the tariff. */
+async function assertUnreferenced(db: Executor, id: number): Promise<void> {
+  const references = await repo.references(db, id);
+  const users = [
+    references.meters && 'a meter',
+    references.configs && 'an energy dashboard config',
+    references.transitions && 'a tariff transition',
+  ].filter(Boolean);
+  if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`);
+}
+
+async function softDelete(tx: Executor, id: number, at: string | null): Promise<void> {
+  await assertUnreferenced(tx, id);
+  await repo.softDelete(tx, id, at);
+}
+
+export function createTariffsService({ db, guard }: TariffsDeps) {
+  const access = createTariffAccess(db, guard);
+
+  return {
+    async list(auth: AuthContext, query: TariffListQuery) {
+      await access.requireAccount(auth, query.account_id, 'read');
+      return repo.list(db, { ...query, accountId: query.account_id }, query);
+    },
+
+    async create(auth: AuthContext, body: CreateTariffBody) {
+      const { account_id, ...fields } = body;
+      await access.requireAccount(auth, account_id, 'write');
+      await assertReferencesExist(db, fields);
+      return tariffDetails(db, await repo.insert(db, account_id, fields));
+    },
+
+    async get(auth: AuthContext, id: number, accountId: string) {
+      return tariffDetails(db, await access.tariff(auth, id, accountId, 'read'));
+    },
+
+    async update(auth: AuthContext, id: number, body: UpdateTariffBody) {
+      const { account_id, deleted_at, ...changes } = body;
+      const current = await access.tariff(auth, id, account_id, 'write');
+      assertTariffRules({ ...current, ...changes });
+      await assertReferencesExist(db, changes);
+      return db.transaction(async (tx) => {
+        const updated = await repo.update(tx, id, changes, auth.userId);
+        if (deleted_at) await softDelete(tx, id, deleted_at);
+        return tariffDetails(tx, updated);
+      });
+    },
+
+    async remove(auth: AuthContext, id: number, accountId: string) {
+      await access.tariff(auth, id, accountId, 'write');
+      await db.transaction((tx) => softDelete(tx, id, null));
+    },
+
+    async schedule(auth: AuthContext, id: number, accountId: string) {
+      const tariff = await access.tariff(auth, id, accountId, 'read');
+      if (tariff.tariff_type !== 'TIME_OF_USE') {
+        throw new AppError(400, 'Invalid request', `Tariff ${id} is not TIME_OF_USE`);
+      }
+      const schedule = await referenceRepository.findSchedule(db, tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID);
+      if (!schedule) throw notFound('Time-of-use schedule');
+      return schedule;
+    },
+  };
+}
+
+export type TariffsService = ReturnType<typeof createTariffsService>;
