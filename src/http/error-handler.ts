@@ -31,6 +31,8 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   '22003': { status: 400, message: INVALID_REQUEST, error: 'A number is out of range' },
   '22007': { status: 400, message: INVALID_REQUEST, error: 'A date is invalid' },
   '22008': { status: 400, message: INVALID_REQUEST, error: 'A date is out of range' },
+  '22021': { status: 400, message: INVALID_REQUEST, error: 'A text contains a character that is not allowed' },
+  '22P05': { status: 400, message: INVALID_REQUEST, error: 'A text contains a character that is not allowed' },
 };
 
 const UNAVAILABLE: Mapped = { status: 503, message: 'Service unavailable', error: 'The database is unavailable' };

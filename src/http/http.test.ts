@@ -118,3 +118,12 @@ describe('readiness without a database', () => {
     await t2.app.close();
   });
 });
+
+describe('text the database cannot store', () => {
+  it('answers 400 for a NUL character in a list search', async () => {
+    const user = await registerUser(t.app);
+    const res = await user.client.get(`/api/v1/organizations/${user.personalAccountId}/members`, { query: 'a\u0000b' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error: 'query: Must not contain NUL characters' });
+  });
+});

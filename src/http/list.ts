@@ -25,7 +25,12 @@ export function listQuerySchema(sortColumns: SortColumns) {
   return z.object({
     page: z.coerce.number().int().min(1).default(1).describe('Page number, from 1'),
     limit: z.coerce.number().int().min(1).max(100).default(10).describe('Rows per page, 1 to 100'),
-    query: z.string().max(200).optional().describe('Case-insensitive text search'),
+    query: z
+      .string()
+      .max(200)
+      .refine((q) => !q.includes('\u0000'), 'Must not contain NUL characters')
+      .optional()
+      .describe('Case-insensitive text search'),
     sortBy: z.enum(sortable).default('created_at').describe('Sort column'),
     sortOrder: z.enum(['asc', 'desc']).default('desc'),
   });
@@ -72,7 +77,7 @@ export async function listPage<T>(db: Executor, spec: ListSpec, list: ListParams
     const matches = spec.search.columns.map((c) => `${c} ILIKE ${pattern}`);
     if (spec.search.fuzzy) {
       const text = params.add(list.query);
-      matches.push(...spec.search.columns.map((c) => `word_similarity(${text}, coalesce(${c}, '')) >= 0.4`));
+      matches.push(...spec.search.columns.map((c) => `word_similarity(${text}, coalesce(${c}, '')) >= 0.5`));
     }
     where.push(`(${matches.join(' OR ')})`);
   }

@@ -27,6 +27,7 @@ afterAll(async () => t.close());
 
 const hostileText = fc.oneof(
   fc.string(),
+  fc.string({ unit: 'binary', maxLength: 20 }),
   fc.constantFrom('', ' ', '-1', '0', '1e309', 'NaN', 'null', '[]', '{}', '../../etc/passwd', "' OR 1=1 --", '%00', '\u0000', '9'.repeat(40)),
   fc.integer().map(String),
   fc.double().map(String),

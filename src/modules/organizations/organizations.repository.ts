@@ -58,13 +58,15 @@ export const organizationsRepository = {
     const [row] = await db.query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM building_blocks WHERE account_id = $1)
            OR EXISTS (SELECT 1 FROM meters WHERE account_id = $1)
-           OR EXISTS (SELECT 1 FROM tariffs WHERE account_id = $1) AS found`,
+           OR EXISTS (SELECT 1 FROM tariffs WHERE account_id = $1 AND deleted_at IS NULL) AS found`,
       [id],
     );
     return row!.found;
   },
 
+  /** Deletes the organization with its memberships and the tariffs it had already deleted. */
   async delete(db: Executor, id: string) {
+    await db.query('DELETE FROM tariffs WHERE account_id = $1 AND deleted_at IS NOT NULL', [id]);
     await db.query('DELETE FROM accounts WHERE id = $1', [id]);
   },
 

@@ -127,6 +127,9 @@ describe('read, update, delete', () => {
       message: 'Conflict',
       error: 'The organization has dependent records (building blocks, meters or tariffs)',
     });
+    // Once its only tariff is deleted, the organization can go.
+    await t.db.query('UPDATE tariffs SET deleted_at = now() WHERE account_id = $1', [accountId]);
+    expect((await owner.client.delete(`${base}/${accountId}`)).status).toBe(204);
   });
 });
 

@@ -1,0 +1,129 @@
+import type { Executor } from '../../db/types.ts';
+import type { DayType, PricingCalendar, PricingItem, PricingTariff, Reading, TariffType } from './engine/index.ts';
+
+export interface CostTariffRow {
+  id: number;
+  account_id: string;
+  tariff_type: TariffType;
+  currency: string;
+  tax_rate: number;
+  timezone: string;
+  dso_id: number | null;
+  tou_schedule_id: number | null;
+}
+
+export interface CostMeterRow {
+  id: number;
+  account_id: string;
+  meter_sn: string;
+  interval_minutes: number;
+}
+
+/** The schedule a time-of-use tariff without one uses (contract: schedule 3). */
+const DEFAULT_SCHEDULE_ID = 3;
+
+export const costRepository = {
+  async findTariff(db: Executor, id: number) {
+    const [row] = await db.query<CostTariffRow>(
+      `SELECT id, account_id, tariff_type, currency, tax_rate, timezone, dso_id, tou_schedule_id
+       FROM tariffs WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
+    return row;
+  },
+
+  async findMeterBySn(db: Executor, meterSn: string) {
+    const [row] = await db.query<CostMeterRow>(
+      'SELECT id, account_id, meter_sn, interval_minutes FROM meters WHERE meter_sn = $1',
+      [meterSn],
+    );
+    return row;
+  },
+
+  async findMeter(db: Executor, accountId: string, id: number) {
+    const [row] = await db.query<CostMeterRow>(
+      'SELECT id, account_id, meter_sn, interval_minutes FROM meters WHERE id = $1 AND account_id = $2',
+      [id, accountId],
+    );
+    return row;
+  },
+
+  /** The tariff with its items (and their units and blocks), as the pricing engine takes it. */
+  async pricingTariff(db: Executor, tariff: CostTariffRow): Promise<PricingTariff> {
+    const items = await db.query<PricingItem>(
+      `SELECT i.item_type_code, i.price, i.season, it.unit,
+              coalesce(json_agg(json_build_object('block_index', b.block_index, 'upper_limit', b.upper_limit,
+                'unit_price_cents', b.unit_price_cents) ORDER BY b.block_index) FILTER (WHERE b.id IS NOT NULL), '[]') AS blocks
+       FROM tariff_items i
+       JOIN tariff_item_types it ON it.code = i.item_type_code
+       LEFT JOIN tariff_blocks b ON b.tariff_item_id = i.id
+       WHERE i.tariff_id = $1
+       GROUP BY i.id, it.unit ORDER BY i.id`,
+      [tariff.id],
+    );
+    return { ...tariff, items };
+  },
+
+  /** Seasons and holidays of the tariff's distributor, and for time-of-use its schedule's rules. */
+  async calendar(db: Executor, tariff: CostTariffRow): Promise<PricingCalendar> {
+    const scheduleId = tariff.tariff_type === 'TIME_OF_USE' ? (tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID) : null;
+    const [schedule] = scheduleId
+      ? await db.query<{ dso_id: number; holiday_default: DayType }>(
+          'SELECT dso_id, holiday_default FROM tou_schedules WHERE id = $1',
+          [scheduleId],
+        )
+      : [];
+    const dsoId = tariff.dso_id ?? schedule?.dso_id ?? null;
+    const [seasons, holidays, rules] = await Promise.all([
+      db.query<PricingCalendar['seasons'][number]>(
+        'SELECT label, date_start, date_end FROM dso_seasons WHERE dso_id = $1 ORDER BY id',
+        [dsoId],
+      ),
+      db.query<PricingCalendar['holidays'][number]>(
+        'SELECT on_date, day_type_override FROM dso_public_holidays WHERE dso_id = $1 ORDER BY on_date',
+        [dsoId],
+      ),
+      schedule
+        ? db.query<NonNullable<PricingCalendar['schedule']>['rules'][number]>(
+            `SELECT s.label AS season, r.day_type, r.period, r.start_minute, r.end_minute
+             FROM tou_rules r JOIN dso_seasons s ON s.id = r.season_id
+             WHERE r.schedule_id = $1 ORDER BY r.id`,
+            [scheduleId],
+          )
+        : Promise.resolve([]),
+    ]);
+    return { seasons, holidays, schedule: schedule ? { holiday_default: schedule.holiday_default, rules } : null };
+  },
+
+  readings(db: Executor, meterId: number, start: Date, end: Date) {
+    return db.query<Reading>(
+      `SELECT ts, import_kwh, export_kwh, kvarh, kva FROM readings
+       WHERE meter_id = $1 AND ts >= $2 AND ts < $3 ORDER BY ts`,
+      [meterId, start, end],
+    );
+  },
+
+  async findBlock(db: Executor, id: number) {
+    const [row] = await db.query<{ id: number; account_id: string }>('SELECT id, account_id FROM building_blocks WHERE id = $1', [id]);
+    return row;
+  },
+
+  async config(db: Executor, accountId: string, blockId: number) {
+    const [row] = await db.query<Record<string, number | null>>(
+      `SELECT grid_meter_id, solar_meter_id, genset_meter_id, inverter_meter_id, load_meter_id,
+              grid_tariff_id, solar_tariff_id, genset_tariff_id, inverter_tariff_id, load_tariff_id
+       FROM energy_dashboard_configs WHERE building_block_id = $1 AND account_id = $2`,
+      [blockId, accountId],
+    );
+    return row;
+  },
+
+  /** Transitions of the organization that take effect strictly inside (start, end). */
+  transitionsWithin(db: Executor, accountId: string, start: Date, end: Date) {
+    return db.query<{ predecessor_id: number; successor_id: number; effective_from: Date }>(
+      `SELECT predecessor_id, successor_id, effective_from FROM tariff_transitions
+       WHERE account_id = $1 AND effective_from > $2 AND effective_from < $3`,
+      [accountId, start, end],
+    );
+  },
+};

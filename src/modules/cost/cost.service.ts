@@ -1,0 +1,97 @@
+import { Decimal } from 'decimal.js';
+import type { Database } from '../../db/types.ts';
+import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import { isCatalogueAccount } from '../catalogue/catalogue-account.ts';
+import { costRepository as repo, type CostMeterRow } from './cost.repository.ts';
+import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
+import { priceReadings } from './engine/index.ts';
+import { tariffSegments } from './tariff-segments.ts';
+
+const SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
+
+function unpricedReason(meterId: number | null, tariffId: number | null): string {
+  if (meterId === null && tariffId === null) return 'No meter and no tariff configured';
+  return meterId === null ? 'No meter configured' : 'No tariff configured';
+}
+
+export function createCostService({ db, guard }: { db: Database; guard: AccessGuard }) {
+  /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
+  async function bill(accountId: string, tariffId: number, meter: CostMeterRow, start: Date, end: Date) {
+    const tariff = await repo.findTariff(db, tariffId);
+    if (!tariff) throw notFound('Tariff');
+    if (tariff.account_id !== accountId && !isCatalogueAccount(tariff.account_id)) {
+      throw forbidden('Tariff belongs to another organization');
+    }
+    const [pricing, calendar, readings] = await Promise.all([
+      repo.pricingTariff(db, tariff),
+      repo.calendar(db, tariff),
+      repo.readings(db, meter.id, start, end),
+    ]);
+    const { tariff_id, ...priced } = priceReadings({
+      tariff: pricing,
+      calendar,
+      readings,
+      start,
+      end,
+      intervalMinutes: meter.interval_minutes,
+    });
+    return { tariff_id, meter_sn: meter.meter_sn, start: start.toISOString(), end: end.toISOString(), ...priced };
+  }
+
+  type Bill = Awaited<ReturnType<typeof bill>>;
+
+  async function priceSource(accountId: string, meterId: number, tariffId: number, start: Date, end: Date) {
+    const meter = await repo.findMeter(db, accountId, meterId);
+    if (!meter) throw notFound('Meter');
+    const transitions = await repo.transitionsWithin(db, accountId, start, end);
+    const bills: Bill[] = [];
+    for (const segment of tariffSegments(tariffId, start, end, transitions)) {
+      bills.push(await bill(accountId, segment.tariffId, meter, segment.start, segment.end));
+    }
+    return { meter, bills };
+  }
+
+  return {
+    async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
+      await guard.require(auth, query.account_id, 'read');
+      const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
+      return bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
+    },
+
+    async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
+      await guard.require(auth, query.account_id, 'read');
+      assertOwned(await repo.findBlock(db, blockId), query.account_id, 'Building block');
+      const config = await repo.config(db, query.account_id, blockId);
+      if (!config) throw notFound('Dashboard config');
+      const [start, end] = [new Date(query.start), new Date(query.end)];
+      const sources = await Promise.all(
+        SOURCES.map(async (source) => {
+          const meterId = config[`${source}_meter_id`] ?? null;
+          const tariffId = config[`${source}_tariff_id`] ?? null;
+          const base = { source, meter_id: meterId, tariff_id: tariffId };
+          if (meterId === null || tariffId === null) {
+            return { ...base, meter_sn: null, priced: false, reason: unpricedReason(meterId, tariffId), bills: [], total: null };
+          }
+          const { meter, bills } = await priceSource(query.account_id, meterId, tariffId, start, end);
+          const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
+          return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
+        }),
+      );
+      const totals = new Map<string, Decimal>();
+      for (const b of sources.flatMap((s) => s.bills)) {
+        totals.set(b.currency, (totals.get(b.currency) ?? new Decimal(0)).plus(b.total));
+      }
+      return {
+        building_block_id: blockId,
+        start: start.toISOString(),
+        end: end.toISOString(),
+        sources,
+        totals: Object.fromEntries([...totals].map(([currency, amount]) => [currency, amount.toNumber()])),
+      };
+    },
+  };
+}
+
+export type CostService = ReturnType<typeof createCostService>;

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationWithRoles } from '../../../test/helpers/factories.ts';
+import { call } from '../../../test/helpers/http.ts';
+import { insertBuildingBlock, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
+import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import type { Executor } from '../../db/types.ts';
+
+let t: TestApp;
+let r: Awaited<ReturnType<typeof organizationWithRoles>>;
+beforeAll(async () => {
+  t = await startTestApp();
+  r = await organizationWithRoles(t.app);
+});
+afterAll(async () => t.close());
+
+const SLOT_MS = 30 * 60_000;
+
+/** Half-hourly readings from start; value(i) gives slot i's import, export, kvarh and kva. */
+async function insertReadings(
+  db: Executor,
+  meterId: number,
+  start: string,
+  slots: number,
+  value: (i: number) => { import_kwh: number; export_kwh?: number; kvarh?: number; kva?: number },
+) {
+  for (let i = 0; i < slots; i++) {
+    const v = value(i);
+    await db.query(
+      'INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [meterId, new Date(Date.parse(start) + i * SLOT_MS), v.import_kwh, v.export_kwh ?? 0, v.kvarh ?? 0, v.import_kwh * 2, v.kva ?? 0],
+    );
+  }
+}
+
+async function tariffWithItems(
+  accountId: string,
+  fields: { tariff_type?: string; tax_rate?: number; dso_id?: number; tou_schedule_id?: number | null },
+  items: { code: string; price: number; season?: string }[],
+): Promise<number> {
+  const id = await insertTariff(t.db, accountId);
+  await t.db.query(
+    'UPDATE tariffs SET tariff_type = $2, tax_rate = $3, dso_id = $4, tou_schedule_id = $5 WHERE id = $1',
+    [id, fields.tariff_type ?? 'FLAT', fields.tax_rate ?? 0, fields.dso_id ?? 1, fields.tou_schedule_id ?? null],
+  );
+  for (const item of items) {
+    await t.db.query('INSERT INTO tariff_items (tariff_id, item_type_code, price, season) VALUES ($1, $2, $3, $4)', [
+      id,
+      item.code,
+      item.price,
+      item.season ?? 'ALL_YEAR',
+    ]);
+  }
+  return id;
+}
+
+describe('one meter with one tariff', () => {
+  it('prices energy and a daily charge, with tax rounded to the cent', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    await insertMeter(t.db, r.accountId, block, { meterSn: 'COST-FLAT-1' });
+    const meterId = (await t.db.query<{ id: number }>(`SELECT id FROM meters WHERE meter_sn = 'COST-FLAT-1'`))[0]!.id;
+    // 2025-03-03 is a Monday; 48 half-hours of 1.25 kWh = 60 kWh, 0.5 kvarh each.
+    await insertReadings(t.db, meterId, '2025-03-02T22:00:00Z', 48, () => ({ import_kwh: 1.25, kvarh: 0.5, kva: 3 }));
+    const tariff = await tariffWithItems(r.accountId, { tax_rate: 15 }, [
+      { code: 'IMPORT_ENERGY', price: 2.6878 },
+      { code: 'SERVICE', price: 3.27 },
+    ]);
+    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, {
+      account_id: r.accountId,
+      meter_sn: 'COST-FLAT-1',
+      start: '2025-03-02T22:00:00Z',
+      end: '2025-03-03T22:00:00Z',
+    });
+    expect(res.status).toBe(200);
+    // energy: 60 kWh x 2.6878 = 161.268 -> 161.27; service: 1 day x 3.27 = 3.27
+    // subtotal 164.54; tax 164.54 x 15% = 24.681 -> 24.68; total 189.22
+    expect(res.body).toEqual({
+      success: true,
+      message: null,
+      data: {
+        tariff_id: tariff,
+        meter_sn: 'COST-FLAT-1',
+        start: '2025-03-02T22:00:00.000Z',
+        end: '2025-03-03T22:00:00.000Z',
+        currency: 'ZAR',
+        approximate: false,
+        import_kwh: 60,
+        export_kwh: 0,
+        kvarh: 24,
+        max_kva: 3,
+        lines: [
+          { item_type_code: 'IMPORT_ENERGY', season: 'ALL_YEAR', period: null, block_index: null, quantity: 60, unit: 'kWh', unit_price: 2.6878, amount: 161.27 },
+          { item_type_code: 'SERVICE', season: 'ALL_YEAR', period: null, block_index: null, quantity: 1, unit: 'day', unit_price: 3.27, amount: 3.27 },
+        ],
+        subtotal: 164.54,
+        tax_rate: 15,
+        tax: 24.68,
+        total: 189.22,
+        missing_intervals: 0,
+      },
+    });
+  });
+
+  it('prices with a catalogue time-of-use tariff and counts missing intervals', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const meterId = await insertMeter(t.db, r.accountId, block, { meterSn: 'COST-TOU-1' });
+    // Monday 2025-03-03 (low-demand season) local 07:00-09:00 is peak: 4 slots of 2 kWh = 8 kWh.
+    await insertReadings(t.db, meterId, '2025-03-03T05:00:00Z', 4, () => ({ import_kwh: 2 }));
+    const res = await r.owner.client.get('/api/v1/tariffs/6/cost', {
+      account_id: r.accountId,
+      meter_sn: 'COST-TOU-1',
+      start: '2025-03-03T05:00:00Z',
+      end: '2025-03-03T07:00:00Z',
+    });
+    expect(res.status).toBe(200);
+    const peak = res.body.data.lines.find((l: { item_type_code: string }) => l.item_type_code === 'TOU_PEAK_ENERGY');
+    // 8 kWh at the catalogue's low-season peak price.
+    expect(peak).toMatchObject({ season: 'SUMMER', period: 'PEAK', quantity: 8 });
+    expect(peak.amount).toBeCloseTo(8 * peak.unit_price, 2);
+    expect(res.body.data.missing_intervals).toBe(0);
+    const withGap = await r.owner.client.get('/api/v1/tariffs/6/cost', {
+      account_id: r.accountId,
+      meter_sn: 'COST-TOU-1',
+      start: '2025-03-03T05:00:00Z',
+      end: '2025-03-03T08:00:00Z',
+    });
+    expect(withGap.body.data.missing_intervals).toBe(2);
+  });
+
+  it('answers 400 for a bad period, 403 and 404 for foreign or unknown meters and tariffs', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    await insertMeter(t.db, r.accountId, block, { meterSn: 'COST-ERR-1' });
+    const otherBlock = await insertBuildingBlock(t.db, r.otherAccountId);
+    await insertMeter(t.db, r.otherAccountId, otherBlock, { meterSn: 'COST-FOREIGN-1' });
+    const tariff = await insertTariff(t.db, r.accountId);
+    const foreignTariff = await insertTariff(t.db, r.otherAccountId);
+    const query = { account_id: r.accountId, meter_sn: 'COST-ERR-1', start: '2025-03-01T00:00:00Z', end: '2025-03-02T00:00:00Z' };
+    const cases: [number, Record<string, string>, number, string][] = [
+      [tariff, { ...query, end: query.start }, 400, 'end: end must be after start'],
+      [tariff, { ...query, end: '2026-04-01T00:00:00Z' }, 400, 'end: The period may span at most 366 days'],
+      [tariff, { ...query, start: 'yesterday' }, 400, 'start: Invalid ISO datetime'],
+      [tariff, { ...query, meter_sn: 'NOPE' }, 404, 'Meter not found'],
+      [tariff, { ...query, meter_sn: 'COST-FOREIGN-1' }, 403, 'Meter belongs to another organization'],
+      [999_999, query, 404, 'Tariff not found'],
+      [foreignTariff, query, 403, 'Tariff belongs to another organization'],
+    ];
+    for (const [id, q, status, error] of cases) {
+      const res = await r.member.client.get(`/api/v1/tariffs/${id}/cost`, q);
+      expect(res.status, error).toBe(status);
+      expect(res.body.error).toBe(error);
+    }
+    expect((await r.outsider.client.get(`/api/v1/tariffs/${tariff}/cost`, query)).status).toBe(403);
+    expect((await call(t.app, 'GET', `/api/v1/tariffs/${tariff}/cost`, { query })).status).toBe(401);
+  });
+});
+
+describe('a building block', () => {
+  it('prices each configured source, lists the unpriced ones, and splits a source at a transition', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const grid = await insertMeter(t.db, r.accountId, block, { meterSn: 'BLD-GRID' });
+    const solar = await insertMeter(t.db, r.accountId, block, { meterSn: 'BLD-SOLAR' });
+    const load = await insertMeter(t.db, r.accountId, block, { meterSn: 'BLD-LOAD' });
+    const start = '2025-03-01T00:00:00Z';
+    // 96 half-hours (2 days): grid imports 1 kWh each; solar exports 0.5 kWh each.
+    await insertReadings(t.db, grid, start, 96, () => ({ import_kwh: 1 }));
+    await insertReadings(t.db, solar, start, 96, () => ({ import_kwh: 0, export_kwh: 0.5 }));
+    const oldGrid = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
+    const newGrid = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 3 }]);
+    const feedIn = await tariffWithItems(r.accountId, {}, [{ code: 'EXPORTED_ENERGY', price: 0.8 }]);
+    await t.db.query(
+      `INSERT INTO energy_dashboard_configs (building_block_id, account_id, grid_meter_id, solar_meter_id, load_meter_id, grid_tariff_id, solar_tariff_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [block, r.accountId, grid, solar, load, oldGrid, feedIn],
+    );
+    // The grid tariff changes after the first day (12 h into 2025-03-02 UTC would also do; one day is simplest).
+    await t.db.query(
+      `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from) VALUES ($1, $2, $3, '2025-03-02T00:00:00Z')`,
+      [r.accountId, oldGrid, newGrid],
+    );
+    const res = await r.member.client.get(`/api/v1/building_blocks/${block}/energy-cost`, {
+      account_id: r.accountId,
+      start,
+      end: '2025-03-03T00:00:00Z',
+    });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.building_block_id).toBe(block);
+    expect(data.sources.map((s: { source: string; priced: boolean }) => [s.source, s.priced])).toEqual([
+      ['grid', true],
+      ['solar', true],
+      ['genset', false],
+      ['inverter', false],
+      ['load', false],
+    ]);
+    const [gridSource, solarSource, genset, , loadSource] = data.sources;
+    // Day 1: 48 kWh x 2 = 96.00 with the predecessor; day 2: 48 kWh x 3 = 144.00 with the successor.
+    expect(gridSource.bills.map((b: { tariff_id: number; start: string; end: string; total: number }) => [b.tariff_id, b.start, b.end, b.total])).toEqual([
+      [oldGrid, '2025-03-01T00:00:00.000Z', '2025-03-02T00:00:00.000Z', 96],
+      [newGrid, '2025-03-02T00:00:00.000Z', '2025-03-03T00:00:00.000Z', 144],
+    ]);
+    expect(gridSource.total).toBe(240);
+    // Export credit: 96 x 0.5 kWh = 48 kWh x 0.80 = -38.40.
+    expect(solarSource.bills[0].lines).toEqual([
+      { item_type_code: 'EXPORTED_ENERGY', season: 'ALL_YEAR', period: null, block_index: null, quantity: 48, unit: 'kWh', unit_price: -0.8, amount: -38.4 },
+    ]);
+    expect(solarSource.total).toBe(-38.4);
+    expect(genset).toEqual({ source: 'genset', meter_id: null, tariff_id: null, meter_sn: null, priced: false, reason: 'No meter and no tariff configured', bills: [], total: null });
+    expect(loadSource).toMatchObject({ meter_id: load, tariff_id: null, priced: false, reason: 'No tariff configured' });
+    expect(data.totals).toEqual({ ZAR: 201.6 });
+  });
+
+  it('answers 404 without a config or block, 403 for another organization', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const query = { account_id: r.accountId, start: '2025-03-01T00:00:00Z', end: '2025-03-02T00:00:00Z' };
+    const none = await r.owner.client.get(`/api/v1/building_blocks/${block}/energy-cost`, query);
+    expect(none.status).toBe(404);
+    expect(none.body.error).toBe('Dashboard config not found');
+    expect((await r.owner.client.get('/api/v1/building_blocks/999999/energy-cost', query)).status).toBe(404);
+    const foreign = await insertBuildingBlock(t.db, r.otherAccountId);
+    expect((await r.owner.client.get(`/api/v1/building_blocks/${foreign}/energy-cost`, query)).status).toBe(403);
+    expect((await r.outsider.client.get(`/api/v1/building_blocks/${block}/energy-cost`, query)).status).toBe(403);
+  });
+});

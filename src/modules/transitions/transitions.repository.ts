@@ -1,0 +1,84 @@
+import type { Executor } from '../../db/types.ts';
+
+export interface TransitionRow {
+  id: number;
+  account_id: string;
+  predecessor_id: number;
+  successor_id: number;
+  effective_from: Date;
+  notes: string;
+  created_at: Date;
+  created_by: string | null;
+  applied_at: Date | null;
+}
+
+const COLUMNS = 'id, account_id, predecessor_id, successor_id, effective_from, notes, created_at, created_by, applied_at';
+
+export const transitionsRepository = {
+  /** With lock, the row stays locked until the transaction ends (the scheduler skips it meanwhile). */
+  async findByPredecessor(db: Executor, accountId: string, predecessorId: number, lock = false) {
+    const [row] = await db.query<TransitionRow>(
+      `SELECT ${COLUMNS} FROM tariff_transitions WHERE account_id = $1 AND predecessor_id = $2 ${lock ? 'FOR UPDATE' : ''}`,
+      [accountId, predecessorId],
+    );
+    return row;
+  },
+
+  /** Locks and returns due, unapplied transitions that no other process holds. */
+  async lockDue(db: Executor, at: Date, limit: number) {
+    return db.query<TransitionRow>(
+      `SELECT ${COLUMNS} FROM tariff_transitions
+       WHERE applied_at IS NULL AND effective_from <= $1
+       ORDER BY effective_from, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [at, limit],
+    );
+  },
+
+  /** Inserts the transition, or returns undefined when the predecessor already has one. */
+  async insert(db: Executor, t: { accountId: string; predecessorId: number; successorId: number; effectiveFrom: string; notes: string; createdBy: string }) {
+    const [row] = await db.query<TransitionRow>(
+      `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from, notes, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (predecessor_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [t.accountId, t.predecessorId, t.successorId, t.effectiveFrom, t.notes, t.createdBy],
+    );
+    return row;
+  },
+
+  async update(db: Executor, id: number, accountId: string, t: { successorId: number; effectiveFrom: Date | string; notes: string }) {
+    const [row] = await db.query<TransitionRow>(
+      `UPDATE tariff_transitions SET successor_id = $3, effective_from = $4, notes = $5
+       WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+      [id, accountId, t.successorId, t.effectiveFrom, t.notes],
+    );
+    return row!;
+  },
+
+  async delete(db: Executor, id: number, accountId: string) {
+    await db.query('DELETE FROM tariff_transitions WHERE id = $1 AND account_id = $2', [id, accountId]);
+  },
+
+  /** The successor tariff if it can take over: same organization and not deleted. */
+  async findLiveTariff(db: Executor, accountId: string, id: number) {
+    const [row] = await db.query<{ id: number }>(
+      'SELECT id FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+      [id, accountId],
+    );
+    return row;
+  },
+
+  /** Whether following transitions from `from` reaches `target` (which would close a cycle). */
+  async chainReaches(db: Executor, accountId: string, from: number, target: number) {
+    const [row] = await db.query<{ reaches: boolean }>(
+      `WITH RECURSIVE chain (tariff_id, depth) AS (
+         SELECT $2::integer, 0
+         UNION ALL
+         SELECT t.successor_id, c.depth + 1 FROM chain c
+         JOIN tariff_transitions t ON t.predecessor_id = c.tariff_id AND t.account_id = $1
+         WHERE c.depth < 10000
+       )
+       SELECT EXISTS (SELECT 1 FROM chain WHERE tariff_id = $3) AS reaches`,
+      [accountId, from, target],
+    );
+    return row!.reaches;
+  },
+};

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { accountQuery, bodyId, tariffIdParams } from '../tariffs/tariffs.schemas.ts';
+
+export { accountQuery, tariffIdParams };
+
+const effectiveFrom = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp from which the successor applies');
+
+export const createTransitionBody = z.object({
+  account_id: z.uuid(),
+  successor_id: bodyId.describe('Tariff that replaces the predecessor (same organization)'),
+  effective_from: effectiveFrom,
+  notes: z.string().max(2000).optional(),
+});
+export type CreateTransitionBody = z.infer<typeof createTransitionBody>;
+
+export const updateTransitionBody = z.object({
+  account_id: z.uuid(),
+  successor_id: bodyId.optional(),
+  effective_from: effectiveFrom.optional(),
+  notes: z.string().max(2000).optional(),
+});
+export type UpdateTransitionBody = z.infer<typeof updateTransitionBody>;
