@@ -78,6 +78,25 @@ describe('demo seed', () => {
     });
   });
 
+  it('prices the meters with tariffs cloned from the catalogue, on the meters and in the config', async () => {
+    const client = await demoClient();
+    const accountId = seed!.accountId;
+    const { gridTariffId, solarTariffId, loadTariffId } = seed!.tariffIds;
+    const grid = await client.get(`/api/v1/tariffs/${gridTariffId}`, { account_id: accountId });
+    expect(grid.body.data).toMatchObject({ cloned_from: 6, tariff_type: 'TIME_OF_USE', account_id: accountId });
+    expect(grid.body.data.tariff_items.length).toBeGreaterThan(0);
+    const solar = await client.get(`/api/v1/tariffs/${solarTariffId}`, { account_id: accountId });
+    expect(solar.body.data).toMatchObject({ cloned_from: 12, account_id: accountId });
+    const meter = await client.get(`/api/v1/meters/${seed!.meterIds.grid}`, { account_id: accountId });
+    expect(meter.body.data.tariff_id).toBe(gridTariffId);
+    const config = await client.get(`/api/v1/building_blocks/${seed!.blockId}/config`, { account_id: accountId });
+    expect(config.body.data).toMatchObject({
+      grid_tariff_id: gridTariffId,
+      solar_tariff_id: solarTariffId,
+      load_tariff_id: loadTariffId,
+    });
+  });
+
   it('runs once: a second call changes nothing', async () => {
     expect(await seedDemo(t.db)).toBeUndefined();
     const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM meters');

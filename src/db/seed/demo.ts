@@ -1,6 +1,7 @@
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import type { Database, Executor } from '../types.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
+import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
@@ -34,9 +35,27 @@ async function insertDemoOrganization(tx: Executor, ownerId: string): Promise<st
   return account!.id;
 }
 
-/** The demo organization and what the demo seeds made in it; later seeds (tariffs, readings) start from here. */
+/** The demo organization and what the demo seeds made in it. */
 export interface DemoSeed extends DemoSites {
   accountId: string;
+  tariffIds: DemoTariffs;
+}
+
+/** Prices each demo meter with its tariff, on the meter and in the site's dashboard config. */
+async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSites, tariffs: DemoTariffs) {
+  const pairs = [
+    [sites.meterIds.grid, tariffs.gridTariffId],
+    [sites.meterIds.solar, tariffs.solarTariffId],
+    [sites.meterIds.load, tariffs.loadTariffId],
+  ];
+  for (const [meterId, tariffId] of pairs) {
+    await tx.query('UPDATE meters SET tariff_id = $3 WHERE id = $1 AND account_id = $2', [meterId, accountId, tariffId]);
+  }
+  await tx.query(
+    `UPDATE energy_dashboard_configs SET grid_tariff_id = $3, solar_tariff_id = $4, load_tariff_id = $5
+     WHERE building_block_id = $1 AND account_id = $2`,
+    [sites.blockId, accountId, tariffs.gridTariffId, tariffs.solarTariffId, tariffs.loadTariffId],
+  );
 }
 
 /** The demo user, organization and sites, once: returns undefined when they already exist. */
@@ -46,6 +65,9 @@ export async function seedDemo(db: Database): Promise<DemoSeed | undefined> {
   return db.transaction(async (tx) => {
     const ownerId = await insertDemoUser(tx);
     const accountId = await insertDemoOrganization(tx, ownerId);
-    return { accountId, ...(await seedDemoSites(tx, accountId)) };
+    const sites = await seedDemoSites(tx, accountId);
+    const tariffIds = await seedDemoTariffs(tx, accountId);
+    await assignDemoTariffs(tx, accountId, sites, tariffIds);
+    return { accountId, ...sites, tariffIds };
   });
 }

@@ -6,7 +6,7 @@ import {
   updateBuildingBlockBody,
 } from './building-blocks.schemas.ts';
 import type { BuildingBlocksService } from './building-blocks.service.ts';
-import { accountQuery, idParams } from './field-schemas.ts';
+import { accountQuery, idParams } from '../../http/fields.ts';
 
 const tags = ['Building blocks'];
 const base = '/api/v1/building_blocks';

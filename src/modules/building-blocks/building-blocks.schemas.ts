@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
-import { bodyId, queryId, text } from './field-schemas.ts';
+import { bodyId, recordId, text } from '../../http/fields.ts';
 
 export const BUILDING_TYPES = [
   'RESIDENTIAL',
@@ -73,7 +73,7 @@ export const BUILDING_BLOCK_SORT = commonSort('b', [
 export const listBuildingBlocksQuery = listQuerySchema(BUILDING_BLOCK_SORT)
   .extend({
     account_id: z.uuid(),
-    parent_id: queryId.optional().describe('Only the children of this building block'),
+    parent_id: recordId.optional().describe('Only the children of this building block'),
     building_type: buildingType.optional(),
     ...typeAlias,
   })

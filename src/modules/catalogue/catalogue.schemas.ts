@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from '../../http/list.ts';
-import { recordId, TARIFF_SORT, tariffFilters } from '../tariffs/tariffs.schemas.ts';
+import { recordId } from '../../http/fields.ts';
+import { TARIFF_SORT, tariffFilters } from '../tariffs/tariffs.schemas.ts';
 
 export const catalogueListQuery = listQuerySchema(TARIFF_SORT).extend({
   ...tariffFilters,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ok } from '../../http/envelope.ts';
 import type { App } from '../../http/types.ts';
-import { recordId } from '../tariffs/tariffs.schemas.ts';
+import { recordId } from '../../http/fields.ts';
 import { buildingCostQuery, tariffCostQuery } from './cost.schemas.ts';
 import type { CostService } from './cost.service.ts';
 

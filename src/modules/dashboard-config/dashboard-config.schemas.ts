@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId } from '../building-blocks/field-schemas.ts';
+import { bodyId } from '../../http/fields.ts';
 
 /** Config fields naming a meter: one per energy source. */
 export const METER_FIELDS = [

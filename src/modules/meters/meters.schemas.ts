@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
-import { accountQuery, bodyId, queryId, text } from '../building-blocks/field-schemas.ts';
+import { accountQuery, bodyId, recordId, text } from '../../http/fields.ts';
 import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 
 export const INTERVAL_MINUTES = [5, 10, 15, 30, 60] as const;
@@ -27,7 +27,7 @@ export type UpdateMeter = z.infer<typeof updateMeterBody>;
 export const METER_SORT = commonSort('m', ['meter_sn', 'meter_type', 'building_block_id']);
 
 const meterListQuery = listQuerySchema(METER_SORT).extend({ ...accountQuery.shape, meter_type: meterType.optional() });
-export const listMetersQuery = meterListQuery.extend({ building_block_id: queryId.optional() });
+export const listMetersQuery = meterListQuery.extend({ building_block_id: recordId.optional() });
 export type ListMetersQuery = z.infer<typeof listMetersQuery>;
 /** The meters of one building block (the block is in the path). */
 export const blockMetersQuery = meterListQuery;

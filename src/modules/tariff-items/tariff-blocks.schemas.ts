@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordId } from '../tariffs/tariffs.schemas.ts';
+import { recordId } from '../../http/fields.ts';
 import { tierViolations } from './tiers.ts';
 
 const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from '../../http/list.ts';
 import { ITEM_TYPE_CODES, SEASONS } from '../tariffs/tariff-enums.ts';
-import { recordId } from '../tariffs/tariffs.schemas.ts';
+import { recordId } from '../../http/fields.ts';
 import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
 
 const itemFields = {

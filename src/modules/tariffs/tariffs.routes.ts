@@ -1,12 +1,7 @@
 import { ok, okList } from '../../http/envelope.ts';
 import type { App } from '../../http/types.ts';
-import {
-  accountQuery,
-  createTariffBody,
-  tariffIdParams,
-  tariffListQuery,
-  updateTariffBody,
-} from './tariffs.schemas.ts';
+import { accountQuery } from '../../http/fields.ts';
+import { createTariffBody, tariffIdParams, tariffListQuery, updateTariffBody } from './tariffs.schemas.ts';
 import type { TariffsService } from './tariffs.service.ts';
 
 const tags = ['Tariffs'];

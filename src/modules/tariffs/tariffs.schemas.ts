@@ -1,17 +1,10 @@
 import { z } from 'zod';
+import { bodyId, recordId } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { tariffRuleViolations } from './tariff-rules.ts';
 
-const INT4_MAX = 2_147_483_647;
-
-/** A serial id in a path or query (coerced from text). */
-export const recordId = z.coerce.number().int().positive().max(INT4_MAX);
-/** A serial id in a JSON body. */
-export const bodyId = z.number().int().positive().max(INT4_MAX);
-
 export const tariffIdParams = z.object({ id: recordId.describe('Tariff id') });
-export const accountQuery = z.object({ account_id: z.uuid() });
 
 function isIsoDateOrDateTime(text: string): boolean {
   return z.iso.date().safeParse(text).success || z.iso.datetime({ offset: true }).safeParse(text).success;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, tariffIdParams } from '../tariffs/tariffs.schemas.ts';
+import { accountQuery, bodyId } from '../../http/fields.ts';
+import { tariffIdParams } from '../tariffs/tariffs.schemas.ts';
 
 export { accountQuery, tariffIdParams };
 

@@ -5,9 +5,9 @@ const INT4_MAX = 2_147_483_647;
 /** A serial id in a JSON body. */
 export const bodyId = z.number().int().positive().max(INT4_MAX);
 /** A serial id in a path or query (coerced from text). */
-export const queryId = z.coerce.number().int().positive().max(INT4_MAX);
+export const recordId = z.coerce.number().int().positive().max(INT4_MAX);
 
-export const idParams = z.object({ id: queryId });
+export const idParams = z.object({ id: recordId });
 export const accountQuery = z.object({ account_id: z.uuid() });
 
 /** Trimmed text that PostgreSQL can store (it rejects the NUL character). */

@@ -1,0 +1,85 @@
+import type { Executor } from '../../db/types.ts';
+import { SqlParams } from '../../http/list.ts';
+import type { StoredReading } from './readings.ts';
+
+export interface MeterRow {
+  id: number;
+  account_id: string;
+  meter_sn: string;
+  meter_type: string;
+  interval_minutes: number;
+}
+
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+}
+
+/**
+ * A FROM item with the columns meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva,
+ * aliased s; it adds the values it needs to params.
+ */
+export type ReadingSource = (params: SqlParams) => string;
+
+/** The readings themselves, sent as one array parameter per column. */
+export function readingsArraySource(readings: readonly StoredReading[]): ReadingSource {
+  return (params) => {
+    const column = <K extends keyof StoredReading>(key: K) => params.add(readings.map((r) => r[key]));
+    return `unnest(${column('meter_id')}::int[], ${params.add(readings.map((r) => r.ts.toISOString()))}::timestamptz[],
+      ${column('import_kwh')}::float8[], ${column('export_kwh')}::float8[], ${column('kvarh')}::float8[],
+      ${column('power_kw')}::float8[], ${column('kva')}::float8[])
+      AS s(meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)`;
+  };
+}
+
+// Any constant: it only keeps these locks apart from other advisory locks of the service.
+const METER_WRITE_LOCK = 727_006;
+
+export const readingsRepository = {
+  /**
+   * Meters by serial number, whatever their organization: the caller tells a foreign meter (403)
+   * from an unknown one (404).
+   */
+  async findMetersBySerial(db: Executor, serials: readonly string[]): Promise<MeterRow[]> {
+    return db.query<MeterRow>(
+      'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE meter_sn = ANY($1::text[])',
+      [serials],
+    );
+  },
+
+  async accountExists(db: Executor, accountId: string): Promise<boolean> {
+    return (await db.query('SELECT 1 FROM accounts WHERE id = $1', [accountId])).length > 0;
+  },
+
+  /**
+   * Serialises writers of the same meters until the transaction ends, so that two concurrent
+   * batches touching one hour cannot each recompute its rollup without the other's readings.
+   */
+  async lockMeters(tx: Executor, meterIds: readonly number[]): Promise<void> {
+    await tx.query(
+      'SELECT pg_advisory_xact_lock($1, id) FROM (SELECT unnest($2::int[]) AS id ORDER BY 1) ids',
+      [METER_WRITE_LOCK, meterIds],
+    );
+  },
+
+  /** Inserts readings, replacing those with the same (meter, ts); only meters of accountId. */
+  async upsert(tx: Executor, accountId: string, source: ReadingSource): Promise<WriteCounts> {
+    const params = new SqlParams();
+    const from = source(params);
+    const [counts] = await tx.query<WriteCounts>(
+      `WITH written AS (
+         INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
+         SELECT s.meter_id, s.ts, s.import_kwh, s.export_kwh, s.kvarh, s.power_kw, s.kva
+         FROM ${from} JOIN meters m ON m.id = s.meter_id AND m.account_id = ${params.add(accountId)}
+         ON CONFLICT (meter_id, ts) DO UPDATE SET import_kwh = excluded.import_kwh, export_kwh = excluded.export_kwh,
+           kvarh = excluded.kvarh, power_kw = excluded.power_kw, kva = excluded.kva
+         -- xmax is 0 only on a row version this statement inserted.
+         RETURNING (xmax = 0) AS inserted
+       )
+       SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
+       FROM written`,
+      params.values,
+    );
+    return counts!;
+  },
+};

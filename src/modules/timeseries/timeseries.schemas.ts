@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+export const MAX_READINGS_PER_REQUEST = 50_000;
+export const MAX_PROFILE_BUCKETS = 10_000;
+export const MAX_METERS_PER_BATCH = 10_000;
+
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(9999, 0, 1);
+const MINUTE_MS = 60_000;
+
+/** An ISO 8601 date-time with Z or an offset, as a Date. */
+export const timestamp = z.iso
+  .datetime({ offset: true })
+  .transform((text) => new Date(text))
+  .refine((date) => date.getTime() >= EARLIEST && date.getTime() < LATEST, 'Must be between 1900 and 9999');
+
+const meterSn = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((value) => !value.includes('\u0000'), 'Must not contain the NUL character');
+
+const bucketMinutes = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(1440)
+  .default(30)
+  .describe('Bucket size in minutes, 1 to 1440; buckets are counted from start');
+
+const energy = z.number().nonnegative();
+
+const readingSchema = z.object({
+  ts: timestamp.describe("Start of the meter's interval"),
+  import_kwh: energy,
+  export_kwh: energy.optional().describe('0 when absent'),
+  kvarh: energy.optional().describe('0 when absent'),
+  power_kw: energy.optional().describe('Derived from import_kwh when absent'),
+  kva: energy.optional().describe('Derived from power_kw and kvarh when absent'),
+});
+
+export const ingestBody = z.object({
+  account_id: z.uuid(),
+  meter_sn: meterSn,
+  readings: z
+    .array(readingSchema)
+    .min(1)
+    .max(MAX_READINGS_PER_REQUEST)
+    .superRefine((readings, ctx) => {
+      const first = new Map<number, number>();
+      readings.forEach((reading, index) => {
+        // Also runs when a row failed: its ts may still be the unparsed text.
+        if (!(reading.ts instanceof Date)) return;
+        const time = reading.ts.getTime();
+        const earlier = first.get(time);
+        if (earlier === undefined) first.set(time, index);
+        else ctx.addIssue({ code: 'custom', path: [index, 'ts'], message: `Duplicate of readings.${earlier}.ts` });
+      });
+    }),
+});
+export type IngestBody = z.infer<typeof ingestBody>;
+
+interface Range {
+  start: Date;
+  end: Date;
+}
+
+// Object refinements also run when a field failed; such a field may still be unparsed text.
+function datesParsed(range: Range): boolean {
+  return range.start instanceof Date && range.end instanceof Date;
+}
+
+function endAfterStart(range: Range, ctx: z.RefinementCtx) {
+  if (datesParsed(range) && range.end <= range.start) {
+    ctx.addIssue({ code: 'custom', path: ['end'], message: 'Must be after start' });
+  }
+}
+
+const meterQuery = z.object({
+  account_id: z.uuid(),
+  meter_sn: meterSn,
+  start: timestamp.describe('Inclusive'),
+  end: timestamp.describe('Exclusive'),
+  bucket_minutes: bucketMinutes,
+});
+
+/** latest-power and energy-sum: bucket_minutes is accepted (the common parameters) but unused. */
+export const meterRangeQuery = meterQuery.superRefine(endAfterStart);
+export type MeterRangeQuery = z.infer<typeof meterRangeQuery>;
+
+export const profileQuery = meterQuery.superRefine((query, ctx) => {
+  endAfterStart(query, ctx);
+  if (!datesParsed(query) || !Number.isInteger(query.bucket_minutes) || query.bucket_minutes < 1) return;
+  const buckets = Math.ceil((query.end.getTime() - query.start.getTime()) / (query.bucket_minutes * MINUTE_MS));
+  if (buckets > MAX_PROFILE_BUCKETS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['bucket_minutes'],
+      message: `The range holds ${buckets} buckets; at most ${MAX_PROFILE_BUCKETS} are allowed`,
+    });
+  }
+});
+export type ProfileQuery = z.infer<typeof profileQuery>;
+
+export const energySumsBody = z
+  .object({
+    account_id: z.uuid(),
+    meter_sns: z
+      .array(meterSn)
+      .min(1)
+      .max(MAX_METERS_PER_BATCH)
+      .superRefine((serials, ctx) => {
+        const first = new Map<string, number>();
+        serials.forEach((serial, index) => {
+          const earlier = first.get(serial);
+          if (earlier === undefined) first.set(serial, index);
+          else ctx.addIssue({ code: 'custom', path: [index], message: `Duplicate of meter_sns.${earlier}` });
+        });
+      }),
+    start: timestamp.describe('Inclusive'),
+    end: timestamp.describe('Exclusive'),
+    bucket_minutes: bucketMinutes.describe('Accepted as in the contract; sums do not depend on it'),
+    max_meters_per_query: z.number().int().min(1).max(1000).default(100).describe('Meters summed per database query'),
+  })
+  .superRefine(endAfterStart);
+export type EnergySumsBody = z.infer<typeof energySumsBody>;

@@ -1,0 +1,127 @@
+import type { Database } from '../../db/types.ts';
+import type { AccessGuard } from '../../http/access-guard.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { aggregatesRepository as aggregates, type TimeRange, type Totals } from './aggregates.repository.ts';
+import { type MeterProblem, meterProblem } from './meter-checks.ts';
+import { completeReading, isAlignedOnInterval } from './readings.ts';
+import { readingsRepository } from './readings.repository.ts';
+import { storeReadings } from './store-readings.ts';
+import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
+
+export interface TimeseriesDeps {
+  db: Database;
+  guard: AccessGuard;
+}
+
+function energySum(meterSn: string, range: TimeRange, totals: Totals | undefined) {
+  return {
+    meter_sn: meterSn,
+    start: range.start.toISOString(),
+    end: range.end.toISOString(),
+    import_kwh: totals?.import_kwh ?? 0,
+    export_kwh: totals?.export_kwh ?? 0,
+    net_kwh: totals?.net_kwh ?? 0,
+    kvarh: totals?.kvarh ?? 0,
+    max_kva: totals?.max_kva ?? null,
+    readings: totals?.readings ?? 0,
+  };
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
+  /**
+   * The meters with these serials, in the same order: 403 when one belongs to another
+   * organization, else 404 when one is unknown, else 400 when one is not an electricity meter.
+   */
+  async function electricityMeters(accountId: string, serials: readonly string[], field: (index: number) => string) {
+    const found = new Map((await readingsRepository.findMetersBySerial(db, serials)).map((m) => [m.meter_sn, m]));
+    const problems = serials.map((serial) => meterProblem(found.get(serial), accountId));
+    const first = (problem: MeterProblem) => problems.indexOf(problem);
+    let index = first('foreign');
+    if (index >= 0) throw forbidden(`Meter ${serials[index]} belongs to another organization`);
+    index = first('unknown');
+    if (index >= 0) throw notFound(`Meter ${serials[index]}`);
+    index = first('not-electricity');
+    if (index >= 0) throw badRequest(`${field(index)}: Meter ${serials[index]} is not an electricity meter`);
+    return serials.map((serial) => found.get(serial)!);
+  }
+
+  async function readableMeter(auth: AuthContext, query: { account_id: string; meter_sn: string }) {
+    await guard.require(auth, query.account_id, 'read');
+    const [meter] = await electricityMeters(query.account_id, [query.meter_sn], () => 'meter_sn');
+    return meter!;
+  }
+
+  return {
+    async ingest(auth: AuthContext, body: IngestBody) {
+      await guard.require(auth, body.account_id, 'write');
+      const [meter] = await electricityMeters(body.account_id, [body.meter_sn], () => 'meter_sn');
+      const { interval_minutes } = meter!;
+      const misaligned = body.readings.flatMap((reading, index) =>
+        isAlignedOnInterval(reading.ts, interval_minutes)
+          ? []
+          : [`readings.${index}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`],
+      );
+      if (misaligned.length > 0) throw badRequest(misaligned.join('; '));
+      const readings = body.readings.map((reading) => completeReading(meter!, reading));
+      return db.transaction((tx) => storeReadings(tx, body.account_id, readings));
+    },
+
+    async energyProfile(auth: AuthContext, query: ProfileQuery) {
+      const meter = await readableMeter(auth, query);
+      const buckets = await aggregates.profile(db, query.account_id, meter.id, query, query.bucket_minutes);
+      return buckets.map((b) => ({
+        ts: b.ts.toISOString(),
+        import_kwh: b.import_kwh,
+        export_kwh: b.export_kwh,
+        net_kwh: b.net_kwh,
+        kvarh: b.kvarh,
+      }));
+    },
+
+    async powerProfile(auth: AuthContext, query: ProfileQuery) {
+      const meter = await readableMeter(auth, query);
+      const buckets = await aggregates.profile(db, query.account_id, meter.id, query, query.bucket_minutes);
+      return buckets.map((b) => ({
+        ts: b.ts.toISOString(),
+        avg_kw: b.avg_kw,
+        max_kw: b.max_kw,
+        avg_kva: b.avg_kva,
+        max_kva: b.max_kva,
+      }));
+    },
+
+    async latestPower(auth: AuthContext, query: MeterRangeQuery) {
+      const meter = await readableMeter(auth, query);
+      const latest = await aggregates.latest(db, query.account_id, meter.id, query);
+      return latest ? { ts: latest.ts.toISOString(), power_kw: latest.power_kw, kva: latest.kva } : null;
+    },
+
+    async energySum(auth: AuthContext, query: MeterRangeQuery) {
+      const meter = await readableMeter(auth, query);
+      const sums = await aggregates.sums(db, query.account_id, [meter.id], query);
+      return energySum(meter.meter_sn, query, sums.get(meter.id));
+    },
+
+    /** One set-based query per chunk of max_meters_per_query meters; results in request order. */
+    async energySums(auth: AuthContext, body: EnergySumsBody) {
+      await guard.require(auth, body.account_id, 'read');
+      const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
+      const results = [];
+      for (const chunk of chunks(meters, body.max_meters_per_query)) {
+        const ids = chunk.map((m) => m.id);
+        const sums = await aggregates.sums(db, body.account_id, ids, body);
+        results.push(...chunk.map((m) => energySum(m.meter_sn, body, sums.get(m.id))));
+      }
+      return results;
+    },
+  };
+}
+
+export type TimeseriesService = ReturnType<typeof createTimeseriesService>;
