@@ -70,7 +70,11 @@ describe('ingest', () => {
 
   it('is idempotent: the same batch again replaces every reading and changes no sum', async () => {
     const m = await meter();
-    const readings = Array.from({ length: 96 }, (_, i) => ({ ts: at(BASE, 30 * i), import_kwh: 1 + i / 8, kvarh: 0.5 }));
+    const readings = Array.from({ length: 96 }, (_, i) => ({
+      ts: at(BASE, 30 * i),
+      import_kwh: 1 + i / 8,
+      kvarh: 0.5,
+    }));
     expect(await ingest(org.owner.client, org.accountId, m.meter_sn, readings)).toEqual({ inserted: 96, updated: 0 });
     const before = await storedReadings(t.db, m.id);
     const sumQuery = { account_id: org.accountId, meter_sn: m.meter_sn, start: BASE, end: at(BASE, 2880) };
@@ -119,6 +123,22 @@ describe('ingest', () => {
     expect(rollups.daily).toEqual(rollups.dailyFromRaw);
   });
 
+  it('removes the rollups with their meter', async () => {
+    const m = await meter();
+    await ingest(org.owner.client, org.accountId, m.meter_sn, [{ ts: BASE, import_kwh: 1 }]);
+    const count = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM readings_hourly WHERE meter_id = $1)
+                + (SELECT count(*) FROM readings_daily WHERE meter_id = $1) AS n`,
+          [m.id],
+        )
+      )[0]!.n;
+    expect(await count()).toBe(2);
+    await t.db.query('DELETE FROM meters WHERE id = $1', [m.id]);
+    expect(await count()).toBe(0);
+  });
+
   it('accepts 50,000 readings in one request (over the usual 1 MiB body limit)', async () => {
     const m = await meter({ interval_minutes: 5 });
     const readings = Array.from({ length: 50_000 }, (_, i) => ({ ts: at(BASE, 5 * i), import_kwh: 0.125 }));
@@ -134,7 +154,10 @@ describe('ingest', () => {
 
   it('answers 413 for a body over 16 MiB', async () => {
     const m = await meter();
-    const res = await org.owner.client.post(URL, { ...body(m, [{ ts: BASE, import_kwh: 1 }]), pad: 'x'.repeat(16 * 1024 * 1024) });
+    const res = await org.owner.client.post(URL, {
+      ...body(m, [{ ts: BASE, import_kwh: 1 }]),
+      pad: 'x'.repeat(16 * 1024 * 1024),
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ success: false, message: 'Payload too large', error: 'Request body is too large' });
   });
@@ -149,7 +172,10 @@ describe('ingest validation: any invalid row rejects the whole request', () => {
 
   it.each([
     [[good(0), { ts: at(BASE, 30), import_kwh: -0.5 }], 'readings.1.import_kwh: Too small: expected number to be >=0'],
-    [[good(0), good(1), { ts: at(BASE, 60) }], 'readings.2.import_kwh: Invalid input: expected number, received undefined'],
+    [
+      [good(0), good(1), { ts: at(BASE, 60) }],
+      'readings.2.import_kwh: Invalid input: expected number, received undefined',
+    ],
     [[{ ...good(0), export_kwh: -1 }], 'readings.0.export_kwh: Too small: expected number to be >=0'],
     [[{ ...good(0), kvarh: -1 }], 'readings.0.kvarh: Too small: expected number to be >=0'],
     [[{ ...good(0), power_kw: -1 }], 'readings.0.power_kw: Too small: expected number to be >=0'],
@@ -158,6 +184,7 @@ describe('ingest validation: any invalid row rejects the whole request', () => {
     [[{ ts: '2026-03-01T00:00:00', import_kwh: 1 }], 'readings.0.ts: Invalid ISO datetime'],
     [[good(0), good(1), good(0)], 'readings.2.ts: Duplicate of readings.0.ts'],
     [[good(0), { ts: '2026-03-01T02:00:00+02:00', import_kwh: 1 }], 'readings.1.ts: Duplicate of readings.0.ts'],
+    [[{ ...good(0), import_kwh: 100_000_001 }], 'readings.0.import_kwh: Too big: expected number to be <=100000000'],
     [[], 'readings: Too small: expected array to have >=1 items'],
   ])('%j: 400 %s, nothing stored', async (readings, error) => {
     const res = await org.owner.client.post(URL, body(m, readings));
@@ -174,7 +201,12 @@ describe('ingest validation: any invalid row rejects the whole request', () => {
   });
 
   it('rejects a ts that is not the start of one of the meter intervals, naming every such row', async () => {
-    const readings = [good(0), { ts: at(BASE, 45), import_kwh: 1 }, good(2), { ts: '2026-03-01T02:00:01Z', import_kwh: 1 }];
+    const readings = [
+      good(0),
+      { ts: at(BASE, 45), import_kwh: 1 },
+      good(2),
+      { ts: '2026-03-01T02:00:01Z', import_kwh: 1 },
+    ];
     const res = await org.owner.client.post(URL, body(m, readings));
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
@@ -206,7 +238,11 @@ describe('ingest access', () => {
     const m = await meter();
     const res = await call(t.app, 'POST', URL, { body: body(m, one) });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, message: 'Authentication required', error: 'Invalid or missing bearer token' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Authentication required',
+      error: 'Invalid or missing bearer token',
+    });
   });
 
   it('forbids a MEMBER (403) and stores nothing', async () => {
@@ -218,9 +254,17 @@ describe('ingest access', () => {
   });
 
   it('forbids a caller who is not a member of account_id (403), before looking at the meter', async () => {
-    const res = await org.outsider.client.post(URL, { account_id: org.accountId, meter_sn: 'NO-SUCH-METER', readings: one });
+    const res = await org.outsider.client.post(URL, {
+      account_id: org.accountId,
+      meter_sn: 'NO-SUCH-METER',
+      readings: one,
+    });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, message: 'Forbidden', error: 'You are not a member of this organization' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Forbidden',
+      error: 'You are not a member of this organization',
+    });
   });
 
   it('validates the body before checking membership (400 before 403)', async () => {
@@ -246,7 +290,11 @@ describe('ingest access', () => {
   });
 
   it('answers 404 for an unknown meter', async () => {
-    const res = await org.owner.client.post(URL, { account_id: org.accountId, meter_sn: 'NO-SUCH-METER', readings: one });
+    const res = await org.owner.client.post(URL, {
+      account_id: org.accountId,
+      meter_sn: 'NO-SUCH-METER',
+      readings: one,
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Meter NO-SUCH-METER not found' });
   });

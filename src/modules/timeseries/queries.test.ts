@@ -107,7 +107,10 @@ describe('energy-profile', () => {
   });
 
   it('leaves out buckets without readings', async () => {
-    const res = await get('energy-profile', query(meterA, at(BASE, 1440), at(BASE, 1440 + 420), { bucket_minutes: 60 }));
+    const res = await get(
+      'energy-profile',
+      query(meterA, at(BASE, 1440), at(BASE, 1440 + 420), { bucket_minutes: 60 }),
+    );
     // Readings 50 to 59 (25:00 to 29:30) are missing: only the hours from 24:00 and 30:00 remain.
     expect(res.body.data.map((b: { ts: string }) => b.ts)).toEqual([at(BASE, 1440), at(BASE, 1440 + 360)]);
   });
@@ -219,7 +222,7 @@ describe('energy-sums', () => {
     const original = db.query;
     let count = 0;
     db.query = ((text: string, params?: readonly unknown[]) => {
-      if (text.includes('GROUP BY meter_id')) count++;
+      if (text.includes('meter_id AS key')) count++;
       return original.call(db, text, params);
     }) as Executor['query'];
     try {
@@ -255,7 +258,9 @@ describe('energy-sums', () => {
     let chunked: unknown;
     expect(await countSumQueries(async () => (whole = (await sums(serials, start, end)).body))).toBe(1);
     expect(
-      await countSumQueries(async () => (chunked = (await sums(serials, start, end, { max_meters_per_query: 2 })).body)),
+      await countSumQueries(
+        async () => (chunked = (await sums(serials, start, end, { max_meters_per_query: 2 })).body),
+      ),
     ).toBe(2);
     expect(await countSumQueries(() => sums(serials, start, end, { max_meters_per_query: 1 }))).toBe(3);
     expect(chunked).toEqual(whole);
@@ -269,7 +274,10 @@ describe('energy-sums', () => {
   it.each([
     [{ meter_sns: [] }, 'meter_sns: Too small: expected array to have >=1 items'],
     [{ meter_sns: ['A', 'B', 'A'] }, 'meter_sns.2: Duplicate of meter_sns.0'],
-    [{ meter_sns: Array.from({ length: 10_001 }, (_, i) => `M${i}`) }, 'meter_sns: Too big: expected array to have <=10000 items'],
+    [
+      { meter_sns: Array.from({ length: 10_001 }, (_, i) => `M${i}`) },
+      'meter_sns: Too big: expected array to have <=10000 items',
+    ],
     [{ max_meters_per_query: 0 }, 'max_meters_per_query: Too small: expected number to be >=1'],
     [{ max_meters_per_query: 1001 }, 'max_meters_per_query: Too big: expected number to be <=1000'],
     [{ max_meters_per_query: 1.5 }, 'max_meters_per_query: Invalid input: expected int, received number'],
@@ -349,7 +357,11 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
   it('forbids a caller who is not a member (403)', async () => {
     const res = await org.outsider.client.get(`${TIMESERIES}/${endpoint}`, base());
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, message: 'Forbidden', error: 'You are not a member of this organization' });
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Forbidden',
+      error: 'You are not a member of this organization',
+    });
   });
 
   it("answers 403 for another organization's meter and shows none of its data", async () => {
@@ -392,5 +404,18 @@ describe('profile size', () => {
       naiveSum(meterA.meter_sn, readingsA, '2000-01-01T00:00:00Z', '2040-01-01T00:00:00Z'),
     );
     expect((await get('latest-power', long)).body.data.ts).toBe(readingsA.at(-1)!.ts);
+  });
+});
+
+describe('API reference', () => {
+  it('documents the six routes', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = Object.keys(res.body.paths).filter((p) => p.startsWith(TIMESERIES));
+    expect(paths.sort()).toEqual(
+      ['energy-profile', 'energy-sum', 'energy-sums', 'latest-power', 'power-profile', 'readings'].map(
+        (name) => `${TIMESERIES}/${name}`,
+      ),
+    );
   });
 });

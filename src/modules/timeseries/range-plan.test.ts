@@ -3,7 +3,11 @@ import { planSegments } from './range-plan.ts';
 
 const d = (iso: string) => new Date(`2026-01-${iso}Z`);
 const plan = (start: string, end: string, bucket?: number) =>
-  planSegments(d(start), d(end), bucket).map((s) => [s.source, s.from.toISOString().slice(8, 16), s.to.toISOString().slice(8, 16)]);
+  planSegments(d(start), d(end), bucket).map((s) => [
+    s.source,
+    s.from.toISOString().slice(8, 16),
+    s.to.toISOString().slice(8, 16),
+  ]);
 
 describe('planSegments', () => {
   it('covers a sum with whole days, then whole hours, then raw readings at both edges', () => {

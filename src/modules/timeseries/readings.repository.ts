@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import { SqlParams } from '../../http/list.ts';
+import { arrayLiteral } from './array-literal.ts';
 import type { StoredReading } from './readings.ts';
 
 export interface MeterRow {
@@ -24,8 +25,9 @@ export type ReadingSource = (params: SqlParams) => string;
 /** The readings themselves, sent as one array parameter per column. */
 export function readingsArraySource(readings: readonly StoredReading[]): ReadingSource {
   return (params) => {
-    const column = <K extends keyof StoredReading>(key: K) => params.add(readings.map((r) => r[key]));
-    return `unnest(${column('meter_id')}::int[], ${params.add(readings.map((r) => r.ts.toISOString()))}::timestamptz[],
+    const column = (key: Exclude<keyof StoredReading, 'ts'>) => params.add(arrayLiteral(readings.map((r) => r[key])));
+    const ts = params.add(arrayLiteral(readings.map((r) => r.ts.toISOString())));
+    return `unnest(${column('meter_id')}::int[], ${ts}::timestamptz[],
       ${column('import_kwh')}::float8[], ${column('export_kwh')}::float8[], ${column('kvarh')}::float8[],
       ${column('power_kw')}::float8[], ${column('kva')}::float8[])
       AS s(meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)`;
@@ -56,10 +58,10 @@ export const readingsRepository = {
    * batches touching one hour cannot each recompute its rollup without the other's readings.
    */
   async lockMeters(tx: Executor, meterIds: readonly number[]): Promise<void> {
-    await tx.query(
-      'SELECT pg_advisory_xact_lock($1, id) FROM (SELECT unnest($2::int[]) AS id ORDER BY 1) ids',
-      [METER_WRITE_LOCK, meterIds],
-    );
+    await tx.query('SELECT pg_advisory_xact_lock($1, id) FROM (SELECT unnest($2::int[]) AS id ORDER BY 1) ids', [
+      METER_WRITE_LOCK,
+      meterIds,
+    ]);
   },
 
   /** Inserts readings, replacing those with the same (meter, ts); only meters of accountId. */

@@ -27,6 +27,12 @@ export interface MeterInterval {
 
 const MINUTE_MS = 60_000;
 
+/**
+ * The largest value a reading may carry (kWh, kvarh, kW or kVA): far above any real meter, and
+ * low enough that derived power and its micro-units (the rollups' integers) stay within 64 bits.
+ */
+export const MAX_READING_VALUE = 100_000_000;
+
 /** A reading's ts must be the start of one of the meter's intervals (counted from the epoch, UTC). */
 export function isAlignedOnInterval(ts: Date, intervalMinutes: number): boolean {
   return ts.getTime() % (intervalMinutes * MINUTE_MS) === 0;

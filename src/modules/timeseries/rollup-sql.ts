@@ -2,17 +2,20 @@ import type { SegmentSource } from './range-plan.ts';
 
 /** The columns of readings_hourly and readings_daily. */
 export const ROLLUP_COLUMNS =
-  'meter_id, bucket_start, import_kwh, export_kwh, kvarh, readings, sum_power_kw, max_power_kw, sum_kva, max_kva';
+  'meter_id, bucket_start, import_uwh, export_uwh, uvarh, readings, sum_power_uw, max_power_kw, sum_uva, max_kva';
+
+/** A reading's value in integer micro-units (1e-9 of the unit): the exact quantity every sum adds. */
+const micro = (column: string) => `round(${column} * 1e9)::int8`;
 
 /** Raw readings in the shape of a rollup row: each reading is a rollup of one. */
-const RAW_AS_ROLLUP = `meter_id, ts AS bucket_start, import_kwh::numeric AS import_kwh,
-  export_kwh::numeric AS export_kwh, kvarh::numeric AS kvarh, 1 AS readings,
-  power_kw::numeric AS sum_power_kw, power_kw AS max_power_kw, kva::numeric AS sum_kva, kva AS max_kva`;
+const RAW_AS_ROLLUP = `meter_id, ts AS bucket_start, ${micro('import_kwh')} AS import_uwh,
+  ${micro('export_kwh')} AS export_uwh, ${micro('kvarh')} AS uvarh, 1 AS readings,
+  ${micro('power_kw')} AS sum_power_uw, power_kw AS max_power_kw, ${micro('kva')} AS sum_uva, kva AS max_kva`;
 
 /** Combines rollup-shaped rows into one: the same whatever the grouping of the readings below. */
-export const COMBINE_ROLLUPS = `sum(import_kwh) AS import_kwh, sum(export_kwh) AS export_kwh, sum(kvarh) AS kvarh,
-  sum(readings) AS readings, sum(sum_power_kw) AS sum_power_kw, max(max_power_kw) AS max_power_kw,
-  sum(sum_kva) AS sum_kva, max(max_kva) AS max_kva`;
+export const COMBINE_ROLLUPS = `sum(import_uwh) AS import_uwh, sum(export_uwh) AS export_uwh, sum(uvarh) AS uvarh,
+  sum(readings) AS readings, sum(sum_power_uw) AS sum_power_uw, max(max_power_kw) AS max_power_kw,
+  sum(sum_uva) AS sum_uva, max(max_kva) AS max_kva`;
 
 /** For each source: the select list and table giving rollup-shaped rows, and its time column. */
 export const ROLLUP_SOURCES: Record<SegmentSource, { select: string; time: string }> = {

@@ -86,12 +86,15 @@ describe('rollups give the same answers as raw readings', () => {
 
         for (const { start, end, bucket } of ranges) {
           const q = { account_id: org.accountId, meter_sn: meter.meter_sn, start, end, bucket_minutes: bucket };
-          const get = async (endpoint: string) => (await org.member.client.get(`${TIMESERIES}/${endpoint}`, q)).body.data;
+          const get = async (endpoint: string) =>
+            (await org.member.client.get(`${TIMESERIES}/${endpoint}`, q)).body.data;
           const buckets = naiveBuckets(raw, start, end, bucket);
           expect(await get('energy-sum')).toEqual(naiveSum(meter.meter_sn, raw, start, end));
           expect(await get('energy-profile')).toEqual(buckets.map(energyFields));
           expect(await get('power-profile')).toEqual(buckets.map(powerFields));
-          const inRange = raw.filter((r) => r.ts >= new Date(start).toISOString() && r.ts < new Date(end).toISOString());
+          const inRange = raw.filter(
+            (r) => r.ts >= new Date(start).toISOString() && r.ts < new Date(end).toISOString(),
+          );
           const last = inRange.at(-1);
           expect(await get('latest-power')).toEqual(
             last ? { ts: last.ts, power_kw: asReported(last.power_kw), kva: asReported(last.kva) } : null,

@@ -1,6 +1,11 @@
 import type { Executor } from '../../db/types.ts';
 import type { StoredReading } from './readings.ts';
-import { type ReadingSource, readingsArraySource, readingsRepository, type WriteCounts } from './readings.repository.ts';
+import {
+  type ReadingSource,
+  readingsArraySource,
+  readingsRepository,
+  type WriteCounts,
+} from './readings.repository.ts';
 import { refreshRollups } from './rollups.repository.ts';
 
 /**

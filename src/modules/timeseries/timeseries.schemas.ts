@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_READING_VALUE } from './readings.ts';
 
 export const MAX_READINGS_PER_REQUEST = 50_000;
 export const MAX_PROFILE_BUCKETS = 10_000;
@@ -28,7 +29,7 @@ const bucketMinutes = z.coerce
   .default(30)
   .describe('Bucket size in minutes, 1 to 1440; buckets are counted from start');
 
-const energy = z.number().nonnegative();
+const energy = z.number().nonnegative().max(MAX_READING_VALUE);
 
 const readingSchema = z.object({
   ts: timestamp.describe("Start of the meter's interval"),

@@ -2,12 +2,16 @@ import type { Database } from '../../db/types.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { aggregatesRepository as aggregates, type TimeRange, type Totals } from './aggregates.repository.ts';
+import { aggregatesRepository as aggregates, type TimeRange } from './aggregates.repository.ts';
+import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
 import { completeReading, isAlignedOnInterval } from './readings.ts';
-import { readingsRepository } from './readings.repository.ts';
+import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { storeReadings } from './store-readings.ts';
 import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
+import type { Totals } from './totals.ts';
+
+const CONCURRENT_CHUNKS = 4;
 
 export interface TimeseriesDeps {
   db: Database;
@@ -52,6 +56,17 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
     return serials.map((serial) => found.get(serial)!);
   }
 
+  /** The energy-sum of each meter, in the same order, by one set-based query. */
+  async function energySums(accountId: string, meters: readonly MeterRow[], range: TimeRange) {
+    const sums = await aggregates.sums(
+      db,
+      accountId,
+      meters.map((m) => m.id),
+      range,
+    );
+    return meters.map((m) => energySum(m.meter_sn, range, sums.get(m.id)));
+  }
+
   async function readableMeter(auth: AuthContext, query: { account_id: string; meter_sn: string }) {
     await guard.require(auth, query.account_id, 'read');
     const [meter] = await electricityMeters(query.account_id, [query.meter_sn], () => 'meter_sn');
@@ -76,24 +91,24 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
       const buckets = await aggregates.profile(db, query.account_id, meter.id, query, query.bucket_minutes);
-      return buckets.map((b) => ({
-        ts: b.ts.toISOString(),
-        import_kwh: b.import_kwh,
-        export_kwh: b.export_kwh,
-        net_kwh: b.net_kwh,
-        kvarh: b.kvarh,
+      return buckets.map(({ key, totals }) => ({
+        ts: key.toISOString(),
+        import_kwh: totals.import_kwh,
+        export_kwh: totals.export_kwh,
+        net_kwh: totals.net_kwh,
+        kvarh: totals.kvarh,
       }));
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
       const buckets = await aggregates.profile(db, query.account_id, meter.id, query, query.bucket_minutes);
-      return buckets.map((b) => ({
-        ts: b.ts.toISOString(),
-        avg_kw: b.avg_kw,
-        max_kw: b.max_kw,
-        avg_kva: b.avg_kva,
-        max_kva: b.max_kva,
+      return buckets.map(({ key, totals }) => ({
+        ts: key.toISOString(),
+        avg_kw: totals.avg_kw,
+        max_kw: totals.max_kw,
+        avg_kva: totals.avg_kva,
+        max_kva: totals.max_kva,
       }));
     },
 
@@ -105,21 +120,21 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
 
     async energySum(auth: AuthContext, query: MeterRangeQuery) {
       const meter = await readableMeter(auth, query);
-      const sums = await aggregates.sums(db, query.account_id, [meter.id], query);
-      return energySum(meter.meter_sn, query, sums.get(meter.id));
+      const [sum] = await energySums(query.account_id, [meter], query);
+      return sum!;
     },
 
-    /** One set-based query per chunk of max_meters_per_query meters; results in request order. */
+    /**
+     * One set-based query per chunk of max_meters_per_query meters, a few chunks at a time (a
+     * request must not take every pooled connection); results in request order.
+     */
     async energySums(auth: AuthContext, body: EnergySumsBody) {
       await guard.require(auth, body.account_id, 'read');
       const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
-      const results = [];
-      for (const chunk of chunks(meters, body.max_meters_per_query)) {
-        const ids = chunk.map((m) => m.id);
-        const sums = await aggregates.sums(db, body.account_id, ids, body);
-        results.push(...chunk.map((m) => energySum(m.meter_sn, body, sums.get(m.id))));
-      }
-      return results;
+      const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
+        energySums(body.account_id, chunk, body),
+      );
+      return perChunk.flat();
     },
   };
 }

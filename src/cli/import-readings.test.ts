@@ -1,0 +1,242 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationWithRoles } from '../../test/helpers/factories.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { insertMeter, rollupsAndRaw, storedReadings, type TestMeter } from '../../test/helpers/timeseries-factories.ts';
+import type { Database } from '../db/types.ts';
+import { main } from './import-readings.ts';
+
+let t: TestApp;
+let org: Awaited<ReturnType<typeof organizationWithRoles>>;
+let dir: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  org = await organizationWithRoles(t.app);
+  dir = await mkdtemp(join(tmpdir(), 'import-readings-'));
+});
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let files = 0;
+async function csv(lines: string[], eol = '\n'): Promise<string> {
+  const path = join(dir, `readings-${++files}.csv`);
+  await writeFile(path, lines.map((line) => line + eol).join(''));
+  return path;
+}
+
+function collect() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk) => {
+    text += chunk;
+  });
+  return { stream, text: () => text };
+}
+
+/** Runs the command in-process against this file's test database. */
+async function run(args: string[]) {
+  const stdout = collect();
+  const stderr = collect();
+  const code = await main(args, {
+    withDatabase: <T>(fn: (db: Database) => Promise<T>) => fn(t.db),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+const importFile = (file: string, batchSize = 3) =>
+  run(['--account', org.accountId, '--file', file, '--batch-size', String(batchSize)]);
+
+const HEADER = 'meter_sn,ts,import_kwh,export_kwh,kvarh';
+
+describe('import command', () => {
+  let a: TestMeter;
+  let b: TestMeter;
+  beforeAll(async () => {
+    a = await insertMeter(t.db, org.accountId);
+    b = await insertMeter(t.db, org.accountId, { interval_minutes: 15 });
+  });
+
+  it('stores every line in batches, derives power, keeps the rollups, and prints a summary', async () => {
+    const file = await csv(
+      [
+        HEADER,
+        `${a.meter_sn},2026-04-01T00:00:00Z,1.5,0.5,2`,
+        `${a.meter_sn},2026-04-01T00:30:00Z,2,,`,
+        `"${b.meter_sn}",2026-04-01T02:15:00+02:00,0.75,0,1`,
+        '',
+        `${b.meter_sn},2026-04-01T00:30:00Z,1,0.25,0`,
+        `${a.meter_sn},2026-04-01T23:30:00Z,3,0,0`,
+        `${a.meter_sn},2026-04-02T00:00:00Z,4,1,0`,
+        `${a.meter_sn},2026-04-01T00:30:00Z,2.5,0,0`,
+      ],
+      '\r\n',
+    );
+    const result = await importFile(file);
+    expect(result).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(
+        new RegExp(
+          `^Imported 7 readings \\(6 inserted, 1 updated\\) from ${file} in [\\d.]+ s \\(\\d+ readings/s\\)\\n$`,
+        ),
+      ),
+      stderr: '',
+    });
+    expect(await storedReadings(t.db, a.id)).toEqual([
+      { ts: '2026-04-01T00:00:00.000Z', import_kwh: 1.5, export_kwh: 0.5, kvarh: 2, power_kw: 3, kva: 5 },
+      // The last line for a (meter, ts) wins.
+      { ts: '2026-04-01T00:30:00.000Z', import_kwh: 2.5, export_kwh: 0, kvarh: 0, power_kw: 5, kva: 5 },
+      { ts: '2026-04-01T23:30:00.000Z', import_kwh: 3, export_kwh: 0, kvarh: 0, power_kw: 6, kva: 6 },
+      { ts: '2026-04-02T00:00:00.000Z', import_kwh: 4, export_kwh: 1, kvarh: 0, power_kw: 8, kva: 8 },
+    ]);
+    expect(await storedReadings(t.db, b.id)).toEqual([
+      { ts: '2026-04-01T00:15:00.000Z', import_kwh: 0.75, export_kwh: 0, kvarh: 1, power_kw: 3, kva: 5 },
+      { ts: '2026-04-01T00:30:00.000Z', import_kwh: 1, export_kwh: 0.25, kvarh: 0, power_kw: 4, kva: 4 },
+    ]);
+    for (const meter of [a, b]) {
+      const rollups = await rollupsAndRaw(t.db, meter.id);
+      expect(rollups.hourly).toEqual(rollups.hourlyFromRaw);
+      expect(rollups.daily).toEqual(rollups.dailyFromRaw);
+    }
+
+    const again = await importFile(file, 100);
+    expect(again.code).toBe(0);
+    // One batch: its two lines for the same (meter, ts) make one reading.
+    expect(again.stdout).toMatch(/^Imported 6 readings \(0 inserted, 6 updated\)/);
+    expect((await storedReadings(t.db, a.id)).map((r) => r.import_kwh)).toEqual([1.5, 2.5, 3, 4]);
+  });
+
+  it('accepts the optional power_kw and kva columns in any order', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const file = await csv(['ts,kva,meter_sn,power_kw,import_kwh', `2026-04-01T00:00:00Z,9,${m.meter_sn},7,1`]);
+    expect((await importFile(file)).code).toBe(0);
+    expect(await storedReadings(t.db, m.id)).toEqual([
+      { ts: '2026-04-01T00:00:00.000Z', import_kwh: 1, export_kwh: 0, kvarh: 0, power_kw: 7, kva: 9 },
+    ]);
+  });
+
+  it('stops at a bad line: earlier batches stay, its batch is not stored, and a re-run completes the import', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const line = (i: number, value: string) =>
+      `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},${value},0,0`;
+    const good = Array.from({ length: 8 }, (_, i) => line(i, String(i + 1)));
+    // Lines 2-4 are batch one, 5-7 batch two (line 6 is bad), 8-9 batch three.
+    const bad = [HEADER, ...good.slice(0, 4), line(4, '-1'), ...good.slice(5)];
+    const failed = await importFile(await csv(bad));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(
+      'Import failed: line 6: import_kwh: must be a number from 0 to 100000000, found "-1"\n' +
+        'Stored before the failure: 3 readings (3 inserted, 0 updated); the batch with the failing line was not stored. ' +
+        'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
+    );
+    expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1, 2, 3]);
+
+    const fixed = await importFile(await csv([HEADER, ...good]));
+    expect(fixed.stdout).toMatch(/^Imported 8 readings \(5 inserted, 3 updated\)/);
+    expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it.each([
+    [['meter_sn,ts'], 'line 1: missing column "import_kwh"'],
+    [
+      ['meter_sn,ts,import_kwh,volts'],
+      'line 1: unknown column "volts" (expected meter_sn, ts, import_kwh, export_kwh, kvarh, power_kw, kva)',
+    ],
+    [['meter_sn,ts,import_kwh,ts'], 'line 1: column "ts" appears twice'],
+    [[], 'line 1: the file is empty (a header line is required)'],
+    [['', HEADER], 'line 1: the first line must be the header'],
+    [[HEADER, 'M1,2026-04-01T00:00:00Z,1'], 'line 2: expected 5 fields, found 3'],
+    [[HEADER, 'M1,2026-04-01 00:00,1,0,0'], 'line 2: ts: Invalid ISO datetime, found "2026-04-01 00:00"'],
+    [
+      [HEADER, 'M1,2026-04-01T00:00:00Z,0x10,0,0'],
+      'line 2: import_kwh: must be a number from 0 to 100000000, found "0x10"',
+    ],
+    [[HEADER, 'M1,2026-04-01T00:00:00Z,,0,0'], 'line 2: import_kwh: missing'],
+    [[HEADER, 'M1,2026-04-01T00:00:00Z,1,0,1e9'], 'line 2: kvarh: must be a number from 0 to 100000000, found "1e9"'],
+    [[HEADER, ',2026-04-01T00:00:00Z,1,0,0'], 'line 2: meter_sn: must be 1 to 64 characters, found ""'],
+    [[HEADER, 'NO-SUCH-METER,2026-04-01T00:00:00Z,1,0,0'], 'line 2: meter_sn: unknown meter "NO-SUCH-METER"'],
+  ])('reports %j as %s, storing nothing', async (lines, message) => {
+    const result = await importFile(await csv(lines as string[]));
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `Import failed: ${message}\n` });
+  });
+
+  it('names the meter problems of a line: foreign, not electricity, misaligned ts; the earliest line first', async () => {
+    const foreign = await insertMeter(t.db, org.otherAccountId);
+    const water = await insertMeter(t.db, org.accountId, { meter_type: 'WATER' });
+    const m = await insertMeter(t.db, org.accountId);
+    const cases = [
+      [
+        `${foreign.meter_sn},2026-04-01T00:00:00Z,1,0,0`,
+        `meter_sn: meter "${foreign.meter_sn}" belongs to another organization`,
+      ],
+      [
+        `${water.meter_sn},2026-04-01T00:00:00Z,1,0,0`,
+        `meter_sn: meter "${water.meter_sn}" is not an electricity meter`,
+      ],
+      [`${m.meter_sn},2026-04-01T00:10:00Z,1,0,0`, "ts: not the start of one of the meter's 30-minute intervals"],
+    ];
+    for (const [line, message] of cases) {
+      const file = await csv([HEADER, `${m.meter_sn},2026-04-01T00:00:00Z,1,0,0`, line!, 'broken line']);
+      expect((await importFile(file, 10)).stderr).toBe(`Import failed: line 3: ${message}\n`);
+    }
+    expect(await storedReadings(t.db, m.id)).toEqual([]);
+    expect(await storedReadings(t.db, foreign.id)).toEqual([]);
+  });
+
+  it.each([
+    [['--file', 'x.csv'], '--account: Invalid input: expected string, received undefined'],
+    [['--account', 'nope', '--file', 'x.csv'], '--account: Invalid UUID'],
+    [
+      ['--account', '6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f'],
+      '--file: Invalid input: expected string, received undefined',
+    ],
+    [
+      ['--account', '6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f', '--file', 'x', '--batch-size', '0'],
+      '--batch-size: Too small: expected number to be >=1',
+    ],
+    [['--acount', 'x'], "Unknown option '--acount'"],
+  ])('exits with 2 and the usage for the arguments %j', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('Usage: npm run import -- --account <uuid> --file <readings.csv>');
+  });
+
+  it('fails for an unknown account or a missing file', async () => {
+    const unknown = await run(['--account', '6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f', '--file', await csv([HEADER])]);
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Import failed: account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f not found\n',
+    });
+    const missing = await run(['--account', org.accountId, '--file', join(dir, 'absent.csv')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no such file or directory');
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)('runs against the database named by DATABASE_URL', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const file = await csv([HEADER, `${m.meter_sn},2026-04-01T00:00:00Z,1,0,0`]);
+    const previous = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = t.databaseUrl;
+    const stdout = collect();
+    try {
+      const code = await main(['--account', org.accountId, '--file', file], {
+        stdout: stdout.stream,
+        stderr: new PassThrough(),
+      });
+      expect(code).toBe(0);
+    } finally {
+      process.env.DATABASE_URL = previous;
+    }
+    expect(stdout.text()).toMatch(/^Imported 1 readings \(1 inserted, 0 updated\)/);
+    expect(await storedReadings(t.db, m.id)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,88 @@
+import { timestamp } from '../modules/timeseries/timeseries.schemas.ts';
+import { MAX_READING_VALUE, type ReadingInput } from '../modules/timeseries/readings.ts';
+
+/** A problem with the file, reported with the line it is on (1 = the header). */
+export class ImportError extends Error {
+  constructor(
+    readonly line: number,
+    detail: string,
+  ) {
+    super(`line ${line}: ${detail}`);
+    this.name = 'ImportError';
+  }
+}
+
+const REQUIRED = ['meter_sn', 'ts', 'import_kwh'] as const;
+const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
+type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
+const KNOWN = new Set<string>([...REQUIRED, ...OPTIONAL]);
+
+export interface CsvReading {
+  line: number;
+  meter_sn: string;
+  reading: ReadingInput;
+}
+
+// Plain decimal notation, optionally with an exponent; no sign (values are >= 0), no hex.
+const NON_NEGATIVE_NUMBER = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Comma-separated fields, each trimmed and unwrapped from double quotes (a field cannot hold a comma). */
+function fields(text: string): string[] {
+  return text.split(',').map((field) => field.trim().replace(/^"(.*)"$/, '$1'));
+}
+
+/** The position of each column, from the header line: meter_sn, ts, import_kwh required, the others optional. */
+export function parseHeader(text: string): Map<Column, number> {
+  const header = text.replace(/^\uFEFF/, '');
+  if (header.trim() === '') throw new ImportError(1, 'the first line must be the header');
+  const names = fields(header).map((name) => name.toLowerCase());
+  const unknown = names.find((name) => !KNOWN.has(name));
+  if (unknown !== undefined)
+    throw new ImportError(1, `unknown column "${unknown}" (expected ${[...KNOWN].join(', ')})`);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) throw new ImportError(1, `column "${repeated}" appears twice`);
+  const missing = REQUIRED.find((name) => !names.includes(name));
+  if (missing) throw new ImportError(1, `missing column "${missing}"`);
+  return new Map(names.map((name, index) => [name as Column, index]));
+}
+
+function parseNumber(line: number, column: Column, text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!NON_NEGATIVE_NUMBER.test(text) || !(value <= MAX_READING_VALUE)) {
+    throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found "${text}"`);
+  }
+  return value;
+}
+
+/** One data line as a reading of a meter; throws an ImportError naming the line. */
+export function parseLine(header: Map<Column, number>, line: number, text: string): CsvReading {
+  const values = fields(text);
+  if (values.length !== header.size) {
+    throw new ImportError(line, `expected ${header.size} fields, found ${values.length}`);
+  }
+  const field = (column: Column) => {
+    const index = header.get(column);
+    return index === undefined ? undefined : values[index];
+  };
+  const meterSn = field('meter_sn') ?? '';
+  if (meterSn === '' || meterSn.length > 64 || meterSn.includes('\u0000')) {
+    throw new ImportError(line, `meter_sn: must be 1 to 64 characters, found "${meterSn}"`);
+  }
+  const ts = timestamp.safeParse(field('ts'));
+  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found "${field('ts')}"`);
+  const importKwh = parseNumber(line, 'import_kwh', field('import_kwh'));
+  if (importKwh === undefined) throw new ImportError(line, 'import_kwh: missing');
+  return {
+    line,
+    meter_sn: meterSn,
+    reading: {
+      ts: ts.data,
+      import_kwh: importKwh,
+      export_kwh: parseNumber(line, 'export_kwh', field('export_kwh')),
+      kvarh: parseNumber(line, 'kvarh', field('kvarh')),
+      power_kw: parseNumber(line, 'power_kw', field('power_kw')),
+      kva: parseNumber(line, 'kva', field('kva')),
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Database } from '../db/types.ts';
+import type { StoredReading } from '../modules/timeseries/readings.ts';
+import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
+import { openBatchWriter } from './batch-writers.ts';
+import { createBatchPreparer } from './prepare-batch.ts';
+import { type CsvReading, ImportError, parseHeader, parseLine } from './readings-csv.ts';
+
+export const DEFAULT_BATCH_SIZE = 5_000;
+
+export interface ImportProgress {
+  /** Bytes of the file read so far. */
+  bytes: number;
+  /** Readings stored so far. */
+  readings: number;
+}
+
+export interface ImportSummary {
+  /** Readings stored (inserted + updated). */
+  readings: number;
+  inserted: number;
+  updated: number;
+}
+
+export interface ImportOptions {
+  accountId: string;
+  file: string;
+  batchSize?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/** A failure after some batches were stored: those stay (each batch is atomic). */
+export class PartialImportError extends Error {
+  constructor(
+    error: Error,
+    readonly stored: ImportSummary,
+  ) {
+    super(error.message, { cause: error });
+    this.name = 'PartialImportError';
+  }
+}
+
+/**
+ * Streams a CSV file of readings (header meter_sn, ts, import_kwh[, export_kwh, kvarh, power_kw,
+ * kva]) into the readings of accountId's electricity meters, in batches of batchSize lines, each
+ * batch one transaction with its rollups. The import stops at the first bad line: the batch
+ * holding it is not stored, earlier batches are. A later line for the same (meter, ts) replaces
+ * an earlier one, so running the same file again changes nothing.
+ */
+export async function importReadings(db: Database, options: ImportOptions): Promise<ImportSummary> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!(await readingsRepository.accountExists(db, options.accountId))) {
+    throw new Error(`account ${options.accountId} not found`);
+  }
+  const prepare = createBatchPreparer(db, options.accountId);
+  const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
+  const writer = await openBatchWriter(db, options.accountId);
+  // Lines read before the loop starts iterating would be lost: no await between here and the loop.
+  const input = createReadStream(options.file);
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+
+  // One batch is written while the next is read: the database and the parsing overlap.
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (readings: StoredReading[]) => {
+    await writing;
+    writing = writer.write(readings).then((counts) => {
+      summary.inserted += counts.inserted;
+      summary.updated += counts.updated;
+      summary.readings += counts.inserted + counts.updated;
+      options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
+    });
+    // Observed by the next write or at the end; until then it must not count as unhandled.
+    writing.catch(() => {});
+  };
+
+  try {
+    let header: ReturnType<typeof parseHeader> | undefined;
+    let batch: CsvReading[] = [];
+    let lineNumber = 0;
+    for await (const text of lines) {
+      lineNumber++;
+      if (!header) {
+        header = parseHeader(text);
+        continue;
+      }
+      if (text.trim() === '') continue;
+      try {
+        batch.push(parseLine(header, lineNumber, text));
+      } catch (error) {
+        // A bad meter on an earlier line of the batch is the first error of the file.
+        await prepare(batch);
+        throw error;
+      }
+      if (batch.length >= batchSize) {
+        await write(await prepare(batch));
+        batch = [];
+      }
+    }
+    if (!header) throw new ImportError(1, 'the file is empty (a header line is required)');
+    if (batch.length > 0) await write(await prepare(batch));
+    await writing;
+    return summary;
+  } catch (error) {
+    // Let a batch being written finish, so that the summary says what is stored; its failure,
+    // if it fails, comes first in the file.
+    const writeFailure = await writing.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    const first = (writeFailure ?? error) as Error;
+    throw summary.readings > 0 ? new PartialImportError(first, { ...summary }) : first;
+  } finally {
+    lines.close();
+    input.destroy();
+    await writer.close();
+  }
+}
