@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { registerAuthentication } from './http/authenticate.ts';
@@ -16,11 +17,18 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAccessTokens } from './modules/auth/access-tokens.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { registerBuildingRoutes } from './modules/building-blocks/building-routes.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
+import { registerCostRoutes } from './modules/cost/cost.routes.ts';
+import { createCostService } from './modules/cost/cost.service.ts';
 import { registerCollectionRoute } from './modules/operations/operations.routes.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
+import { registerTimeseriesRoutes } from './modules/timeseries/timeseries.routes.ts';
+import { createTimeseriesService } from './modules/timeseries/timeseries.service.ts';
+import { registerTariffModules } from './modules/tariffs/tariffs.module.ts';
+import { registerTransitionModule } from './modules/transitions/transitions.module.ts';
 
 export interface AppDeps {
   config: Config;
@@ -54,7 +62,10 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   const metrics = createMetrics(db);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
-  const guard = createAccessGuard(db);
+  const cache = createReadCache(db);
+  app.addHook('onReady', () => cache.start());
+  app.addHook('onClose', () => cache.stop());
+  const guard = createAccessGuard(db, cache);
   const auth = createAuthService({ db, tokens, refreshTokenTtlS: config.refreshTokenTtlS, now });
   const authRateLimit = config.authRateLimitPerMin > 0 && { max: config.authRateLimitPerMin, timeWindow: '1 minute' };
 
@@ -62,7 +73,19 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   registerMetrics(app, metrics);
   registerCollectionRoute(app, `http://${config.host}:${config.port}`);
   registerAuthRoutes(app, auth, authRateLimit);
-  if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth));
-  registerOrganizationRoutes(app, createOrganizationsService({ db, guard }));
+  if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth, cache));
+  registerOrganizationRoutes(app, createOrganizationsService({ db, guard, cache }));
+  registerTimeseriesRoutes(app, createTimeseriesService({ db, guard }));
+  registerTariffModules(app, { db, guard, cache });
+  registerCostRoutes(app, createCostService({ db, guard }));
+  registerTransitionModule(app, {
+    db,
+    guard,
+    cache,
+    now,
+    pollSeconds: config.transitionPollS,
+    onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
+  });
+  registerBuildingRoutes(app, { db, guard });
   return app;
 }

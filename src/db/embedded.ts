@@ -37,6 +37,13 @@ export async function openEmbeddedDatabase(options: { dataDir?: string; loadData
     async ping() {
       await pg.query('SELECT 1');
     },
+    async listen(channel, onPayload, onState) {
+      const unlisten = await pg.listen(channel, onPayload);
+      onState(true);
+      return async () => {
+        if (!pg.closed) await unlisten();
+      };
+    },
     connectionsInUse: () => (pg.closed ? 0 : 1),
     async close() {
       if (!pg.closed) await pg.close();

@@ -20,6 +20,55 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+const RECONNECT_MS = 1000;
+
+/**
+ * LISTEN on a dedicated connection (a pooled one would be returned and reused). When the
+ * connection drops, it reconnects every second and reports the gap through onState.
+ */
+function listenOn(connectionString: string, channel: string, onPayload: (p: string) => void, onState: (l: boolean) => void) {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = () => {
+    if (stopped || retry) return;
+    onState(false);
+    client?.removeAllListeners();
+    client?.on('error', () => {});
+    client?.end().catch(() => {});
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, RECONNECT_MS);
+    retry.unref();
+  };
+
+  async function connect(): Promise<void> {
+    client = new pg.Client({ connectionString });
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => onPayload(message.payload ?? ''));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      onState(true);
+    } catch {
+      lost();
+    }
+  }
+
+  return {
+    connect,
+    async stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      client?.removeAllListeners();
+      await client?.end().catch(() => {});
+    },
+  };
+}
+
 export interface PostgresDatabase extends Database {
   readonly pool: pg.Pool;
 }
@@ -49,6 +98,11 @@ export function openPostgresDatabase(connectionString: string, max = 10): Postgr
     },
     async ping() {
       await pool.query('SELECT 1');
+    },
+    async listen(channel, onPayload, onState) {
+      const listener = listenOn(connectionString, channel, onPayload, onState);
+      await listener.connect();
+      return listener.stop;
     },
     connectionsInUse: () => pool.totalCount - pool.idleCount,
     async close() {

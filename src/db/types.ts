@@ -13,6 +13,11 @@ export interface Database extends Executor {
   /** Runs fn inside one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * Subscribes to NOTIFY on a channel. `onState(true)` when the subscription is (re)established,
+   * `onState(false)` when it is lost: notifications may have been missed in between.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onState: (listening: boolean) => void): Promise<() => Promise<void>>;
   /** Connections currently checked out (for metrics). */
   connectionsInUse(): number;
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import { cacheKeys, type ReadCache } from '../db/read-cache.ts';
 import type { Executor } from '../db/types.ts';
 import type { AuthContext } from './auth-context.ts';
 import { forbidden, notFound } from './errors.ts';
@@ -19,16 +20,24 @@ export interface AccessGuard {
   require(auth: AuthContext, accountId: string, access: Access): Promise<Role>;
 }
 
-export function createAccessGuard(db: Executor): AccessGuard {
+/** The roles of an organization's members, from the read cache (one entry per organization). */
+async function rolesOf(db: Executor, cache: ReadCache, accountId: string): Promise<Map<string, Role>> {
+  return cache.get(cacheKeys.memberships(accountId), async () => {
+    const rows = await db.query<{ user_id: string; role: Role }>(
+      'SELECT user_id, role FROM memberships WHERE account_id = $1',
+      [accountId],
+    );
+    return new Map(rows.map((r) => [r.user_id, r.role]));
+  });
+}
+
+export function createAccessGuard(db: Executor, cache: ReadCache): AccessGuard {
   return {
     async require(auth, accountId, access) {
-      const [membership] = await db.query<{ role: Role }>(
-        'SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2',
-        [accountId, auth.userId],
-      );
-      if (!membership) throw forbidden('You are not a member of this organization');
-      if (!ALLOWED[access].includes(membership.role)) throw forbidden('Your role does not allow this action');
-      return membership.role;
+      const role = (await rolesOf(db, cache, accountId)).get(auth.userId);
+      if (!role) throw forbidden('You are not a member of this organization');
+      if (!ALLOWED[access].includes(role)) throw forbidden('Your role does not allow this action');
+      return role;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
@@ -5,7 +6,7 @@ import type { AuthService, Credentials } from '../auth/auth.service.ts';
 
 export const USER_SORT = { created_at: 'u.created_at', email: 'u.email', id: 'u.id' } as const;
 
-export function createAdminService(db: Database, auth: AuthService) {
+export function createAdminService(db: Database, auth: AuthService, cache: ReadCache) {
   return {
     async createUser(credentials: Credentials) {
       try {
@@ -35,8 +36,12 @@ export function createAdminService(db: Database, auth: AuthService) {
 
     async deleteUser(id: string) {
       try {
-        const deleted = await db.query('DELETE FROM users WHERE id = $1 RETURNING id', [id]);
-        if (deleted.length === 0) throw notFound('User');
+        await db.transaction(async (tx) => {
+          const memberOf = await tx.query<{ account_id: string }>('SELECT account_id FROM memberships WHERE user_id = $1', [id]);
+          await cache.invalidate(tx, ...memberOf.map((m) => cacheKeys.memberships(m.account_id)));
+          const deleted = await tx.query('DELETE FROM users WHERE id = $1 RETURNING id', [id]);
+          if (deleted.length === 0) throw notFound('User');
+        });
       } catch (error) {
         // The user is the primary owner of an organization that still holds records.
         if ((error as { code?: string }).code === '23503') throw conflict('The user owns organizations with records');

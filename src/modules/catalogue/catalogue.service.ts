@@ -1,5 +1,4 @@
-import type { Database } from '../../db/types.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
+import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { createTariffAccess } from '../tariffs/tariff-access.ts';
@@ -9,14 +8,11 @@ import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts
 import { catalogueRepository } from './catalogue.repository.ts';
 import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
 
-export interface CatalogueDeps {
-  db: Database;
-  guard: AccessGuard;
-}
+export type CatalogueDeps = TariffsDeps;
 
 /** The catalogue is readable by every signed-in user: its reads need no organization. */
-export function createCatalogueService({ db, guard }: CatalogueDeps) {
-  const access = createTariffAccess(db, guard);
+export function createCatalogueService({ db, guard, cache }: CatalogueDeps) {
+  const access = createTariffAccess(db, guard, cache);
 
   async function catalogueTariff(id: number) {
     const tariff = await tariffsRepository.find(db, id);

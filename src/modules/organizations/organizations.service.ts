@@ -1,4 +1,5 @@
-import type { Database } from '../../db/types.ts';
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { AccessGuard, Role } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -9,9 +10,12 @@ import type { OrganizationChanges } from './organizations.schemas.ts';
 export interface OrganizationsDeps {
   db: Database;
   guard: AccessGuard;
+  cache: ReadCache;
 }
 
-export function createOrganizationsService({ db, guard }: OrganizationsDeps) {
+export function createOrganizationsService({ db, guard, cache }: OrganizationsDeps) {
+  const membershipsChange = (tx: Executor, id: string) => cache.invalidate(tx, cacheKeys.memberships(id));
+
   /** 404 for an unknown organization, then the guard's 403 for a non-member or a role too weak. */
   async function access(auth: AuthContext, id: string, need: 'read' | 'write' | 'owner') {
     const organization = await repo.find(db, id);
@@ -49,6 +53,7 @@ export function createOrganizationsService({ db, guard }: OrganizationsDeps) {
         if (await repo.hasDependents(tx, id)) {
           throw conflict('The organization has dependent records (building blocks, meters or tariffs)');
         }
+        await membershipsChange(tx, id);
         await repo.delete(tx, id);
       });
     },
@@ -62,7 +67,10 @@ export function createOrganizationsService({ db, guard }: OrganizationsDeps) {
       const { role } = await access(auth, id, 'write');
       assertMayManage(role, body.role);
       if (!(await repo.userExists(db, body.userId))) throw notFound('User');
-      const member = await repo.insertMember(db, id, body.userId, body.role);
+      const member = await db.transaction(async (tx) => {
+        await membershipsChange(tx, id);
+        return repo.insertMember(tx, id, body.userId, body.role);
+      });
       if (!member) throw conflict('The user is already a member of this organization');
       return member;
     },
@@ -73,7 +81,10 @@ export function createOrganizationsService({ db, guard }: OrganizationsDeps) {
       if (!member) throw notFound('Member');
       if (member.is_primary_owner) throw conflict('The primary owner cannot be removed');
       assertMayManage(role, member.role);
-      await repo.deleteMember(db, id, userId);
+      await db.transaction(async (tx) => {
+        await membershipsChange(tx, id);
+        await repo.deleteMember(tx, id, userId);
+      });
     },
   };
 }

@@ -1,5 +1,4 @@
-import type { Database } from '../../db/types.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
+import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
@@ -9,10 +8,7 @@ import { requireItem } from './tariff-items.service.ts';
 import { tierViolations } from './tiers.ts';
 import { conflictOnDuplicate } from './unique-conflict.ts';
 
-export interface TariffBlocksDeps {
-  db: Database;
-  guard: AccessGuard;
-}
+export type TariffBlocksDeps = TariffsDeps;
 
 export interface BlockAddress {
   tariffId: number;
@@ -20,8 +16,8 @@ export interface BlockAddress {
   accountId: string | undefined;
 }
 
-export function createTariffBlocksService({ db, guard }: TariffBlocksDeps) {
-  const access = createTariffAccess(db, guard);
+export function createTariffBlocksService({ db, guard, cache }: TariffBlocksDeps) {
+  const access = createTariffAccess(db, guard, cache);
 
   async function item(auth: AuthContext, at: BlockAddress, need: 'read' | 'write') {
     await access.tariff(auth, at.tariffId, at.accountId, need);
@@ -38,6 +34,7 @@ export function createTariffBlocksService({ db, guard }: TariffBlocksDeps) {
     async replace(auth: AuthContext, at: BlockAddress, blocks: BlockInput[]) {
       await item(auth, at, 'write');
       return db.transaction(async (tx) => {
+        await access.changed(tx, at.tariffId);
         await repo.deleteAll(tx, at.itemId);
         await repo.insertAll(tx, at.itemId, blocks);
         return repo.ofItem(tx, at.itemId);
@@ -48,6 +45,7 @@ export function createTariffBlocksService({ db, guard }: TariffBlocksDeps) {
     async update(auth: AuthContext, at: BlockAddress, blockId: number, changes: BlockChanges) {
       await item(auth, { ...at, accountId: addressedAccount(at.accountId, changes.account_id) }, 'write');
       return db.transaction(async (tx) => {
+        await access.changed(tx, at.tariffId);
         const updated = await conflictOnDuplicate(
           repo.update(tx, at.itemId, blockId, changes),
           `The item already has a block with block_index ${changes.block_index}`,
@@ -69,7 +67,10 @@ export function createTariffBlocksService({ db, guard }: TariffBlocksDeps) {
     async remove(auth: AuthContext, at: BlockAddress, blockId: number) {
       await item(auth, at, 'write');
       if (!(await repo.find(db, at.itemId, blockId))) throw notFound('Tariff block');
-      await repo.delete(db, at.itemId, blockId);
+      await db.transaction(async (tx) => {
+        await access.changed(tx, at.tariffId);
+        await repo.delete(tx, at.itemId, blockId);
+      });
     },
   };
 }

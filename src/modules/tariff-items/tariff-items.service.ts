@@ -1,5 +1,5 @@
-import type { Database, Executor } from '../../db/types.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
+import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
+import type { Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { ListParams } from '../../http/list.ts';
@@ -8,10 +8,7 @@ import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from '
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 import { conflictOnDuplicate } from './unique-conflict.ts';
 
-export interface TariffItemsDeps {
-  db: Database;
-  guard: AccessGuard;
-}
+export type TariffItemsDeps = TariffsDeps;
 
 const duplicateMessage = (item: { item_type_code: string; season: string }) =>
   `The tariff already has an item ${item.item_type_code} for season ${item.season}`;
@@ -23,8 +20,8 @@ export async function requireItem(db: Executor, tariffId: number, itemId: number
   return item;
 }
 
-export function createTariffItemsService({ db, guard }: TariffItemsDeps) {
-  const access = createTariffAccess(db, guard);
+export function createTariffItemsService({ db, guard, cache }: TariffItemsDeps) {
+  const access = createTariffAccess(db, guard, cache);
 
   return {
     async list(auth: AuthContext, tariffId: number, query: ListParams & { account_id?: string | undefined }) {
@@ -38,6 +35,7 @@ export function createTariffItemsService({ db, guard }: TariffItemsDeps) {
       const bodyAccountId = Array.isArray(body) ? undefined : body.account_id;
       await access.tariff(auth, tariffId, addressedAccount(accountId, bodyAccountId), 'write');
       return db.transaction(async (tx) => {
+        await access.changed(tx, tariffId);
         const created: TariffItem[] = [];
         for (const item of items) {
           created.push(await conflictOnDuplicate(repo.insert(tx, tariffId, item), duplicateMessage(item)));
@@ -55,16 +53,19 @@ export function createTariffItemsService({ db, guard }: TariffItemsDeps) {
     ) {
       await access.tariff(auth, tariffId, addressedAccount(accountId, changes.account_id), 'write');
       const current = await requireItem(db, tariffId, itemId);
-      return conflictOnDuplicate(
-        repo.update(db, tariffId, itemId, changes),
-        duplicateMessage({ ...current, ...changes }),
-      );
+      return db.transaction(async (tx) => {
+        await access.changed(tx, tariffId);
+        return conflictOnDuplicate(repo.update(tx, tariffId, itemId, changes), duplicateMessage({ ...current, ...changes }));
+      });
     },
 
     async remove(auth: AuthContext, tariffId: number, itemId: number, accountId: string | undefined) {
       await access.tariff(auth, tariffId, accountId, 'write');
       await requireItem(db, tariffId, itemId);
-      await repo.delete(db, tariffId, itemId);
+      await db.transaction(async (tx) => {
+        await access.changed(tx, tariffId);
+        await repo.delete(tx, tariffId, itemId);
+      });
     },
   };
 }

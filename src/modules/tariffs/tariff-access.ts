@@ -1,9 +1,11 @@
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
 import { assertNotCatalogue, isCatalogueAccount } from '../catalogue/catalogue-account.ts';
-import { type TariffRow, tariffsRepository } from './tariffs.repository.ts';
+import { tariffDetails } from './tariff-details.ts';
+import { tariffsRepository } from './tariffs.repository.ts';
 
 export type TariffAccess = ReturnType<typeof createTariffAccess>;
 
@@ -12,7 +14,15 @@ export type TariffAccess = ReturnType<typeof createTariffAccess>;
  * catalogue guard (400) on writes, then 403 (not a member, role too weak, another organization's
  * tariff), then 404. The catalogue account is readable by every signed-in user.
  */
-export function createTariffAccess(db: Executor, guard: AccessGuard) {
+export function createTariffAccess(db: Executor, guard: AccessGuard, cache: ReadCache) {
+  /** The live tariff with its items and DSO, from the read cache. */
+  async function load(id: number) {
+    return cache.get(cacheKeys.tariff(id), async () => {
+      const tariff = await tariffsRepository.find(db, id);
+      return tariff && tariffDetails(db, tariff);
+    });
+  }
+
   async function requireAccount(auth: AuthContext, accountId: string, access: Access): Promise<void> {
     if (access !== 'read') assertNotCatalogue(accountId);
     else if (isCatalogueAccount(accountId)) return;
@@ -22,12 +32,15 @@ export function createTariffAccess(db: Executor, guard: AccessGuard) {
   return {
     requireAccount,
 
+    /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
+    changed: (tx: Executor, id: number) => cache.invalidate(tx, cacheKeys.tariff(id)),
+
     /**
      * The tariff `id`, not deleted. With accountId (given by the client) it must belong to that
      * organization; without, the caller needs the access to the tariff's own organization.
      */
-    async tariff(auth: AuthContext, id: number, accountId: string | undefined, access: Access): Promise<TariffRow> {
-      const tariff = await tariffsRepository.find(db, id);
+    async tariff(auth: AuthContext, id: number, accountId: string | undefined, access: Access) {
+      const tariff = await load(id);
       if (access !== 'read' && tariff && isCatalogueAccount(tariff.account_id)) throw catalogueReadOnly();
       if (accountId !== undefined) {
         await requireAccount(auth, accountId, access);

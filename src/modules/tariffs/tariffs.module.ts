@@ -1,5 +1,3 @@
-import type { Database } from '../../db/types.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
 import type { App } from '../../http/types.ts';
 import { registerCatalogueRoutes } from '../catalogue/catalogue.routes.ts';
 import { createCatalogueService } from '../catalogue/catalogue.service.ts';
@@ -10,10 +8,10 @@ import { createTariffBlocksService } from '../tariff-items/tariff-blocks.service
 import { registerTariffItemRoutes } from '../tariff-items/tariff-items.routes.ts';
 import { createTariffItemsService } from '../tariff-items/tariff-items.service.ts';
 import { registerTariffRoutes } from './tariffs.routes.ts';
-import { createTariffsService } from './tariffs.service.ts';
+import { createTariffsService, type TariffsDeps } from './tariffs.service.ts';
 
 /** Tariffs with their items and blocks, the catalogue, and the reference data they are built on. */
-export function registerTariffModules(app: App, deps: { db: Database; guard: AccessGuard }): void {
+export function registerTariffModules(app: App, deps: TariffsDeps): void {
   registerTariffRoutes(app, createTariffsService(deps));
   registerTariffItemRoutes(app, createTariffItemsService(deps));
   registerTariffBlockRoutes(app, createTariffBlocksService(deps));

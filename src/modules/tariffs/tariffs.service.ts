@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../../db/types.ts';
+import type { ReadCache } from '../../db/read-cache.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -12,6 +13,7 @@ import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody
 export interface TariffsDeps {
   db: Database;
   guard: AccessGuard;
+  cache: ReadCache;
 }
 
 /** When a TIME_OF_USE tariff names no schedule, the default schedule of the contract applies. */
@@ -46,8 +48,8 @@ async function softDelete(tx: Executor, id: number, at: string | null): Promise<
   await repo.softDelete(tx, id, at);
 }
 
-export function createTariffsService({ db, guard }: TariffsDeps) {
-  const access = createTariffAccess(db, guard);
+export function createTariffsService({ db, guard, cache }: TariffsDeps) {
+  const access = createTariffAccess(db, guard, cache);
 
   return {
     async list(auth: AuthContext, query: TariffListQuery) {
@@ -63,7 +65,7 @@ export function createTariffsService({ db, guard }: TariffsDeps) {
     },
 
     async get(auth: AuthContext, id: number, accountId: string) {
-      return tariffDetails(db, await access.tariff(auth, id, accountId, 'read'));
+      return access.tariff(auth, id, accountId, 'read');
     },
 
     async update(auth: AuthContext, id: number, body: UpdateTariffBody) {
@@ -72,6 +74,7 @@ export function createTariffsService({ db, guard }: TariffsDeps) {
       assertTariffRules({ ...current, ...changes });
       await assertReferencesExist(db, changes);
       return db.transaction(async (tx) => {
+        await access.changed(tx, id);
         const updated = await repo.update(tx, id, changes, auth.userId);
         if (deleted_at) await softDelete(tx, id, deleted_at);
         return tariffDetails(tx, updated);
@@ -80,7 +83,10 @@ export function createTariffsService({ db, guard }: TariffsDeps) {
 
     async remove(auth: AuthContext, id: number, accountId: string) {
       await access.tariff(auth, id, accountId, 'write');
-      await db.transaction((tx) => softDelete(tx, id, null));
+      await db.transaction(async (tx) => {
+        await access.changed(tx, id);
+        await softDelete(tx, id, null);
+      });
     },
 
     async schedule(auth: AuthContext, id: number, accountId: string) {

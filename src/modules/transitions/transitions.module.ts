@@ -1,3 +1,4 @@
+import type { ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { App } from '../../http/types.ts';
@@ -9,6 +10,7 @@ import { createTransitionsService } from './transitions.service.ts';
 export interface TransitionModuleDeps {
   db: Database;
   guard: AccessGuard;
+  cache: ReadCache;
   now: () => Date;
   pollSeconds: number;
   onSchedulerRun: (outcome: 'ok' | 'error') => void;
@@ -16,7 +18,7 @@ export interface TransitionModuleDeps {
 
 /** Transition routes, and the scheduler that applies due transitions while the app runs. */
 export function registerTransitionModule(app: App, deps: TransitionModuleDeps): void {
-  const tariffAccess = createTariffAccess(deps.db, deps.guard);
+  const tariffAccess = createTariffAccess(deps.db, deps.guard, deps.cache);
   registerTransitionRoutes(app, createTransitionsService({ db: deps.db, tariffAccess, now: deps.now }));
   const scheduler = createTransitionScheduler({
     db: deps.db,
