@@ -75,7 +75,8 @@ export async function seedDemoReadings(
     const reactive = load * Math.tan(Math.acos(LOAD_POWER_FACTOR));
     const ts = new Date(time);
     add(meters.load, ts, kwh(load), 0, kwh(reactive));
-    add(meters.solar, ts, kwh(solar), 0, kwh(solar * 0.02));
+    // The solar meter sees generation leave the inverter: it is the meter's export.
+    add(meters.solar, ts, 0, kwh(solar), kwh(solar * 0.02));
     add(meters.grid, ts, kwh(Math.max(load - solar, 0)), kwh(Math.max(solar - load, 0)), kwh(reactive));
   }
   await storeReadings(tx, owner.account_id, readings);

@@ -97,6 +97,23 @@ describe('demo seed', () => {
     });
   });
 
+  it('stores 90 days of half-hourly readings up to now for each meter, with solar exported at midday', async () => {
+    const client = await demoClient();
+    const end = new Date();
+    const start = new Date(end.getTime() - 90 * 86_400_000);
+    const sums = await client.post('/api/v1/timeseries/electricity/energy-sums', {
+      account_id: seed!.accountId,
+      meter_sns: ['DEMO-GRID-001', 'DEMO-SOLAR-001', 'DEMO-LOAD-001'],
+      start: start.toISOString(),
+      end: end.toISOString(),
+    });
+    expect(sums.status).toBe(200);
+    const [grid, solar, load] = sums.body.data;
+    for (const meter of [grid, solar, load]) expect(meter.readings).toBeGreaterThanOrEqual(90 * 48 - 1);
+    expect(load.import_kwh).toBeGreaterThan(grid.import_kwh * 0.5);
+    expect(solar.export_kwh).toBeGreaterThan(0);
+  });
+
   it('runs once: a second call changes nothing', async () => {
     expect(await seedDemo(t.db)).toBeUndefined();
     const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM meters');

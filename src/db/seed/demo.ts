@@ -1,6 +1,7 @@
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import type { Database, Executor } from '../types.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
+import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -58,8 +59,8 @@ async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSit
   );
 }
 
-/** The demo user, organization and sites, once: returns undefined when they already exist. */
-export async function seedDemo(db: Database): Promise<DemoSeed | undefined> {
+/** The demo user, organization, sites, tariffs and 90 days of readings up to now, once: undefined when they exist. */
+export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed | undefined> {
   const existing = await db.query('SELECT 1 FROM users WHERE email = $1', [DEMO_EMAIL]);
   if (existing.length > 0) return undefined;
   return db.transaction(async (tx) => {
@@ -68,6 +69,7 @@ export async function seedDemo(db: Database): Promise<DemoSeed | undefined> {
     const sites = await seedDemoSites(tx, accountId);
     const tariffIds = await seedDemoTariffs(tx, accountId);
     await assignDemoTariffs(tx, accountId, sites, tariffIds);
+    await seedDemoReadings(tx, sites.meterIds, now);
     return { accountId, ...sites, tariffIds };
   });
 }

@@ -48,8 +48,9 @@ describe('seedDemoReadings', () => {
     );
     // SAST is UTC+2: 22:00 to 04:00 local is 20:00 to 02:00 UTC.
     const night = (ts: string) => ['20', '21', '22', '23', '00', '01'].includes(ts.slice(11, 13));
-    expect(solar!.filter((r) => night(r.ts)).every((r) => r.import_kwh === 0)).toBe(true);
-    expect(Math.max(...solar!.map((r) => r.import_kwh))).toBeGreaterThan(15);
+    expect(solar!.filter((r) => night(r.ts)).every((r) => r.export_kwh === 0)).toBe(true);
+    expect(solar!.every((r) => r.import_kwh === 0)).toBe(true);
+    expect(Math.max(...solar!.map((r) => r.export_kwh))).toBeGreaterThan(15);
     const weekday = (ts: string) => ![0, 6].includes(new Date(Date.parse(ts) + 7_200_000).getUTCDay());
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
     const middayLoad = (pick: boolean) =>
@@ -65,7 +66,7 @@ describe('seedDemoReadings', () => {
       [meters.solar, meters.load, meters.grid].map((m) => storedReadings(t.db, m.id)),
     );
     grid!.forEach((g, i) => {
-      expect(g.import_kwh - g.export_kwh).toBeCloseTo(load![i]!.import_kwh - solar![i]!.import_kwh, 2);
+      expect(g.import_kwh - g.export_kwh).toBeCloseTo(load![i]!.import_kwh - solar![i]!.export_kwh, 2);
     });
   });
 
