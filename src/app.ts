@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
@@ -9,6 +8,7 @@ import { createAccessGuard } from './http/access-guard.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { App } from './http/types.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
@@ -54,7 +54,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
-  await app.register(helmet, { global: true });
+  registerSecurityHeaders(app);
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: [...config.corsOrigins] });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);

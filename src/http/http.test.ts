@@ -105,6 +105,11 @@ describe('documents and probes', () => {
     const res = await user.client.get('/api/v1/auth/organizations');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    const failure = await call(t.app, 'GET', '/api/v1/unknown');
+    expect(failure.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 

@@ -3,6 +3,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 const ISSUER = 'utility-management-service';
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessTokens {
   sign(subject: AuthContext): Promise<{ token: string; expiresAt: number }>;
@@ -11,6 +12,14 @@ export interface AccessTokens {
 }
 
 export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: () => Date): AccessTokens {
+  // A client sends the same token with every request: its signature is checked once, and the
+  // result is kept until the token expires (the expiry is still checked on every use).
+  const verified = new Map<string, { auth: AuthContext; expiresAt: number }>();
+  function remember(token: string, auth: AuthContext, expiresAt: number) {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    verified.set(token, { auth, expiresAt });
+  }
+
   return {
     async sign({ userId, email, sessionId }) {
       const issuedAt = Math.floor(now().getTime() / 1000);
@@ -25,6 +34,9 @@ export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: (
       return { token, expiresAt };
     },
     async verify(token) {
+      const nowSeconds = now().getTime() / 1000;
+      const known = verified.get(token);
+      if (known) return known.expiresAt > nowSeconds ? known.auth : null;
       try {
         const { payload } = await jwtVerify(token, keys.publicKey, {
           issuer: ISSUER,
@@ -32,7 +44,9 @@ export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: (
           currentDate: now(),
         });
         if (typeof payload.sub !== 'string' || typeof payload.session_id !== 'string') return null;
-        return { userId: payload.sub, email: String(payload.email ?? ''), sessionId: payload.session_id };
+        const auth = { userId: payload.sub, email: String(payload.email ?? ''), sessionId: payload.session_id };
+        remember(token, auth, payload.exp ?? nowSeconds);
+        return auth;
       } catch {
         return null;
       }
