@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, invalid, notFound } from '../../test/helpers/envelopes.ts';
 import { registerUser } from '../../test/helpers/factories.ts';
 import { call } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
@@ -15,7 +16,7 @@ describe('envelope of failures', () => {
   it('answers an unknown route with a 404 envelope', async () => {
     const res = await call(t.app, 'GET', '/api/v1/nothing-here');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Route GET /api/v1/nothing-here not found' });
+    expect(res.body).toEqual(notFound('Route GET /api/v1/nothing-here'));
   });
 
   it('answers malformed JSON with 400', async () => {
@@ -26,7 +27,7 @@ describe('envelope of failures', () => {
       payload: '{"email": ',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, message: 'Invalid request body', error: 'body: Malformed JSON' });
+    expect(res.json()).toEqual(invalid('body: Malformed JSON'));
   });
 
   it('answers a body over 1 MiB with 413', async () => {
@@ -37,7 +38,7 @@ describe('envelope of failures', () => {
       payload: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1024 * 1024) }),
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ success: false, message: 'Payload too large', error: 'Request body is too large' });
+    expect(res.json()).toEqual(failure('Payload too large', 'Request body is too large'));
   });
 
   it('answers an unsupported content type with 415', async () => {
@@ -48,11 +49,7 @@ describe('envelope of failures', () => {
       payload: 'email=a',
     });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({
-      success: false,
-      message: 'Unsupported media type',
-      error: 'Content type must be application/json',
-    });
+    expect(res.json()).toEqual(failure('Unsupported media type', 'Content type must be application/json'));
   });
 
   it('joins several validation issues with "; "', async () => {
@@ -69,7 +66,7 @@ describe('envelope of failures', () => {
     });
     const res = await app.inject({ method: 'GET', url: '/boom' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ success: false, message: 'Internal server error', error: 'Internal server error' });
+    expect(res.json()).toEqual(failure('Internal server error', 'Internal server error'));
     await app.close();
   });
 });
@@ -119,7 +116,7 @@ describe('readiness without a database', () => {
     await t2.db.close();
     const res = await call(t2.app, 'GET', '/readyz');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ success: false, message: 'Service unavailable', error: 'The database is unreachable' });
+    expect(res.body).toEqual(failure('Service unavailable', 'The database is unreachable'));
     await t2.app.close();
   });
 });
@@ -129,6 +126,6 @@ describe('text the database cannot store', () => {
     const user = await registerUser(t.app);
     const res = await user.client.get(`/api/v1/organizations/${user.personalAccountId}/members`, { query: 'a\u0000b' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error: 'query: Must not contain NUL characters' });
+    expect(res.body).toEqual(invalid('query: Must not contain NUL characters'));
   });
 });

@@ -39,16 +39,62 @@ export async function insertMeter(
   return row!.id;
 }
 
+const SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
+type BySource = Partial<Record<(typeof SOURCES)[number], number>>;
+
 export async function insertDashboardConfig(
   db: Executor,
   accountId: string,
   blockId: number,
-  tariffs: Partial<Record<'grid' | 'solar' | 'genset' | 'inverter' | 'load', number>>,
+  tariffs: BySource,
+  meters: BySource = {},
 ): Promise<void> {
+  const columns = [...SOURCES.map((s) => `${s}_tariff_id`), ...SOURCES.map((s) => `${s}_meter_id`)];
+  const params = [blockId, accountId, ...SOURCES.map((s) => tariffs[s] ?? null), ...SOURCES.map((s) => meters[s] ?? null)];
   await db.query(
-    `INSERT INTO energy_dashboard_configs
-       (building_block_id, account_id, grid_tariff_id, solar_tariff_id, genset_tariff_id, inverter_tariff_id, load_tariff_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [blockId, accountId, tariffs.grid ?? null, tariffs.solar ?? null, tariffs.genset ?? null, tariffs.inverter ?? null, tariffs.load ?? null],
+    `INSERT INTO energy_dashboard_configs (building_block_id, account_id, ${columns.join(', ')})
+     VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')})`,
+    params,
   );
+}
+
+export async function insertTransition(
+  db: Executor,
+  accountId: string,
+  predecessorId: number,
+  successorId: number,
+  effectiveFrom: Date | string,
+): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from)
+     VALUES ($1, $2, $3, $4) RETURNING id`,
+    [accountId, predecessorId, successorId, effectiveFrom],
+  );
+  return row!.id;
+}
+
+const SLOT_MS = 30 * 60_000;
+
+/** Half-hourly readings from start; value(i) gives slot i's import, export, kvarh and kva. */
+export async function insertReadings(
+  db: Executor,
+  meterId: number,
+  start: string,
+  slots: number,
+  value: (i: number) => { import_kwh: number; export_kwh?: number; kvarh?: number; kva?: number },
+) {
+  for (let i = 0; i < slots; i++) {
+    const v = value(i);
+    await db.query(
+      'INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [meterId, new Date(Date.parse(start) + i * SLOT_MS), v.import_kwh, v.export_kwh ?? 0, v.kvarh ?? 0, v.import_kwh * 2, v.kva ?? 0],
+    );
+  }
+}
+
+export async function countReadings(db: Executor, meterId: number): Promise<number> {
+  const [row] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM readings WHERE meter_id = $1', [
+    meterId,
+  ]);
+  return row!.count;
 }

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_REQUIRED, failure, invalid } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, registerUser } from '../../../test/helpers/factories.ts';
 import { call, clientFor } from '../../../test/helpers/http.ts';
 import { SERVICE_ROLE_KEY, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -11,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const AUTH_REQUIRED = { success: false, message: 'Authentication required', error: 'Invalid or missing bearer token' };
 
 describe('signup', () => {
   it('creates the user and a personal account, and returns no tokens', async () => {
@@ -41,7 +41,7 @@ describe('signup', () => {
       body: { email: 'TWICE@example.com', password: 'password2' },
     });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, message: 'Unauthorized', error: 'User already registered' });
+    expect(res.body).toEqual(failure('Unauthorized', 'User already registered'));
   });
 
   it.each([
@@ -52,7 +52,7 @@ describe('signup', () => {
   ])('rejects %j with 400 naming the field', async (body, error) => {
     const res = await call(t.app, 'POST', '/api/v1/auth/signup', { body });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error });
+    expect(res.body).toEqual(invalid(error));
   });
 });
 
@@ -81,7 +81,7 @@ describe('login', () => {
   ])('answers 401 for %s', async (_case, email, password) => {
     const res = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email, password } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, message: 'Unauthorized', error: 'Invalid login credentials' });
+    expect(res.body).toEqual(failure('Unauthorized', 'Invalid login credentials'));
   });
 
   it('answers 400 for a body without password', async () => {
@@ -125,7 +125,7 @@ describe('refresh', () => {
   it('answers 401 for an unknown or expired refresh token and 400 for a missing one', async () => {
     const unknown = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: 'nope' } });
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ success: false, message: 'Unauthorized', error: 'Invalid refresh token' });
+    expect(unknown.body).toEqual(failure('Unauthorized', 'Invalid refresh token'));
     const user = await registerUser(t.app);
     t.clock.advance(2592000 + 1);
     try {
@@ -223,7 +223,7 @@ describe('organizations of a user', () => {
     const user = await registerUser(t.app);
     const res = await user.client.get('/api/v1/auth/users/not-a-uuid/organizations');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error: 'userId: Invalid UUID' });
+    expect(res.body).toEqual(invalid('userId: Invalid UUID'));
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockBody, createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
+import { AUTH_REQUIRED, conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
 import { createOrganization, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -13,11 +14,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const base = '/api/v1/building_blocks';
-const NOT_A_MEMBER = { success: false, message: 'Forbidden', error: 'You are not a member of this organization' };
-const ROLE_TOO_WEAK = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
-const FOREIGN_BLOCK = { success: false, message: 'Forbidden', error: 'Building block belongs to another organization' };
-const NO_BLOCK = { success: false, message: 'Not found', error: 'Building block not found' };
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
+const FOREIGN_BLOCK = ownedByAnother('Building block');
+const NO_BLOCK = notFound('Building block');
 
 /** The database-error form of spec Errors rule 10, decoded. */
 function databaseError(body: { success: boolean; message: unknown; error: string }) {
@@ -138,20 +136,16 @@ describe('POST /building_blocks', () => {
     const incomplete = { account_id: org.accountId, name: 'No address' };
     expect(await org.member.client.post(base, blockBody(org.accountId))).toMatchObject({
       status: 403,
-      body: ROLE_TOO_WEAK,
+      body: FORBIDDEN_ROLE,
     });
-    expect(await org.member.client.post(base, incomplete)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
-    expect(await org.outsider.client.post(base, incomplete)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(await org.member.client.post(base, incomplete)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
+    expect(await org.outsider.client.post(base, incomplete)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
   });
 
   it('answers 401 without a token, before validation', async () => {
     const res = await call(t.app, 'POST', base, { body: {} });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Authentication required',
-      error: 'Invalid or missing bearer token',
-    });
+    expect(res.body).toEqual(AUTH_REQUIRED);
   });
 });
 
@@ -274,7 +268,7 @@ describe('GET /building_blocks', () => {
     expect(asMember.status).toBe(200);
     expect(asMember.body.data.every((b: { account_id: string }) => b.account_id === org.accountId)).toBe(true);
     const asOutsider = await org.outsider.client.get(base, { account_id: accountId });
-    expect(asOutsider).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(asOutsider).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     const foreign = await list({ query: 'Foxtrot' });
     expect(foreign.body).toEqual({ success: true, message: null, data: [], count: 0 });
   });
@@ -297,7 +291,7 @@ describe('GET /building_blocks/:id', () => {
       body: invalid('id: Invalid input: expected number, received NaN'),
     });
     const own = await createBlock(org.owner.client, org.accountId);
-    expect(await read(own.id, org.outsider)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(await read(own.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     const unauthenticated = await call(t.app, 'GET', `${base}/${own.id}`, { query: { account_id: org.accountId } });
     expect(unauthenticated.status).toBe(401);
   });
@@ -309,7 +303,7 @@ describe('PUT /building_blocks/:id', () => {
 
   it('changes the given fields only and answers with the updated record', async () => {
     const block = await createBlock(org.owner.client, org.accountId, { description: 'old', area: 10, location: 'x' });
-    const res = await update(block.id, {
+    const changes = {
       name: 'Renamed',
       description: null,
       address: '2 Side Street',
@@ -320,25 +314,13 @@ describe('PUT /building_blocks/:id', () => {
       area: null,
       is_active: false,
       location: '-29.85,31.02',
-    });
+    };
+    const res = await update(block.id, changes);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
       message: null,
-      data: {
-        ...block,
-        name: 'Renamed',
-        description: null,
-        address: '2 Side Street',
-        city: 'Durban',
-        state: 'KwaZulu-Natal',
-        postal_code: 4001,
-        country: 'ZA',
-        area: null,
-        is_active: false,
-        location: '-29.85,31.02',
-        updated_at: expect.any(String),
-      },
+      data: { ...block, ...changes, updated_at: expect.any(String) },
     });
     expect(Date.parse(res.body.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(block.updated_at));
     const untouched = await update(block.id, {});
@@ -404,7 +386,7 @@ describe('PUT /building_blocks/:id', () => {
 
   it('refuses a MEMBER, and never changes a block of another organization', async () => {
     const block = await createBlock(org.owner.client, org.accountId, { name: 'Kept' });
-    expect(await update(block.id, { name: 'Nope' }, org.member)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
+    expect(await update(block.id, { name: 'Nope' }, org.member)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
     const foreign = await createBlock(org.outsider.client, org.otherAccountId, { name: 'Theirs' });
     expect(await update(foreign.id, { name: 'Mine' })).toMatchObject({ status: 403, body: FOREIGN_BLOCK });
     const theirs = await org.outsider.client.get(`${base}/${foreign.id}`, { account_id: org.otherAccountId });
@@ -432,17 +414,17 @@ describe('DELETE /building_blocks/:id', () => {
   it('answers 409 while the block has child blocks or meters', async () => {
     const parent = await createBlock(org.owner.client, org.accountId);
     const child = await createBlock(org.owner.client, org.accountId, { parent_id: parent.id });
-    const conflict = { success: false, message: 'Conflict', error: 'The building block has child blocks or meters' };
-    expect(await remove(parent.id)).toMatchObject({ status: 409, body: conflict });
+    const hasChildren = conflict('The building block has child blocks or meters');
+    expect(await remove(parent.id)).toMatchObject({ status: 409, body: hasChildren });
     await createMeter(org.owner.client, org.accountId, child.id);
-    expect(await remove(child.id)).toMatchObject({ status: 409, body: conflict });
+    expect(await remove(child.id)).toMatchObject({ status: 409, body: hasChildren });
     const stillThere = await org.owner.client.get(`${base}/${parent.id}`, { account_id: org.accountId });
     expect(stillThere.status).toBe(200);
   });
 
   it('refuses a MEMBER and a block of another organization with 403, deleting nothing', async () => {
     const block = await createBlock(org.owner.client, org.accountId);
-    expect(await remove(block.id, org.member)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
+    expect(await remove(block.id, org.member)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
     const foreign = await createBlock(org.outsider.client, org.otherAccountId);
     expect(await remove(foreign.id)).toMatchObject({ status: 403, body: FOREIGN_BLOCK });
     const theirs = await org.outsider.client.get(`${base}/${foreign.id}`, { account_id: org.otherAccountId });

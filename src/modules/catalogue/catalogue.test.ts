@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles, registerUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -12,9 +13,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const base = '/api/v1/tariffs/catalogue';
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
-const CATALOGUE_NOT_FOUND = { success: false, message: 'Not found', error: 'Catalogue tariff not found' };
-const READ_ONLY = { success: false, message: 'Catalogue is read-only', error: 'Catalogue is read-only' };
+const CATALOGUE_NOT_FOUND = notFound('Catalogue tariff');
 const ALL_IDS = [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
 
 interface Tariff {
@@ -214,12 +213,12 @@ describe('clone', () => {
     const member = await r.member.client.post(`${base}/1/clone`, { account_id: r.accountId });
     expect([member.status, member.body]).toEqual([
       403,
-      { success: false, message: 'Forbidden', error: 'Your role does not allow this action' },
+      FORBIDDEN_ROLE,
     ]);
     const outsider = await r.outsider.client.post(`${base}/1/clone`, { account_id: r.accountId });
     expect([outsider.status, outsider.body]).toEqual([
       403,
-      { success: false, message: 'Forbidden', error: 'You are not a member of this organization' },
+      FORBIDDEN_NOT_MEMBER,
     ]);
     const intoCatalogue = await r.owner.client.post(`${base}/1/clone`, { account_id: CATALOGUE_ACCOUNT_ID });
     expect([intoCatalogue.status, intoCatalogue.body]).toEqual([400, READ_ONLY]);

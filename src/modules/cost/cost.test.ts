@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
-import { insertBuildingBlock, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
+import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertReadings, insertTariff, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import type { Executor } from '../../db/types.ts';
 
 let t: TestApp;
 let r: Awaited<ReturnType<typeof organizationWithRoles>>;
@@ -12,25 +11,6 @@ beforeAll(async () => {
   r = await organizationWithRoles(t.app);
 });
 afterAll(async () => t.close());
-
-const SLOT_MS = 30 * 60_000;
-
-/** Half-hourly readings from start; value(i) gives slot i's import, export, kvarh and kva. */
-async function insertReadings(
-  db: Executor,
-  meterId: number,
-  start: string,
-  slots: number,
-  value: (i: number) => { import_kwh: number; export_kwh?: number; kvarh?: number; kva?: number },
-) {
-  for (let i = 0; i < slots; i++) {
-    const v = value(i);
-    await db.query(
-      'INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [meterId, new Date(Date.parse(start) + i * SLOT_MS), v.import_kwh, v.export_kwh ?? 0, v.kvarh ?? 0, v.import_kwh * 2, v.kva ?? 0],
-    );
-  }
-}
 
 async function tariffWithItems(
   accountId: string,
@@ -166,16 +146,9 @@ describe('a building block', () => {
     const oldGrid = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
     const newGrid = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 3 }]);
     const feedIn = await tariffWithItems(r.accountId, {}, [{ code: 'EXPORTED_ENERGY', price: 0.8 }]);
-    await t.db.query(
-      `INSERT INTO energy_dashboard_configs (building_block_id, account_id, grid_meter_id, solar_meter_id, load_meter_id, grid_tariff_id, solar_tariff_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [block, r.accountId, grid, solar, load, oldGrid, feedIn],
-    );
+    await insertDashboardConfig(t.db, r.accountId, block, { grid: oldGrid, solar: feedIn }, { grid, solar, load });
     // The grid tariff changes after the first day (12 h into 2025-03-02 UTC would also do; one day is simplest).
-    await t.db.query(
-      `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from) VALUES ($1, $2, $3, '2025-03-02T00:00:00Z')`,
-      [r.accountId, oldGrid, newGrid],
-    );
+    await insertTransition(t.db, r.accountId, oldGrid, newGrid, '2025-03-02T00:00:00Z');
     const res = await r.member.client.get(`/api/v1/building_blocks/${block}/energy-cost`, {
       account_id: r.accountId,
       start,

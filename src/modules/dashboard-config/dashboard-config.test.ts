@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlock, createMeter, insertTariff } from '../../../test/helpers/building-factories.ts';
+import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
+import { FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
+import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
@@ -40,12 +42,9 @@ const EMPTY_CONFIG = {
   inverter_tariff_id: null,
   load_tariff_id: null,
 };
-const NO_CONFIG = { success: false, message: 'Not found', error: 'Dashboard config not found' };
-const NO_BLOCK = { success: false, message: 'Not found', error: 'Building block not found' };
-const FOREIGN_BLOCK = { success: false, message: 'Forbidden', error: 'Building block belongs to another organization' };
-const ROLE_TOO_WEAK = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
-const NOT_A_MEMBER = { success: false, message: 'Forbidden', error: 'You are not a member of this organization' };
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
+const NO_CONFIG = notFound('Dashboard config');
+const NO_BLOCK = notFound('Building block');
+const FOREIGN_BLOCK = ownedByAnother('Building block');
 
 const newBlock = async () => (await createBlock(org.owner.client, org.accountId)).id;
 const put = (blockId: number, body: Record<string, unknown>, user = org.owner) =>
@@ -68,7 +67,7 @@ describe('GET /building_blocks/:id/config', () => {
   it('answers 403 for a block of another organization or a non-member, 404 for an unknown block', async () => {
     await org.outsider.client.put(configPath(foreign.blockId), { account_id: org.otherAccountId });
     expect(await get(foreign.blockId)).toMatchObject({ status: 403, body: FOREIGN_BLOCK });
-    expect(await get(await newBlock(), org.outsider)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(await get(await newBlock(), org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     expect(await get(2_000_000_000)).toMatchObject({ status: 404, body: NO_BLOCK });
     expect((await call(t.app, 'GET', configPath(1), { query: { account_id: org.accountId } })).status).toBe(401);
   });
@@ -189,8 +188,8 @@ describe('PUT /building_blocks/:id/config', () => {
 
   it('refuses a MEMBER and a non-member with 403', async () => {
     const blockId = await newBlock();
-    expect(await put(blockId, {}, org.member)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
-    expect(await put(blockId, {}, org.outsider)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(await put(blockId, {}, org.member)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
+    expect(await put(blockId, {}, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     expect(await get(blockId)).toMatchObject({ status: 404, body: NO_CONFIG });
     const admin = await put(blockId, { grid_meter_id: meters[1]!.id }, org.admin);
     expect(admin.status).toBe(200);
@@ -214,7 +213,7 @@ describe('DELETE /building_blocks/:id/config', () => {
   it('refuses a MEMBER and another organization’s block with 403, deleting nothing', async () => {
     const blockId = await newBlock();
     await put(blockId, {});
-    expect(await remove(blockId, org.member)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
+    expect(await remove(blockId, org.member)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
     await org.outsider.client.put(configPath(foreign.blockId), { account_id: org.otherAccountId });
     expect(await remove(foreign.blockId)).toMatchObject({ status: 403, body: FOREIGN_BLOCK });
     expect(

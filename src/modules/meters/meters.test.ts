@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countReadings,
-  createBlock,
-  createMeter,
-  insertReadings,
-  insertTariff,
-  meterBody,
-} from '../../../test/helpers/building-factories.ts';
+import { createBlock, createMeter, meterBody } from '../../../test/helpers/building-factories.ts';
+import { conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
 import { createOrganization, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
+import { countReadings, insertReadings, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
@@ -24,12 +19,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const base = '/api/v1/meters';
-const NOT_A_MEMBER = { success: false, message: 'Forbidden', error: 'You are not a member of this organization' };
-const ROLE_TOO_WEAK = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
-const FOREIGN_METER = { success: false, message: 'Forbidden', error: 'Meter belongs to another organization' };
-const NO_METER = { success: false, message: 'Not found', error: 'Meter not found' };
-const DUPLICATE_SN = { success: false, message: 'Conflict', error: 'A meter with this meter_sn already exists' };
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
+const FOREIGN_METER = ownedByAnother('Meter');
+const NO_METER = notFound('Meter');
+const DUPLICATE_SN = conflict('A meter with this meter_sn already exists');
 
 describe('POST /meters', () => {
   it('creates a meter with defaults and answers 201 with the record', async () => {
@@ -132,8 +124,8 @@ describe('POST /meters', () => {
 
   it('refuses a MEMBER and a non-member with 403', async () => {
     const body = meterBody(org.accountId, blockId);
-    expect(await org.member.client.post(base, body)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
-    expect(await org.outsider.client.post(base, body)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(await org.member.client.post(base, body)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
+    expect(await org.outsider.client.post(base, body)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     expect((await call(t.app, 'POST', base, { body })).status).toBe(401);
   });
 });
@@ -213,7 +205,7 @@ describe('meter lists', () => {
     expect((await org.member.client.get(base, { account_id: org.accountId })).status).toBe(200);
     expect(await org.outsider.client.get(base, { account_id: accountId })).toMatchObject({
       status: 403,
-      body: NOT_A_MEMBER,
+      body: FORBIDDEN_NOT_MEMBER,
     });
     expect((await list({ query: 'FOREIGN' })).body).toEqual({ success: true, message: null, data: [], count: 0 });
   });
@@ -238,13 +230,13 @@ describe('meter lists', () => {
     it('answers 403 for a block of another organization, 404 for an unknown block, 403 for a non-member', async () => {
       expect(await ofBlock(foreignBlockId)).toMatchObject({
         status: 403,
-        body: { success: false, message: 'Forbidden', error: 'Building block belongs to another organization' },
+        body: ownedByAnother('Building block'),
       });
       expect(await ofBlock(2_000_000_000)).toMatchObject({
         status: 404,
-        body: { success: false, message: 'Not found', error: 'Building block not found' },
+        body: notFound('Building block'),
       });
-      expect(await ofBlock(siteId, {}, org.outsider)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+      expect(await ofBlock(siteId, {}, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
       expect((await ofBlock(siteId, {}, org.member)).status).toBe(403);
       expect(await ofBlock(siteId, { sortBy: 'nope' })).toMatchObject({ status: 400 });
     });
@@ -260,7 +252,7 @@ describe('GET /meters/:id', () => {
     const foreign = await createMeter(org.outsider.client, org.otherAccountId, foreignBlockId);
     expect(await read(foreign.id)).toMatchObject({ status: 403, body: FOREIGN_METER });
     expect(await read(2_000_000_000)).toMatchObject({ status: 404, body: NO_METER });
-    expect(await read(meter.id, org.outsider)).toMatchObject({ status: 403, body: NOT_A_MEMBER });
+    expect(await read(meter.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     expect(await read('0')).toMatchObject({ status: 400, body: invalid('id: Too small: expected number to be >0') });
   });
 });
@@ -273,7 +265,7 @@ describe('PUT /meters/:id', () => {
     const meter = await createMeter(org.owner.client, org.accountId, blockId, { name: 'Before' });
     const otherBlock = await createBlock(org.owner.client, org.accountId);
     const tariffId = await insertTariff(t.db, org.accountId);
-    const res = await update(meter.id, {
+    const changes = {
       building_block_id: otherBlock.id,
       meter_sn: 'RENAMED-SN',
       meter_type: 'GAS',
@@ -281,22 +273,13 @@ describe('PUT /meters/:id', () => {
       tariff_id: tariffId,
       interval_minutes: 60,
       is_active: false,
-    });
+    };
+    const res = await update(meter.id, changes);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
       message: null,
-      data: {
-        ...meter,
-        building_block_id: otherBlock.id,
-        meter_sn: 'RENAMED-SN',
-        meter_type: 'GAS',
-        name: 'After',
-        tariff_id: tariffId,
-        interval_minutes: 60,
-        is_active: false,
-        updated_at: expect.any(String),
-      },
+      data: { ...meter, ...changes, updated_at: expect.any(String) },
     });
     const cleared = await update(meter.id, { tariff_id: null, name: null });
     expect(cleared.body.data).toMatchObject({ tariff_id: null, name: null, meter_sn: 'RENAMED-SN' });
@@ -322,7 +305,7 @@ describe('PUT /meters/:id', () => {
 
   it('refuses a MEMBER, never changes another organization’s meter, and answers 404 for an unknown one', async () => {
     const meter = await createMeter(org.owner.client, org.accountId, blockId);
-    expect(await update(meter.id, { name: 'x' }, org.member)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
+    expect(await update(meter.id, { name: 'x' }, org.member)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
     const foreign = await createMeter(org.outsider.client, org.otherAccountId, foreignBlockId);
     expect(await update(foreign.id, { name: 'Hijacked' })).toMatchObject({ status: 403, body: FOREIGN_METER });
     const theirs = await org.outsider.client.get(`${base}/${foreign.id}`, { account_id: org.otherAccountId });
@@ -349,15 +332,11 @@ describe('DELETE /meters/:id', () => {
 
   it('answers 409 for a meter with readings unless force=true, which deletes the readings too', async () => {
     const meter = await createMeter(org.owner.client, org.accountId, blockId);
-    await insertReadings(t.db, meter.id, 3);
+    await insertReadings(t.db, meter.id, '2025-01-01T00:00:00Z', 3, () => ({ import_kwh: 1, kva: 2 }));
     for (const query of [{}, { force: false }]) {
       expect(await remove(meter.id, query)).toMatchObject({
         status: 409,
-        body: {
-          success: false,
-          message: 'Conflict',
-          error: 'The meter has readings; delete it with force=true to delete them too',
-        },
+        body: conflict('The meter has readings; delete it with force=true to delete them too'),
       });
     }
     expect(await countReadings(t.db, meter.id)).toBe(3);
@@ -389,7 +368,7 @@ describe('DELETE /meters/:id', () => {
 
   it('refuses a MEMBER and another organization’s meter with 403, deleting nothing', async () => {
     const meter = await createMeter(org.owner.client, org.accountId, blockId);
-    expect(await remove(meter.id, {}, org.member)).toMatchObject({ status: 403, body: ROLE_TOO_WEAK });
+    expect(await remove(meter.id, {}, org.member)).toMatchObject({ status: 403, body: FORBIDDEN_ROLE });
     const foreign = await createMeter(org.outsider.client, org.otherAccountId, foreignBlockId);
     expect(await remove(foreign.id, { force: true })).toMatchObject({ status: 403, body: FOREIGN_METER });
     expect((await org.outsider.client.get(`${base}/${foreign.id}`, { account_id: org.otherAccountId })).status).toBe(

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conflict, forbidden, FORBIDDEN_NOT_MEMBER, invalid, invalidRequest, notFound } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, organizationWithRoles, registerUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
+import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
@@ -39,10 +41,10 @@ describe('create', () => {
     const [owner, other] = await Promise.all([registerUser(t.app), registerUser(t.app)]);
     const foreign = await owner.client.post(base, { name: 'X', primary_owner_user_id: other.id });
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual({ success: false, message: 'Forbidden', error: 'primary_owner_user_id must be the caller' });
+    expect(foreign.body).toEqual(forbidden('primary_owner_user_id must be the caller'));
     const bad = await owner.client.post(base, { name: 'X', primary_owner_user_id: 'nope' });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ success: false, message: 'Invalid request body', error: 'primary_owner_user_id: Invalid UUID' });
+    expect(bad.body).toEqual(invalid('primary_owner_user_id: Invalid UUID'));
     const missing = await owner.client.post(base, { primary_owner_user_id: owner.id });
     expect(missing.body.error).toBe('name: Invalid input: expected string, received undefined');
   });
@@ -58,10 +60,10 @@ describe('read, update, delete', () => {
     }
     const outsider = await r.outsider.client.get(`${base}/${r.accountId}`);
     expect(outsider.status).toBe(403);
-    expect(outsider.body).toEqual({ success: false, message: 'Forbidden', error: 'You are not a member of this organization' });
+    expect(outsider.body).toEqual(FORBIDDEN_NOT_MEMBER);
     const unknown = await r.owner.client.get(`${base}/${crypto.randomUUID()}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ success: false, message: 'Not found', error: 'Organization not found' });
+    expect(unknown.body).toEqual(notFound('Organization'));
     const malformed = await r.owner.client.get(`${base}/123`);
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toBe('id: Invalid UUID');
@@ -90,9 +92,9 @@ describe('read, update, delete', () => {
     }
     const after = await r.owner.client.get(`${base}/${r.accountId}`);
     expect(after.body.data.name).toBe('Renamed');
-    const invalid = await r.owner.client.put(`${base}/${r.accountId}`, { email: 'not-an-email' });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body.error).toBe('email: Invalid email address');
+    const badEmail = await r.owner.client.put(`${base}/${r.accountId}`, { email: 'not-an-email' });
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.body.error).toBe('email: Invalid email address');
   });
 
   it('deletes for the OWNER only, with its memberships', async () => {
@@ -114,19 +116,12 @@ describe('read, update, delete', () => {
     const owner = await registerUser(t.app);
     const personal = await owner.client.delete(`${base}/${owner.personalAccountId}`);
     expect(personal.status).toBe(400);
-    expect(personal.body).toEqual({ success: false, message: 'Invalid request', error: 'A personal account cannot be deleted' });
+    expect(personal.body).toEqual(invalidRequest('A personal account cannot be deleted'));
     const accountId = await createOrganization(owner);
-    await t.db.query(
-      `INSERT INTO tariffs (account_id, name, effective_from, effective_to) VALUES ($1, 'T', '2025-01-01', '2025-12-31')`,
-      [accountId],
-    );
+    await insertTariff(t.db, accountId);
     const res = await owner.client.delete(`${base}/${accountId}`);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Conflict',
-      error: 'The organization has dependent records (building blocks, meters or tariffs)',
-    });
+    expect(res.body).toEqual(conflict('The organization has dependent records (building blocks, meters or tariffs)'));
     // Once its only tariff is deleted, the organization can go.
     await t.db.query('UPDATE tariffs SET deleted_at = now() WHERE account_id = $1', [accountId]);
     expect((await owner.client.delete(`${base}/${accountId}`)).status).toBe(204);
@@ -166,7 +161,7 @@ describe('members', () => {
     const owner = await registerUser(t.app);
     const res = await owner.client.get(`${base}/${owner.personalAccountId}/members`, query);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error });
+    expect(res.body).toEqual(invalid(error));
   });
 
   it('adds a member (201); unknown user 404; already a member 409; bad role 400', async () => {
@@ -217,7 +212,7 @@ describe('members', () => {
     const r = await organizationWithRoles(t.app);
     const primary = await r.owner.client.delete(`${base}/${r.accountId}/members/${r.owner.id}`);
     expect(primary.status).toBe(409);
-    expect(primary.body).toEqual({ success: false, message: 'Conflict', error: 'The primary owner cannot be removed' });
+    expect(primary.body).toEqual(conflict('The primary owner cannot be removed'));
     const stranger = await r.owner.client.delete(`${base}/${r.accountId}/members/${r.outsider.id}`);
     expect(stranger.status).toBe(404);
     expect(stranger.body.error).toBe('Member not found');

@@ -24,7 +24,8 @@ interface SeasonRow {
   date_end: string;
 }
 
-interface RuleRow {
+/** A time-of-use rule as stored and answered. */
+export interface RuleRow {
   id: number;
   schedule_id: number;
   season_id: number;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_REQUIRED, invalid, notFound } from '../../../test/helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
+import type { RuleRow as Rule } from './reference.repository.ts';
 
 let t: TestApp;
 let user: TestUser;
@@ -12,18 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const AUTH_REQUIRED = { success: false, message: 'Authentication required', error: 'Invalid or missing bearer token' };
 const ZA = 'Africa/Johannesburg';
-
-interface Rule {
-  id: number;
-  schedule_id: number;
-  season_id: number;
-  day_type: string;
-  period: string;
-  start_minute: number;
-  end_minute: number;
-}
 
 describe('tariff item types', () => {
   it('answers every item type ordered by code, with displayName and unit, and the count', async () => {
@@ -170,17 +161,17 @@ describe('time-of-use schedules', () => {
     const unknown = await user.client.get('/api/v1/tou_schedules/99');
     expect([unknown.status, unknown.body]).toEqual([
       404,
-      { success: false, message: 'Not found', error: 'Time-of-use schedule not found' },
+      notFound('Time-of-use schedule'),
     ]);
     const badId = await user.client.get('/api/v1/tou_schedules/three');
     expect([badId.status, badId.body]).toEqual([
       400,
-      { success: false, message: 'Invalid request body', error: 'id: Invalid input: expected number, received NaN' },
+      invalid('id: Invalid input: expected number, received NaN'),
     ]);
     const badDso = await user.client.get('/api/v1/tou_schedules', { dso_id: 0 });
     expect([badDso.status, badDso.body]).toEqual([
       400,
-      { success: false, message: 'Invalid request body', error: 'dso_id: Too small: expected number to be >0' },
+      invalid('dso_id: Too small: expected number to be >0'),
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -11,16 +12,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const blocksOf = (tariffId: number, itemId: number) => `/api/v1/tariffs/${tariffId}/items/${itemId}/blocks`;
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
-const FORBIDDEN_NOT_MEMBER = {
-  success: false,
-  message: 'Forbidden',
-  error: 'You are not a member of this organization',
-};
-const FORBIDDEN_ROLE = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
-const FORBIDDEN_FOREIGN = { success: false, message: 'Forbidden', error: 'Tariff belongs to another organization' };
-const READ_ONLY = { success: false, message: 'Catalogue is read-only', error: 'Catalogue is read-only' };
-const BLOCK_NOT_FOUND = { success: false, message: 'Not found', error: 'Tariff block not found' };
+const FORBIDDEN_FOREIGN = ownedByAnother('Tariff');
+const BLOCK_NOT_FOUND = notFound('Tariff block');
 
 const THREE_TIERS = [
   { block_index: 0, upper_limit: 350, unit_price_cents: 210 },
@@ -69,7 +62,7 @@ describe('list', () => {
     const wrongTariff = await r.owner.client.get(blocksOf(other.id, r.item.id));
     expect([wrongTariff.status, wrongTariff.body]).toEqual([
       404,
-      { success: false, message: 'Not found', error: 'Tariff item not found' },
+      notFound('Tariff item'),
     ]);
     const outsider = await r.outsider.client.get(r.url);
     expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
@@ -166,7 +159,7 @@ describe('update', () => {
     const duplicate = await r.owner.client.put(`${r.url}/${first.id}`, { block_index: 1 });
     expect([duplicate.status, duplicate.body]).toEqual([
       409,
-      { success: false, message: 'Conflict', error: 'The item already has a block with block_index 1' },
+      conflict('The item already has a block with block_index 1'),
     ]);
     const notIncreasing = await r.owner.client.put(`${r.url}/${middle.id}`, { upper_limit: 300 });
     expect([notIncreasing.status, notIncreasing.body]).toEqual([

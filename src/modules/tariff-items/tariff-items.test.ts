@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
@@ -12,17 +13,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const itemsOf = (tariffId: number) => `/api/v1/tariffs/${tariffId}/items`;
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
-const conflict = (error: string) => ({ success: false, message: 'Conflict', error });
-const FORBIDDEN_NOT_MEMBER = {
-  success: false,
-  message: 'Forbidden',
-  error: 'You are not a member of this organization',
-};
-const FORBIDDEN_ROLE = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
-const FORBIDDEN_FOREIGN = { success: false, message: 'Forbidden', error: 'Tariff belongs to another organization' };
-const READ_ONLY = { success: false, message: 'Catalogue is read-only', error: 'Catalogue is read-only' };
-const ITEM_NOT_FOUND = { success: false, message: 'Not found', error: 'Tariff item not found' };
+const FORBIDDEN_FOREIGN = ownedByAnother('Tariff');
+const ITEM_NOT_FOUND = notFound('Tariff item');
 
 async function setup() {
   const r = await organizationWithRoles(t.app);
@@ -228,7 +220,7 @@ describe('list', () => {
     const unknown = await r.owner.client.get(itemsOf(999999));
     expect([unknown.status, unknown.body]).toEqual([
       404,
-      { success: false, message: 'Not found', error: 'Tariff not found' },
+      notFound('Tariff'),
     ]);
   });
 });
@@ -366,6 +358,6 @@ describe('access to writes', () => {
     const r = await setup();
     await r.owner.client.delete(`/api/v1/tariffs/${r.tariff.id}`, { account_id: r.accountId });
     const res = await r.owner.client.post(itemsOf(r.tariff.id), { item_type_code: 'SERVICE', price: 1 });
-    expect([res.status, res.body]).toEqual([404, { success: false, message: 'Not found', error: 'Tariff not found' }]);
+    expect([res.status, res.body]).toEqual([404, notFound('Tariff')]);
   });
 });

@@ -24,27 +24,6 @@ export interface TariffRow {
   updated_at: Date;
 }
 
-const RECORD_COLUMNS = [
-  'id',
-  'name',
-  'description',
-  'account_id',
-  'dso_id',
-  'tou_schedule_id',
-  'meter_type',
-  'tariff_type',
-  'currency',
-  'tax_rate',
-  'is_active',
-  'effective_from',
-  'effective_to',
-  'timezone',
-  'notes',
-  'cloned_from',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** The columns a client may set: the allow-list that names columns in INSERT and UPDATE. */
 export const WRITABLE_COLUMNS = [
   'name',
@@ -62,6 +41,8 @@ export const WRITABLE_COLUMNS = [
   'notes',
   'cloned_from',
 ] as const satisfies readonly (keyof TariffChanges)[];
+
+const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'] as const;
 
 export const TARIFF_RECORD = RECORD_COLUMNS.join(', ');
 const ALIASED_RECORD = RECORD_COLUMNS.map((c) => `t.${c}`).join(', ');

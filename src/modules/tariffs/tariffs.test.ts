@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_REQUIRED, conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, invalidRequest, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
-import {
-  createItems,
-  createTariff,
-  insertConfigWithTariff,
-  insertMeterWithTariff,
-  insertTransition,
-  tariffBody,
-} from '../../../test/helpers/tariff-factories.ts';
+import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
+import { createItems, createTariff, tariffBody } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
 import { CURRENCIES, METER_TYPES } from './tariff-enums.ts';
@@ -20,16 +15,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const base = '/api/v1/tariffs';
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
-const FORBIDDEN_NOT_MEMBER = {
-  success: false,
-  message: 'Forbidden',
-  error: 'You are not a member of this organization',
-};
-const FORBIDDEN_ROLE = { success: false, message: 'Forbidden', error: 'Your role does not allow this action' };
-const FORBIDDEN_FOREIGN = { success: false, message: 'Forbidden', error: 'Tariff belongs to another organization' };
-const NOT_FOUND = { success: false, message: 'Not found', error: 'Tariff not found' };
-const READ_ONLY = { success: false, message: 'Catalogue is read-only', error: 'Catalogue is read-only' };
+const FORBIDDEN_FOREIGN = ownedByAnother('Tariff');
+const NOT_FOUND = notFound('Tariff');
 const ESKOM = { id: 1, name: 'Eskom', tz: 'Africa/Johannesburg' };
 
 async function countTariffs(
@@ -75,27 +62,7 @@ describe('create', () => {
 
   it('stores every field given, nests the DSO, and accepts ISO date-times for the dates', async () => {
     const r = await organizationWithRoles(t.app);
-    const res = await r.admin.client.post(
-      base,
-      tariffBody(r.accountId, {
-        name: 'Plant TOU',
-        description: 'Seasonal',
-        timezone: 'Europe/London',
-        notes: 'From the 2025 schedule',
-        meter_type: 'HVAC',
-        tariff_type: 'TIME_OF_USE',
-        dso_id: 1,
-        tou_schedule_id: 3,
-        effective_from: '2025-04-01T00:00:00+02:00',
-        effective_to: '2026-03-31',
-        currency: 'EUR',
-        tax_rate: 15.5,
-        is_active: false,
-        cloned_from: 6,
-      }),
-    );
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    const fields = {
       name: 'Plant TOU',
       description: 'Seasonal',
       timezone: 'Europe/London',
@@ -104,14 +71,18 @@ describe('create', () => {
       tariff_type: 'TIME_OF_USE',
       dso_id: 1,
       tou_schedule_id: 3,
-      effective_from: '2025-04-01',
       effective_to: '2026-03-31',
       currency: 'EUR',
       tax_rate: 15.5,
       is_active: false,
       cloned_from: 6,
-      dso: ESKOM,
-    });
+    };
+    const res = await r.admin.client.post(
+      base,
+      tariffBody(r.accountId, { ...fields, effective_from: '2025-04-01T00:00:00+02:00' }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ ...fields, effective_from: '2025-04-01', dso: ESKOM });
     const read = await r.member.client.get(`${base}/${res.body.data.id}`, { account_id: r.accountId });
     expect(read.body).toEqual(res.body);
   });
@@ -216,11 +187,7 @@ describe('create', () => {
   it('answers 401 without a token, before validation', async () => {
     const res = await call(t.app, 'POST', base, { body: {} });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Authentication required',
-      error: 'Invalid or missing bearer token',
-    });
+    expect(res.body).toEqual(AUTH_REQUIRED);
   });
 });
 
@@ -412,8 +379,7 @@ describe('update', () => {
     const r = await organizationWithRoles(t.app);
     const tariff = await createTariff(r.owner.client, r.accountId, { description: 'old' });
     await createItems(r.owner.client, tariff.id, { item_type_code: 'IMPORT_ENERGY', price: 2 });
-    const res = await r.admin.client.put(`${base}/${tariff.id}`, {
-      account_id: r.accountId,
+    const changes = {
       name: 'Renamed',
       description: null,
       tariff_type: 'TIME_OF_USE',
@@ -423,23 +389,18 @@ describe('update', () => {
       currency: 'USD',
       tax_rate: 7.25,
       is_active: false,
-      effective_to: '2026-06-30T12:00:00Z',
       timezone: 'America/New_York',
+    };
+    const res = await r.admin.client.put(`${base}/${tariff.id}`, {
+      account_id: r.accountId,
+      ...changes,
+      effective_to: '2026-06-30T12:00:00Z',
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       ...tariff,
-      name: 'Renamed',
-      description: null,
-      tariff_type: 'TIME_OF_USE',
-      tou_schedule_id: 2,
-      dso_id: 3,
-      meter_type: 'EV',
-      currency: 'USD',
-      tax_rate: 7.25,
-      is_active: false,
+      ...changes,
       effective_to: '2026-06-30',
-      timezone: 'America/New_York',
       updated_at: expect.any(String),
       dso: { id: 3, name: 'City of Cape Town', tz: 'Africa/Johannesburg' },
       tariff_items: [expect.objectContaining({ item_type_code: 'IMPORT_ENERGY', price: 2 })],
@@ -558,9 +519,10 @@ describe('delete', () => {
       await createTariff(r.owner.client, r.accountId),
       await createTariff(r.owner.client, r.accountId),
     ];
-    await insertMeterWithTariff(t.db, r.accountId, metered.id);
-    await insertConfigWithTariff(t.db, r.accountId, configured.id);
-    await insertTransition(t.db, r.accountId, predecessor.id, successor.id);
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    await insertMeter(t.db, r.accountId, block, { tariffId: metered.id });
+    await insertDashboardConfig(t.db, r.accountId, block, { load: configured.id });
+    await insertTransition(t.db, r.accountId, predecessor.id, successor.id, new Date(Date.now() + 30 * 86_400_000));
     const expected: [number, string][] = [
       [metered.id, 'The tariff is still referenced by a meter'],
       [configured.id, 'The tariff is still referenced by an energy dashboard config'],
@@ -569,7 +531,7 @@ describe('delete', () => {
     ];
     for (const [id, error] of expected) {
       const res = await r.owner.client.delete(`${base}/${id}`, { account_id: r.accountId });
-      expect([res.status, res.body]).toEqual([409, { success: false, message: 'Conflict', error }]);
+      expect([res.status, res.body]).toEqual([409, conflict(error)]);
       const viaUpdate = await r.owner.client.put(`${base}/${id}`, {
         account_id: r.accountId,
         name: 'Gone',
@@ -659,7 +621,7 @@ describe('schedule', () => {
     const notTou = await r.owner.client.get(`${base}/${flat.id}/schedule`, { account_id: r.accountId });
     expect([notTou.status, notTou.body]).toEqual([
       400,
-      { success: false, message: 'Invalid request', error: `Tariff ${flat.id} is not TIME_OF_USE` },
+      invalidRequest(`Tariff ${flat.id} is not TIME_OF_USE`),
     ]);
     const unknown = await r.owner.client.get(`${base}/999999/schedule`, { account_id: r.accountId });
     expect([unknown.status, unknown.body]).toEqual([404, NOT_FOUND]);

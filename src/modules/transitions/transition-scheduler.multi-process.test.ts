@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, registerUser } from '../../../test/helpers/factories.ts';
-import { insertBuildingBlock, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
+import { insertBuildingBlock, insertMeter, insertTariff, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 const PROCESSES = 3;
@@ -58,12 +58,7 @@ describe('transition scheduler with several server processes on one PostgreSQL',
       const pred = await insertTariff(t.db, accountId, `Old ${i}`);
       const succ = await insertTariff(t.db, accountId, `New ${i}`);
       for (let m = 0; m < METERS_PER_TARIFF; m++) await insertMeter(t.db, accountId, block, { tariffId: pred });
-      const [row] = await t.db.query<{ id: number }>(
-        `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from)
-         VALUES ($1, $2, $3, now() + interval '3 seconds') RETURNING id`,
-        [accountId, pred, succ],
-      );
-      transitionIds.push(row!.id);
+      transitionIds.push(await insertTransition(t.db, accountId, pred, succ, new Date(Date.now() + 3000)));
     }
     servers.push(...(await Promise.all(Array.from({ length: PROCESSES }, () => startServer(t.databaseUrl!)))));
 

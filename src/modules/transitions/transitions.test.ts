@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conflict, invalid, notFound, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
@@ -104,7 +105,7 @@ describe('create', () => {
     await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
     const res = await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: third, effective_from: hourFromNow() });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ success: false, message: 'Conflict', error: 'The tariff already has a successor transition' });
+    expect(res.body).toEqual(conflict('The tariff already has a successor transition'));
   });
 
   it('rejects an invalid successor with 400: itself, unknown, deleted, another organization, or a cycle', async () => {
@@ -122,7 +123,7 @@ describe('create', () => {
     for (const [successor, error] of cases) {
       const res = await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: successor, effective_from: hourFromNow() });
       expect(res.status, String(successor)).toBe(400);
-      expect(res.body).toEqual({ success: false, message: 'Invalid request body', error });
+      expect(res.body).toEqual(invalid(error));
     }
     // pred -> succ exists; succ -> pred would close the loop.
     await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
@@ -139,7 +140,7 @@ describe('create', () => {
     const { pred } = await tariffPair();
     const res = await r.owner.client.post(url(pred), { account_id: r.accountId, ...body });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, message: 'Invalid request body', error });
+    expect(res.body).toEqual(invalid(error));
   });
 
   it('guards the catalogue (400), the organization (403) and unknown tariffs (404)', async () => {
@@ -147,7 +148,7 @@ describe('create', () => {
     const body = { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() };
     const catalogue = await r.owner.client.post(url(1), body);
     expect(catalogue.status).toBe(400);
-    expect(catalogue.body).toEqual({ success: false, message: 'Catalogue is read-only', error: 'Catalogue is read-only' });
+    expect(catalogue.body).toEqual(READ_ONLY);
     const member = await r.member.client.post(url(pred), body);
     expect(member.status).toBe(403);
     const outsider = await r.outsider.client.post(url(pred), body);
@@ -157,7 +158,7 @@ describe('create', () => {
     expect(outsiderOwnAccount.body.error).toBe('Tariff belongs to another organization');
     const unknown = await r.owner.client.post(url(999_999), body);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ success: false, message: 'Not found', error: 'Tariff not found' });
+    expect(unknown.body).toEqual(notFound('Tariff'));
     expect((await r.owner.client.get(url(pred), { account_id: r.accountId })).status).toBe(404);
     expect((await call(t.app, 'POST', url(pred), { body })).status).toBe(401);
   });
@@ -168,7 +169,7 @@ describe('read, update, delete', () => {
     const { pred } = await tariffPair();
     const res = await r.owner.client.get(url(pred), { account_id: r.accountId });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Transition not found' });
+    expect(res.body).toEqual(notFound('Transition'));
     expect((await r.outsider.client.get(url(pred), { account_id: r.accountId })).status).toBe(403);
   });
 
