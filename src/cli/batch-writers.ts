@@ -15,16 +15,37 @@ export interface BatchWriter {
 }
 
 const STAGING_TABLE = 'import_staging';
-const STAGING_SOURCE: ReadingSource = () => `${STAGING_TABLE} s`;
-const STAGING_COLUMNS = 'meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva';
+const STAGING_SOURCE: ReadingSource = { readings: () => `${STAGING_TABLE} s`, keys: () => `${STAGING_TABLE} s` };
+const FLOAT_COLUMNS = ['import_kwh', 'export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
+const STAGING_COLUMNS = `meter_id, ts, ${FLOAT_COLUMNS.join(', ')}`;
 
-function copyText(readings: readonly StoredReading[]): string {
-  return readings
-    .map(
-      (r) =>
-        `${r.meter_id}\t${r.ts.toISOString()}\t${r.import_kwh}\t${r.export_kwh}\t${r.kvarh}\t${r.power_kw}\t${r.kva}\n`,
-    )
-    .join('');
+const COPY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
+const ROW_BYTES = 2 + (4 + 4) + (4 + 8) + FLOAT_COLUMNS.length * (4 + 8);
+
+/**
+ * The batch in COPY's binary format: PostgreSQL reads it without parsing text, which is much of
+ * the cost of a text COPY of timestamps and floats.
+ */
+function copyBinary(readings: readonly StoredReading[]): Buffer {
+  const buffer = Buffer.allocUnsafe(COPY_SIGNATURE.length + 8 + readings.length * ROW_BYTES + 2);
+  let at = COPY_SIGNATURE.copy(buffer, 0);
+  at = buffer.writeInt32BE(0, at); // flags
+  at = buffer.writeInt32BE(0, at); // header extension length
+  for (const reading of readings) {
+    at = buffer.writeInt16BE(2 + FLOAT_COLUMNS.length, at);
+    at = buffer.writeInt32BE(4, at);
+    at = buffer.writeInt32BE(reading.meter_id, at);
+    at = buffer.writeInt32BE(8, at);
+    // timestamptz: microseconds since 2000-01-01 UTC.
+    at = buffer.writeBigInt64BE(BigInt(reading.ts.getTime() - POSTGRES_EPOCH_MS) * 1000n, at);
+    for (const column of FLOAT_COLUMNS) {
+      at = buffer.writeInt32BE(8, at);
+      at = buffer.writeDoubleBE(reading[column], at);
+    }
+  }
+  buffer.writeInt16BE(-1, at); // end of data
+  return buffer;
 }
 
 function clientExecutor(client: pg.PoolClient): Executor {
@@ -53,8 +74,8 @@ async function copyWriter(db: PostgresDatabase, accountId: string): Promise<Batc
       await client.query('BEGIN');
       try {
         await pipeline(
-          Readable.from([copyText(readings)]),
-          client.query(copyFrom(`COPY ${STAGING_TABLE} (${STAGING_COLUMNS}) FROM STDIN`)),
+          Readable.from([copyBinary(readings)]),
+          client.query(copyFrom(`COPY ${STAGING_TABLE} (${STAGING_COLUMNS}) FROM STDIN (FORMAT binary)`)),
         );
         const counts = await storeReadings(tx, accountId, readings, STAGING_SOURCE);
         await client.query('COMMIT');

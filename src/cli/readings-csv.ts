@@ -1,4 +1,4 @@
-import { timestamp } from '../modules/timeseries/timeseries.schemas.ts';
+import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../modules/timeseries/timeseries.schemas.ts';
 import { MAX_READING_VALUE, type ReadingInput } from '../modules/timeseries/readings.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
@@ -28,7 +28,21 @@ const NON_NEGATIVE_NUMBER = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Comma-separated fields, each trimmed and unwrapped from double quotes (a field cannot hold a comma). */
 function fields(text: string): string[] {
-  return text.split(',').map((field) => field.trim().replace(/^"(.*)"$/, '$1'));
+  return text.split(',').map((raw) => {
+    const field = raw.trim();
+    return field.startsWith('"') ? field.replace(/^"(.*)"$/, '$1') : field;
+  });
+}
+
+/** The same as the timestamp schema, without its cost on the valid texts that make up a file. */
+function parseTimestamp(line: number, text: string | undefined): Date {
+  if (text !== undefined && ISO_DATE_TIME?.test(text)) {
+    const date = new Date(text);
+    if (isWithinTimestampRange(date)) return date;
+  }
+  const ts = timestamp.safeParse(text);
+  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found "${text}"`);
+  return ts.data;
 }
 
 /** The position of each column, from the header line: meter_sn, ts, import_kwh required, the others optional. */
@@ -69,15 +83,14 @@ export function parseLine(header: Map<Column, number>, line: number, text: strin
   if (meterSn === '' || meterSn.length > 64 || meterSn.includes('\u0000')) {
     throw new ImportError(line, `meter_sn: must be 1 to 64 characters, found "${meterSn}"`);
   }
-  const ts = timestamp.safeParse(field('ts'));
-  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found "${field('ts')}"`);
+  const ts = parseTimestamp(line, field('ts'));
   const importKwh = parseNumber(line, 'import_kwh', field('import_kwh'));
   if (importKwh === undefined) throw new ImportError(line, 'import_kwh: missing');
   return {
     line,
     meter_sn: meterSn,
     reading: {
-      ts: ts.data,
+      ts,
       import_kwh: importKwh,
       export_kwh: parseNumber(line, 'export_kwh', field('export_kwh')),
       kvarh: parseNumber(line, 'kvarh', field('kvarh')),

@@ -7,7 +7,7 @@ import { openBatchWriter } from './batch-writers.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
 import { type CsvReading, ImportError, parseHeader, parseLine } from './readings-csv.ts';
 
-export const DEFAULT_BATCH_SIZE = 5_000;
+export const DEFAULT_BATCH_SIZE = 25_000;
 
 export interface ImportProgress {
   /** Bytes of the file read so far. */

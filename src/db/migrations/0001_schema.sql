@@ -241,9 +241,11 @@ CREATE TABLE tariff_transitions (
 );
 CREATE INDEX tariff_transitions_due_idx ON tariff_transitions (effective_from) WHERE applied_at IS NULL;
 
--- Interval readings: one row per meter and interval start.
+-- Interval readings: one row per meter and interval start. No foreign key on meter_id: it would
+-- check the meter for every reading written; writers lock their meters instead, and a trigger on
+-- meters deletes a meter's readings with it (0005_readings_rollups.sql).
 CREATE TABLE readings (
-  meter_id integer NOT NULL REFERENCES meters (id) ON DELETE CASCADE,
+  meter_id integer NOT NULL,
   ts timestamptz NOT NULL,
   import_kwh double precision NOT NULL,
   export_kwh double precision NOT NULL DEFAULT 0,

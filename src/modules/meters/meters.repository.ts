@@ -70,7 +70,7 @@ export const metersRepository = {
   update: (db: Executor, accountId: string, id: number, values: MeterValues) =>
     updateRow<Meter>(db, TABLE, accountId, id, values),
 
-  /** Locks the meter against concurrent readings (their foreign key check waits) until the transaction ends. */
+  /** Locks the meter against concurrent readings (writers take FOR KEY SHARE on it) until the transaction ends. */
   async lock(db: Executor, accountId: string, id: number) {
     await db.query('SELECT id FROM meters WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
   },
@@ -83,7 +83,7 @@ export const metersRepository = {
     return row!.found;
   },
 
-  /** Deletes the meter; its readings go with it (ON DELETE CASCADE). */
+  /** Deletes the meter; a trigger removes its readings and rollups. */
   async delete(db: Executor, accountId: string, id: number) {
     await db.query('DELETE FROM meters WHERE id = $1 AND account_id = $2', [id, accountId]);
   },

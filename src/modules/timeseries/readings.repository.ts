@@ -16,21 +16,28 @@ export interface WriteCounts {
   updated: number;
 }
 
-/**
- * A FROM item with the columns meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva,
- * aliased s; it adds the values it needs to params.
- */
-export type ReadingSource = (params: SqlParams) => string;
+/** Where the readings of a write come from, as FROM items aliased s; each adds the values it needs to params. */
+export interface ReadingSource {
+  /** The columns meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva. */
+  readings(params: SqlParams): string;
+  /** At least meter_id and ts, of the same readings. */
+  keys(params: SqlParams): string;
+}
 
 /** The readings themselves, sent as one array parameter per column. */
 export function readingsArraySource(readings: readonly StoredReading[]): ReadingSource {
-  return (params) => {
-    const column = (key: Exclude<keyof StoredReading, 'ts'>) => params.add(arrayLiteral(readings.map((r) => r[key])));
-    const ts = params.add(arrayLiteral(readings.map((r) => r.ts.toISOString())));
-    return `unnest(${column('meter_id')}::int[], ${ts}::timestamptz[],
-      ${column('import_kwh')}::float8[], ${column('export_kwh')}::float8[], ${column('kvarh')}::float8[],
-      ${column('power_kw')}::float8[], ${column('kva')}::float8[])
-      AS s(meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)`;
+  const meterIds = arrayLiteral(readings.map((r) => r.meter_id));
+  const times = arrayLiteral(readings.map((r) => r.ts.toISOString()));
+  return {
+    readings(params) {
+      const column = (key: Exclude<keyof StoredReading, 'ts' | 'meter_id'>) =>
+        params.add(arrayLiteral(readings.map((r) => r[key])));
+      return `unnest(${params.add(meterIds)}::int[], ${params.add(times)}::timestamptz[],
+        ${column('import_kwh')}::float8[], ${column('export_kwh')}::float8[], ${column('kvarh')}::float8[],
+        ${column('power_kw')}::float8[], ${column('kva')}::float8[])
+        AS s(meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)`;
+    },
+    keys: (params) => `unnest(${params.add(meterIds)}::int[], ${params.add(times)}::timestamptz[]) AS s(meter_id, ts)`,
   };
 }
 
@@ -55,19 +62,22 @@ export const readingsRepository = {
 
   /**
    * Serialises writers of the same meters until the transaction ends, so that two concurrent
-   * batches touching one hour cannot each recompute its rollup without the other's readings.
+   * batches touching one hour cannot each recompute its rollup without the other's readings. The
+   * key-share lock stands for a foreign key: the meters cannot be deleted until the transaction
+   * ends, and a meter deleted meanwhile is absent from the upsert's join.
    */
   async lockMeters(tx: Executor, meterIds: readonly number[]): Promise<void> {
-    await tx.query('SELECT pg_advisory_xact_lock($1, id) FROM (SELECT unnest($2::int[]) AS id ORDER BY 1) ids', [
-      METER_WRITE_LOCK,
-      meterIds,
-    ]);
+    await tx.query(
+      `SELECT pg_advisory_xact_lock($1, id)
+       FROM (SELECT id FROM meters WHERE id = ANY($2::int[]) ORDER BY id FOR KEY SHARE) locked`,
+      [METER_WRITE_LOCK, arrayLiteral(meterIds)],
+    );
   },
 
   /** Inserts readings, replacing those with the same (meter, ts); only meters of accountId. */
   async upsert(tx: Executor, accountId: string, source: ReadingSource): Promise<WriteCounts> {
     const params = new SqlParams();
-    const from = source(params);
+    const from = source.readings(params);
     const [counts] = await tx.query<WriteCounts>(
       `WITH written AS (
          INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)

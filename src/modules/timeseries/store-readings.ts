@@ -21,6 +21,6 @@ export async function storeReadings(
 ): Promise<WriteCounts> {
   await readingsRepository.lockMeters(tx, [...new Set(readings.map((r) => r.meter_id))]);
   const counts = await readingsRepository.upsert(tx, accountId, source);
-  await refreshRollups(tx, readings);
+  await refreshRollups(tx, source);
   return counts;
 }

@@ -9,11 +9,19 @@ const EARLIEST = Date.UTC(1900, 0, 1);
 const LATEST = Date.UTC(9999, 0, 1);
 const MINUTE_MS = 60_000;
 
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** The pattern behind isoDateTime: a text it accepts is one Date.parse reads the same way. */
+export const ISO_DATE_TIME = isoDateTime._zod.def.pattern;
+
+export function isWithinTimestampRange(date: Date): boolean {
+  return date.getTime() >= EARLIEST && date.getTime() < LATEST;
+}
+
 /** An ISO 8601 date-time with Z or an offset, as a Date. */
-export const timestamp = z.iso
-  .datetime({ offset: true })
+export const timestamp = isoDateTime
   .transform((text) => new Date(text))
-  .refine((date) => date.getTime() >= EARLIEST && date.getTime() < LATEST, 'Must be between 1900 and 9999');
+  .refine(isWithinTimestampRange, 'Must be between 1900 and 9999');
 
 const meterSn = z
   .string()
