@@ -9,6 +9,7 @@ import { registerAuthentication } from './http/authenticate.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerReplySerializer } from './http/serializer.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import type { App } from './http/types.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
@@ -55,6 +56,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logge
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  registerReplySerializer(app);
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: [...config.corsOrigins] });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);

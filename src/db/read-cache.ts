@@ -27,7 +27,15 @@ export function createReadCache(db: Database) {
   };
   const isDirty = (key: string) => (dirtyUntil.get(key) ?? 0) > Date.now();
 
+  /** Cached values are shared by every request: frozen, so that none can change another's. */
+  function deepFreeze(value: unknown): void {
+    if (value === null || typeof value !== 'object' || Object.isFrozen(value) || value instanceof Map) return;
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+
   function store(key: string, value: unknown) {
+    deepFreeze(value);
     if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
     entries.set(key, { value, expires: Date.now() + TTL_MS });
   }

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+
+// The JSON of frozen data (what the read cache hands out) never changes: it is written once.
+const jsonOfFrozen = new WeakMap<object, string>();
+
+function dataJson(data: unknown): string {
+  if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(data);
+  let json = jsonOfFrozen.get(data);
+  if (json === undefined) {
+    json = JSON.stringify(data);
+    jsonOfFrozen.set(data, json);
+  }
+  return json;
+}
+
+function isEnvelope(payload: unknown): payload is { success: boolean; message: unknown; data: unknown; count?: number } {
+  return typeof payload === 'object' && payload !== null && 'success' in payload && 'data' in payload;
+}
+
+/**
+ * Serializes the envelope as JSON.stringify would (same keys, same order), reusing the JSON of
+ * cached, frozen data: a cached tariff read then costs no serialization.
+ */
+export function serializeReply(payload: unknown): string {
+  if (!isEnvelope(payload) || Object.keys(payload).some((k) => !['success', 'message', 'data', 'count'].includes(k))) {
+    return JSON.stringify(payload);
+  }
+  const count = payload.count === undefined ? '' : `,"count":${JSON.stringify(payload.count)}`;
+  return `{"success":${payload.success},"message":${JSON.stringify(payload.message)},"data":${dataJson(payload.data)}${count}}`;
+}
+
+export function registerReplySerializer(app: FastifyInstance): void {
+  app.setReplySerializer(serializeReply);
+}
