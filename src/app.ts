@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import type { Config } from './config.ts';
 import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
@@ -37,15 +37,16 @@ export interface AppDeps {
   keys: SigningKeys;
   /** The clock: injectable so tests can move time (token expiry, transitions). */
   now?: () => Date;
-  logger?: FastifyServerOptions['logger'];
+  /** Where JSON log lines go (standard output when absent). */
+  logStream?: NodeJS.WritableStream;
 }
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
-export async function buildApp({ config, db, keys, now = () => new Date(), logger }: AppDeps): Promise<App> {
+export async function buildApp({ config, db, keys, now = () => new Date(), logStream }: AppDeps): Promise<App> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel, redact: REDACTED_HEADERS },
+    logger: { level: config.logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
