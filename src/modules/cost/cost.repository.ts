@@ -95,11 +95,12 @@ export const costRepository = {
     return { seasons, holidays, schedule: schedule ? { holiday_default: schedule.holiday_default, rules } : null };
   },
 
-  readings(db: Executor, meterId: number, start: Date, end: Date) {
+  readings(db: Executor, accountId: string, meterId: number, start: Date, end: Date) {
     return db.query<Reading>(
-      `SELECT ts, import_kwh, export_kwh, kvarh, kva FROM readings
-       WHERE meter_id = $1 AND ts >= $2 AND ts < $3 ORDER BY ts`,
-      [meterId, start, end],
+      `SELECT r.ts, r.import_kwh, r.export_kwh, r.kvarh, r.kva
+       FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $4
+       WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 ORDER BY r.ts`,
+      [meterId, start, end, accountId],
     );
   },
 

@@ -27,7 +27,7 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
     const [pricing, calendar, readings] = await Promise.all([
       repo.pricingTariff(db, tariff),
       repo.calendar(db, tariff),
-      repo.readings(db, meter.id, start, end),
+      repo.readings(db, meter.account_id, meter.id, start, end),
     ]);
     const { tariff_id, ...priced } = priceReadings({
       tariff: pricing,
