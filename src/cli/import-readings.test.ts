@@ -132,7 +132,7 @@ describe('import command', () => {
     const failed = await importFile(await csv(bad));
     expect(failed.code).toBe(1);
     expect(failed.stderr).toBe(
-      'Import failed: line 6: import_kwh: must be a number from 0 to 100000000, found "-1"\n' +
+      'Import failed: line 6: import_kwh: must be a number from 0 to 1000000, found "-1"\n' +
         'Stored before the failure: 3 readings (3 inserted, 0 updated); the batch with the failing line was not stored. ' +
         'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
     );
@@ -156,10 +156,10 @@ describe('import command', () => {
     [[HEADER, 'M1,2026-04-01 00:00,1,0,0'], 'line 2: ts: Invalid ISO datetime, found "2026-04-01 00:00"'],
     [
       [HEADER, 'M1,2026-04-01T00:00:00Z,0x10,0,0'],
-      'line 2: import_kwh: must be a number from 0 to 100000000, found "0x10"',
+      'line 2: import_kwh: must be a number from 0 to 1000000, found "0x10"',
     ],
     [[HEADER, 'M1,2026-04-01T00:00:00Z,,0,0'], 'line 2: import_kwh: missing'],
-    [[HEADER, 'M1,2026-04-01T00:00:00Z,1,0,1e9'], 'line 2: kvarh: must be a number from 0 to 100000000, found "1e9"'],
+    [[HEADER, 'M1,2026-04-01T00:00:00Z,1,0,1e9'], 'line 2: kvarh: must be a number from 0 to 1000000, found "1e9"'],
     [[HEADER, ',2026-04-01T00:00:00Z,1,0,0'], 'line 2: meter_sn: must be 1 to 64 characters, found ""'],
     [[HEADER, 'NO-SUCH-METER,2026-04-01T00:00:00Z,1,0,0'], 'line 2: meter_sn: unknown meter "NO-SUCH-METER"'],
   ])('reports %j as %s, storing nothing', async (lines, message) => {

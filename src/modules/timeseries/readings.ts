@@ -28,10 +28,11 @@ export interface MeterInterval {
 const MINUTE_MS = 60_000;
 
 /**
- * The largest value a reading may carry (kWh, kvarh, kW or kVA): far above any real meter, and
- * low enough that derived power and its micro-units (the rollups' integers) stay within 64 bits.
+ * The largest value a reading may carry (kWh, kvarh, kW or kVA): 1 GWh in one interval is far above
+ * any real meter, and low enough that a day of rollup sums in micro-units stays within 64 bits
+ * (migration 0007).
  */
-export const MAX_READING_VALUE = 100_000_000;
+export const MAX_READING_VALUE = 1_000_000;
 
 /** A reading's ts must be the start of one of the meter's intervals (counted from the epoch, UTC). */
 export function isAlignedOnInterval(ts: Date, intervalMinutes: number): boolean {
