@@ -93,9 +93,17 @@ describe('one meter with one tariff', () => {
     });
     expect(res.status).toBe(200);
     const peak = res.body.data.lines.find((l: { item_type_code: string }) => l.item_type_code === 'TOU_PEAK_ENERGY');
-    // 8 kWh at the catalogue's low-season peak price.
-    expect(peak).toMatchObject({ season: 'SUMMER', period: 'PEAK', quantity: 8 });
-    expect(peak.amount).toBeCloseTo(8 * peak.unit_price, 2);
+    // 8 kWh at the catalogue's low-season peak price: 8 x 3.2928 = 26.3424 -> 26.34.
+    expect(peak).toEqual({
+      item_type_code: 'TOU_PEAK_ENERGY',
+      season: 'SUMMER',
+      period: 'PEAK',
+      block_index: null,
+      quantity: 8,
+      unit: 'kWh',
+      unit_price: 3.2928,
+      amount: 26.34,
+    });
     expect(res.body.data.missing_intervals).toBe(0);
     const withGap = await r.owner.client.get('/api/v1/tariffs/6/cost', {
       account_id: r.accountId,

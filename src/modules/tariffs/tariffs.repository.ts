@@ -105,12 +105,12 @@ export const tariffsRepository = {
     return row!;
   },
 
-  async update(db: Executor, id: number, changes: TariffChanges, updatedBy: string) {
+  async update(db: Executor, id: number, accountId: string, changes: TariffChanges, updatedBy: string) {
     const params = new SqlParams();
     const assignments = presentColumns(changes).map((column) => `${column} = ${params.add(changes[column])}`);
     const [row] = await db.query<TariffRow>(
       `UPDATE tariffs SET ${[...assignments, `updated_by = ${params.add(updatedBy)}`, 'updated_at = now()'].join(', ')}
-       WHERE id = ${params.add(id)} RETURNING ${TARIFF_RECORD}`,
+       WHERE id = ${params.add(id)} AND account_id = ${params.add(accountId)} RETURNING ${TARIFF_RECORD}`,
       params.values,
     );
     return row!;
@@ -129,7 +129,11 @@ export const tariffsRepository = {
     return row!;
   },
 
-  async softDelete(db: Executor, id: number, at: string | null) {
-    await db.query('UPDATE tariffs SET deleted_at = coalesce($2::timestamptz, now()) WHERE id = $1', [id, at]);
+  async softDelete(db: Executor, id: number, accountId: string, at: string | null) {
+    await db.query('UPDATE tariffs SET deleted_at = coalesce($3::timestamptz, now()) WHERE id = $1 AND account_id = $2', [
+      id,
+      accountId,
+      at,
+    ]);
   },
 };

@@ -43,9 +43,9 @@ async function assertUnreferenced(db: Executor, id: number): Promise<void> {
   if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`);
 }
 
-async function softDelete(tx: Executor, id: number, at: string | null): Promise<void> {
+async function softDelete(tx: Executor, id: number, accountId: string, at: string | null): Promise<void> {
   await assertUnreferenced(tx, id);
-  await repo.softDelete(tx, id, at);
+  await repo.softDelete(tx, id, accountId, at);
 }
 
 export function createTariffsService({ db, guard, cache }: TariffsDeps) {
@@ -75,8 +75,8 @@ export function createTariffsService({ db, guard, cache }: TariffsDeps) {
       await assertReferencesExist(db, changes);
       return db.transaction(async (tx) => {
         await access.changed(tx, id);
-        const updated = await repo.update(tx, id, changes, auth.userId);
-        if (deleted_at) await softDelete(tx, id, deleted_at);
+        const updated = await repo.update(tx, id, account_id, changes, auth.userId);
+        if (deleted_at) await softDelete(tx, id, account_id, deleted_at);
         return tariffDetails(tx, updated);
       });
     },
@@ -85,7 +85,7 @@ export function createTariffsService({ db, guard, cache }: TariffsDeps) {
       await access.tariff(auth, id, accountId, 'write');
       await db.transaction(async (tx) => {
         await access.changed(tx, id);
-        await softDelete(tx, id, null);
+        await softDelete(tx, id, accountId, null);
       });
     },
 
