@@ -3,9 +3,9 @@ import { createInterface } from 'node:readline';
 import type { Database } from '../db/types.ts';
 import type { StoredReading } from '../modules/timeseries/readings.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
-import { openBatchWriter } from './batch-writers.ts';
+import { storeReadings } from '../modules/timeseries/store-readings.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
-import { type CsvReading, ImportError, parseHeader, parseLine } from './readings-csv.ts';
+import { type CsvReading, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
 
 export const DEFAULT_BATCH_SIZE = 25_000;
 
@@ -55,7 +55,6 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   }
   const prepare = createBatchPreparer(db, options.accountId);
   const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
-  const writer = await openBatchWriter(db, options.accountId);
   // Lines read before the loop starts iterating would be lost: no await between here and the loop.
   const input = createReadStream(options.file);
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
@@ -64,29 +63,31 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   let writing: Promise<void> = Promise.resolve();
   const write = async (readings: StoredReading[]) => {
     await writing;
-    writing = writer.write(readings).then((counts) => {
-      summary.inserted += counts.inserted;
-      summary.updated += counts.updated;
-      summary.readings += counts.inserted + counts.updated;
-      options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
-    });
+    writing = db
+      .transaction((tx) => storeReadings(tx, options.accountId, readings))
+      .then((counts) => {
+        summary.inserted += counts.inserted;
+        summary.updated += counts.updated;
+        summary.readings += counts.inserted + counts.updated;
+        options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
+      });
     // Observed by the next write or at the end; until then it must not count as unhandled.
     writing.catch(() => {});
   };
 
   try {
-    let header: ReturnType<typeof parseHeader> | undefined;
+    let parseLine: ReturnType<typeof createLineParser> | undefined;
     let batch: CsvReading[] = [];
     let lineNumber = 0;
     for await (const text of lines) {
       lineNumber++;
-      if (!header) {
-        header = parseHeader(text);
+      if (!parseLine) {
+        parseLine = createLineParser(parseHeader(text));
         continue;
       }
       if (text.trim() === '') continue;
       try {
-        batch.push(parseLine(header, lineNumber, text));
+        batch.push(parseLine(lineNumber, text));
       } catch (error) {
         // A bad meter on an earlier line of the batch is the first error of the file.
         await prepare(batch);
@@ -97,7 +98,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
         batch = [];
       }
     }
-    if (!header) throw new ImportError(1, 'the file is empty (a header line is required)');
+    if (!parseLine) throw new ImportError(1, 'the file is empty (a header line is required)');
     if (batch.length > 0) await write(await prepare(batch));
     await writing;
     return summary;
@@ -113,6 +114,5 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   } finally {
     lines.close();
     input.destroy();
-    await writer.close();
   }
 }

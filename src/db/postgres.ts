@@ -1,6 +1,9 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { typeParsers } from './type-parsers.ts';
-import type { Database, Executor } from './types.ts';
+import type { Database, Executor, Transaction } from './types.ts';
 
 function executorOf(client: pg.Pool | pg.PoolClient): Executor {
   return {
@@ -10,6 +13,16 @@ function executorOf(client: pg.Pool | pg.PoolClient): Executor {
     },
     async exec(script: string) {
       await client.query(script);
+    },
+  };
+}
+
+function transactionOf(client: pg.PoolClient): Transaction {
+  return {
+    ...executorOf(client),
+    async copyBinary(table, columns, data) {
+      const copy = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
+      await pipeline(Readable.from([data]), copy);
     },
   };
 }
@@ -26,7 +39,12 @@ const RECONNECT_MS = 1000;
  * LISTEN on a dedicated connection (a pooled one would be returned and reused). When the
  * connection drops, it reconnects every second and reports the gap through onState.
  */
-function listenOn(connectionString: string, channel: string, onPayload: (p: string) => void, onState: (l: boolean) => void) {
+function listenOn(
+  connectionString: string,
+  channel: string,
+  onPayload: (p: string) => void,
+  onState: (l: boolean) => void,
+) {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -86,7 +104,7 @@ export function openPostgresDatabase(connectionString: string, max = 10): Postgr
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(executorOf(client));
+        const result = await fn(transactionOf(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {

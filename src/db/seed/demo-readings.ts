@@ -1,6 +1,6 @@
 import { completeReading, type StoredReading } from '../../modules/timeseries/readings.ts';
 import { storeReadings } from '../../modules/timeseries/store-readings.ts';
-import type { Executor } from '../types.ts';
+import type { Transaction } from '../types.ts';
 
 const DAYS = 90;
 const INTERVAL_MINUTES = 30;
@@ -51,7 +51,7 @@ const kwh = (kw: number) => Math.round(kw * HOURS_PER_INTERVAL * 1000) / 1000;
  * load does not use is exported through the grid meter; the load draws reactive energy.
  */
 export async function seedDemoReadings(
-  tx: Executor,
+  tx: Transaction,
   meters: { grid: number; solar: number; load: number },
   now: Date,
 ): Promise<void> {

@@ -3,6 +3,6 @@
  * the text here is much faster than the drivers' generic array serialisers for large batches.
  * Only for numbers and ISO timestamps, which never need quoting.
  */
-export function arrayLiteral(values: readonly (number | string)[]): string {
+export function arrayLiteral(values: readonly (number | bigint | string)[]): string {
   return `{${values.join(',')}}`;
 }

@@ -147,6 +147,20 @@ describe('ingest', () => {
     expect(rollups.daily).toEqual(rollups.dailyFromRaw);
   });
 
+  it('adds new readings to hours and days that already hold readings, keeping rollups equal to raw', async () => {
+    const m = await meter({ interval_minutes: 15 });
+    const values = (i: number) => ({ import_kwh: 0.1234567891 * (i + 1), kvarh: 2.5e-9 * (i + 1), power_kw: 3.5e-9 });
+    const first = [0, 30, 1440].map((minutes, i) => ({ ts: at(BASE, minutes), ...values(i) }));
+    const second = [15, 45, 60, 1455, 2880].map((minutes, i) => ({ ts: at(BASE, minutes), ...values(i + 3) }));
+    expect(await ingest(org.owner.client, org.accountId, m.meter_sn, first)).toEqual({ inserted: 3, updated: 0 });
+    expect(await ingest(org.owner.client, org.accountId, m.meter_sn, second)).toEqual({ inserted: 5, updated: 0 });
+    const rollups = await rollupsAndRaw(t.db, m.id);
+    expect(rollups.hourly).toHaveLength(4);
+    expect(rollups.hourly).toEqual(rollups.hourlyFromRaw);
+    expect(rollups.daily).toHaveLength(3);
+    expect(rollups.daily).toEqual(rollups.dailyFromRaw);
+  });
+
   it('removes the rollups with their meter', async () => {
     const m = await meter();
     await ingest(org.owner.client, org.accountId, m.meter_sn, [{ ts: BASE, import_kwh: 1 }]);

@@ -1,5 +1,6 @@
-import type { Executor } from '../../db/types.ts';
-import { SqlParams } from '../../http/list.ts';
+import { BinaryCopyRows } from '../../db/copy-binary.ts';
+import { unlessDuplicate } from '../../db/savepoint.ts';
+import type { Executor, Transaction } from '../../db/types.ts';
 import { arrayLiteral } from './array-literal.ts';
 import type { StoredReading } from './readings.ts';
 
@@ -16,30 +17,30 @@ export interface WriteCounts {
   updated: number;
 }
 
-/** Where the readings of a write come from, as FROM items aliased s; each adds the values it needs to params. */
-export interface ReadingSource {
-  /** The columns meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva. */
-  readings(params: SqlParams): string;
-  /** At least meter_id and ts, of the same readings. */
-  keys(params: SqlParams): string;
+const READING_COLUMNS = ['meter_id', 'ts', 'import_kwh', 'export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
+
+/** Readings in the binary form of COPY, in READING_COLUMNS order. */
+function binaryReadings(readings: readonly StoredReading[]): Buffer<ArrayBuffer> {
+  const rows = new BinaryCopyRows(readings.length, [
+    'int4',
+    'timestamptz',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+    'float8',
+  ]);
+  for (const r of readings) {
+    rows.row().int4(r.meter_id).timestamptz(r.ts.getTime());
+    rows.float8(r.import_kwh).float8(r.export_kwh).float8(r.kvarh).float8(r.power_kw).float8(r.kva);
+  }
+  return rows.finish();
 }
 
-/** The readings themselves, sent as one array parameter per column. */
-export function readingsArraySource(readings: readonly StoredReading[]): ReadingSource {
-  const meterIds = arrayLiteral(readings.map((r) => r.meter_id));
-  const times = arrayLiteral(readings.map((r) => r.ts.toISOString()));
-  return {
-    readings(params) {
-      const column = (key: Exclude<keyof StoredReading, 'ts' | 'meter_id'>) =>
-        params.add(arrayLiteral(readings.map((r) => r[key])));
-      return `unnest(${params.add(meterIds)}::int[], ${params.add(times)}::timestamptz[],
-        ${column('import_kwh')}::float8[], ${column('export_kwh')}::float8[], ${column('kvarh')}::float8[],
-        ${column('power_kw')}::float8[], ${column('kva')}::float8[])
-        AS s(meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)`;
-    },
-    keys: (params) => `unnest(${params.add(meterIds)}::int[], ${params.add(times)}::timestamptz[]) AS s(meter_id, ts)`,
-  };
-}
+/** A session's own table (emptied at each commit) holding the readings of an upsert. */
+const STAGING_TABLE = 'readings_staging';
+/** The staged readings, as a FROM item. */
+export const STAGED_READINGS = `${STAGING_TABLE} s`;
 
 // Any constant: it only keeps these locks apart from other advisory locks of the service.
 const METER_WRITE_LOCK = 727_006;
@@ -61,28 +62,42 @@ export const readingsRepository = {
   },
 
   /**
-   * Serialises writers of the same meters until the transaction ends, so that two concurrent
-   * batches touching one hour cannot each recompute its rollup without the other's readings. The
-   * key-share lock stands for a foreign key: the meters cannot be deleted until the transaction
-   * ends, and a meter deleted meanwhile is absent from the upsert's join.
+   * Locks those of the meters that belong to accountId until the transaction ends and returns
+   * their ids. Writers of the same meters are serialised, so that two concurrent batches touching
+   * one hour cannot each compute its rollup without the other's readings. The key-share lock
+   * stands for a foreign key: the meters cannot be deleted until the transaction ends, and a meter
+   * deleted meanwhile is not returned (its readings are not written).
    */
-  async lockMeters(tx: Executor, meterIds: readonly number[]): Promise<void> {
-    await tx.query(
-      `SELECT pg_advisory_xact_lock($1, id)
-       FROM (SELECT id FROM meters WHERE id = ANY($2::int[]) ORDER BY id FOR KEY SHARE) locked`,
-      [METER_WRITE_LOCK, arrayLiteral(meterIds)],
+  async lockOwnMeters(tx: Executor, accountId: string, meterIds: readonly number[]): Promise<Set<number>> {
+    const rows = await tx.query<{ id: number }>(
+      `SELECT locked.id, pg_advisory_xact_lock($1, locked.id) AS lock
+       FROM (SELECT id FROM meters WHERE id = ANY($2::int[]) AND account_id = $3 ORDER BY id FOR KEY SHARE) locked`,
+      [METER_WRITE_LOCK, arrayLiteral(meterIds), accountId],
     );
+    return new Set(rows.map((row) => row.id));
   },
 
-  /** Inserts readings, replacing those with the same (meter, ts); only meters of accountId. */
-  async upsert(tx: Executor, accountId: string, source: ReadingSource): Promise<WriteCounts> {
-    const params = new SqlParams();
-    const from = source.readings(params);
+  /**
+   * Inserts readings of locked meters by a bulk load, provided none of them is stored yet: true
+   * when they were all inserted, false (nothing written) when one (meter, ts) already exists.
+   */
+  async insertIfAllNew(tx: Transaction, readings: readonly StoredReading[]): Promise<boolean> {
+    return unlessDuplicate(tx, () => tx.copyBinary('readings', READING_COLUMNS, binaryReadings(readings)));
+  },
+
+  /** Loads readings (distinct (meter, ts)) into STAGED_READINGS, which holds them until the commit. */
+  async stage(tx: Transaction, readings: readonly StoredReading[]): Promise<void> {
+    await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${STAGING_TABLE} (LIKE readings) ON COMMIT DELETE ROWS`);
+    await tx.copyBinary(STAGING_TABLE, READING_COLUMNS, binaryReadings(readings));
+  },
+
+  /** Inserts the staged readings, replacing those with the same (meter, ts); only meters of accountId. */
+  async upsertStaged(tx: Executor, accountId: string): Promise<WriteCounts> {
     const [counts] = await tx.query<WriteCounts>(
       `WITH written AS (
-         INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
+         INSERT INTO readings (${READING_COLUMNS.join(', ')})
          SELECT s.meter_id, s.ts, s.import_kwh, s.export_kwh, s.kvarh, s.power_kw, s.kva
-         FROM ${from} JOIN meters m ON m.id = s.meter_id AND m.account_id = ${params.add(accountId)}
+         FROM ${STAGED_READINGS} JOIN meters m ON m.id = s.meter_id AND m.account_id = $1
          ON CONFLICT (meter_id, ts) DO UPDATE SET import_kwh = excluded.import_kwh, export_kwh = excluded.export_kwh,
            kvarh = excluded.kvarh, power_kw = excluded.power_kw, kva = excluded.kva
          -- xmax is 0 only on a row version this statement inserted.
@@ -90,7 +105,7 @@ export const readingsRepository = {
        )
        SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
        FROM written`,
-      params.values,
+      [accountId],
     );
     return counts!;
   },

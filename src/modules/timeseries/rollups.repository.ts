@@ -1,6 +1,9 @@
-import type { Executor } from '../../db/types.ts';
-import { SqlParams } from '../../http/list.ts';
-import type { ReadingSource } from './readings.repository.ts';
+import { BinaryCopyRows } from '../../db/copy-binary.ts';
+import { unlessDuplicate } from '../../db/savepoint.ts';
+import type { Executor, Transaction } from '../../db/types.ts';
+import { arrayLiteral } from './array-literal.ts';
+import { STAGED_READINGS } from './readings.repository.ts';
+import type { RollupRow } from './rollup-deltas.ts';
 import { COMBINE_ROLLUPS, ROLLUP_COLUMNS, ROLLUP_SOURCES } from './rollup-sql.ts';
 
 const EPOCH = `timestamptz '1970-01-01 00:00:00+00'`;
@@ -21,15 +24,14 @@ function runs(width: string, periods: string, prefix: string): string {
 }
 
 /**
- * The hours and the days holding a written reading, merged per meter into runs of consecutive
+ * The hours and the days holding a staged reading, merged per meter into runs of consecutive
  * periods: a batch of consecutive readings is one run per meter, scattered readings touch only
  * their own periods.
  */
-function touchedRunsSql(keys: string): string {
-  return `WITH hours AS (SELECT DISTINCT s.meter_id, date_bin(interval '1 hour', s.ts, ${EPOCH}) AS period FROM ${keys}),
-      days AS (SELECT DISTINCT meter_id, date_bin(interval '24 hours', period, ${EPOCH}) AS period FROM hours)
-    SELECT * FROM (${runs('1 hour', 'hours', 'hour')}) h, (${runs('24 hours', 'days', 'day')}) d`;
-}
+const TOUCHED_RUNS = `WITH
+    hours AS (SELECT DISTINCT s.meter_id, date_bin(interval '1 hour', s.ts, ${EPOCH}) AS period FROM ${STAGED_READINGS}),
+    days AS (SELECT DISTINCT meter_id, date_bin(interval '24 hours', period, ${EPOCH}) AS period FROM hours)
+  SELECT * FROM (${runs('1 hour', 'hours', 'hour')}) h, (${runs('24 hours', 'days', 'day')}) d`;
 
 interface TouchedRuns {
   hour_meters: string | null;
@@ -67,16 +69,79 @@ const REFRESH_DAILY = refreshSql('readings_daily', ROLLUP_SOURCES.hourly, '24 ho
 
 /**
  * Recomputes the hourly and daily rollups (UTC hours and days) of exactly the hours and days that
- * hold a written reading, from the readings as now stored. Run in the transaction that wrote the
- * readings, after the write. The touched periods are found first and sent back as arrays, so that
- * each run is recomputed by an index range scan whatever the planner guesses of the source.
+ * hold a staged reading (STAGED_READINGS), from the readings as now stored. Run in the transaction
+ * that wrote the readings, after the write. The touched periods are found first and sent back as
+ * arrays, so that each run is recomputed by an index range scan whatever the planner guesses.
  */
-export async function refreshRollups(tx: Executor, source: ReadingSource): Promise<void> {
-  const params = new SqlParams();
-  const [runs] = await tx.query<TouchedRuns>(touchedRunsSql(source.keys(params)), params.values);
+export async function refreshRollups(tx: Executor): Promise<void> {
+  const [runs] = await tx.query<TouchedRuns>(TOUCHED_RUNS);
   if (!runs?.hour_meters) return;
   const hours = [runs.hour_meters, runs.hour_starts, runs.hour_ends];
   for (const statement of REFRESH_HOURLY) await tx.query(statement, hours);
   const days = [runs.day_meters, runs.day_starts, runs.day_ends];
   for (const statement of REFRESH_DAILY) await tx.query(statement, days);
+}
+
+const COLUMNS = ROLLUP_COLUMNS.split(', ');
+
+function binaryRollups(rows: readonly RollupRow[]): Buffer<ArrayBuffer> {
+  const copy = new BinaryCopyRows(rows.length, [
+    'int4',
+    'timestamptz',
+    'int8',
+    'int8',
+    'int8',
+    'int4',
+    'int8',
+    'float8',
+    'int8',
+    'float8',
+  ]);
+  for (const r of rows) {
+    copy.row().int4(r.meter_id).timestamptz(r.bucket_start).int8(r.import_uwh).int8(r.export_uwh).int8(r.uvarh);
+    copy.int4(r.readings).int8(r.sum_power_uw).float8(r.max_power_kw).int8(r.sum_uva).float8(r.max_kva);
+  }
+  return copy.finish();
+}
+
+/** Adds rows to those of the same (meter, bucket) in table, or inserts them. */
+async function addToExisting(tx: Executor, table: string, rows: readonly RollupRow[]): Promise<void> {
+  const column = (pick: (row: RollupRow) => number | bigint | string) => arrayLiteral(rows.map(pick));
+  const sum = (name: string) => `${name} = t.${name} + excluded.${name}`;
+  const max = (name: string) => `${name} = greatest(t.${name}, excluded.${name})`;
+  await tx.query(
+    `INSERT INTO ${table} AS t (${ROLLUP_COLUMNS})
+     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int8[], $4::int8[], $5::int8[], $6::int[], $7::int8[],
+       $8::float8[], $9::int8[], $10::float8[])
+     ON CONFLICT (meter_id, bucket_start) DO UPDATE SET ${sum('import_uwh')}, ${sum('export_uwh')}, ${sum('uvarh')},
+       ${sum('readings')}, ${sum('sum_power_uw')}, ${max('max_power_kw')}, ${sum('sum_uva')}, ${max('max_kva')}`,
+    [
+      column((r) => r.meter_id),
+      column((r) => new Date(r.bucket_start).toISOString()),
+      column((r) => r.import_uwh),
+      column((r) => r.export_uwh),
+      column((r) => r.uvarh),
+      column((r) => r.readings),
+      column((r) => r.sum_power_uw),
+      column((r) => r.max_power_kw),
+      column((r) => r.sum_uva),
+      column((r) => r.max_kva),
+    ],
+  );
+}
+
+/**
+ * Adds the rollups of newly inserted readings (rollupDeltas) to the stored ones: a bulk load
+ * when none of their hours (days) has a row yet, which is the common case of new data, else an
+ * upsert that adds them.
+ */
+export async function addToRollups(tx: Transaction, deltas: { hourly: RollupRow[]; daily: RollupRow[] }) {
+  for (const [table, rows] of [
+    ['readings_hourly', deltas.hourly],
+    ['readings_daily', deltas.daily],
+  ] as const) {
+    if (!(await unlessDuplicate(tx, () => tx.copyBinary(table, COLUMNS, binaryRollups(rows))))) {
+      await addToExisting(tx, table, rows);
+    }
+  }
 }

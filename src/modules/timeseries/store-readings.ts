@@ -1,26 +1,32 @@
-import type { Executor } from '../../db/types.ts';
+import type { Transaction } from '../../db/types.ts';
 import type { StoredReading } from './readings.ts';
-import {
-  type ReadingSource,
-  readingsArraySource,
-  readingsRepository,
-  type WriteCounts,
-} from './readings.repository.ts';
-import { refreshRollups } from './rollups.repository.ts';
+import { readingsRepository, type WriteCounts } from './readings.repository.ts';
+import { rollupDeltas } from './rollup-deltas.ts';
+import { addToRollups, refreshRollups } from './rollups.repository.ts';
 
 /**
- * Writes readings (upsert on (meter, ts)) and brings the rollups of their hours and days up to
- * date, inside the caller's transaction. Every path that stores readings goes through here. The
- * source may be a staging table already holding exactly these readings (bulk import).
+ * Writes readings (distinct (meter, ts); stored ones with the same key are replaced) of
+ * accountId's meters and brings the rollups of their hours and days up to date, inside the
+ * caller's transaction. Every path that stores readings goes through here.
+ *
+ * New data is the common case and has a fast path: when none of the readings is stored yet, they
+ * are bulk-loaded and their own sums added to the rollups. Otherwise they are staged and upserted,
+ * and the rollups of the hours and days they touch are recomputed from the stored readings.
  */
 export async function storeReadings(
-  tx: Executor,
+  tx: Transaction,
   accountId: string,
   readings: readonly StoredReading[],
-  source: ReadingSource = readingsArraySource(readings),
 ): Promise<WriteCounts> {
-  await readingsRepository.lockMeters(tx, [...new Set(readings.map((r) => r.meter_id))]);
-  const counts = await readingsRepository.upsert(tx, accountId, source);
-  await refreshRollups(tx, source);
+  const own = await readingsRepository.lockOwnMeters(tx, accountId, [...new Set(readings.map((r) => r.meter_id))]);
+  const writable = readings.filter((r) => own.has(r.meter_id));
+  if (writable.length === 0) return { inserted: 0, updated: 0 };
+  if (await readingsRepository.insertIfAllNew(tx, writable)) {
+    await addToRollups(tx, rollupDeltas(writable));
+    return { inserted: writable.length, updated: 0 };
+  }
+  await readingsRepository.stage(tx, writable);
+  const counts = await readingsRepository.upsertStaged(tx, accountId);
+  await refreshRollups(tx);
   return counts;
 }

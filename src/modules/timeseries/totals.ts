@@ -1,3 +1,5 @@
+import type { Micro } from './micro-units.ts';
+
 /** The sums of a set of readings as the database adds them: exact integers of micro-units as text. */
 export interface MicroTotals {
   import_uwh: string;
@@ -27,8 +29,6 @@ export interface Totals {
  * An exact integer sum, as a number when below 1e15 (then the double is exact, and a quotient
  * m / d is off by less than half its distance to the nearest tie, so Math.round rounds it exactly).
  */
-type Micro = number | bigint;
-
 function parseMicro(text: string): Micro {
   return text.replace('-', '').length <= 15 ? Number(text) : BigInt(text);
 }
