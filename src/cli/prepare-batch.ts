@@ -41,7 +41,8 @@ export function createBatchPreparer(db: Executor, accountId: string) {
     const metersSeen = new Set<number>();
     let inOrder = true;
     let previous: StoredReading | undefined;
-    for (const { line, meter_sn, reading } of batch) {
+    for (const reading of batch) {
+      const { line, meter_sn } = reading;
       const meter = meters.get(meter_sn);
       const problem = meterProblem(meter, accountId);
       if (problem) throw new ImportError(line, `meter_sn: ${METER_PROBLEMS[problem](meter_sn)}`);

@@ -17,10 +17,10 @@ const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
 const KNOWN = new Set<string>([...REQUIRED, ...OPTIONAL]);
 
-export interface CsvReading {
+/** A data line: a reading of the meter meter_sn. */
+export interface CsvReading extends ReadingInput {
   line: number;
   meter_sn: string;
-  reading: ReadingInput;
 }
 
 // Plain decimal notation, optionally with an exponent; no sign (values are >= 0), no hex.
@@ -88,8 +88,34 @@ export function parseHeader(text: string): Map<Column, number> {
   return new Map(names.map((name, index) => [name as Column, index]));
 }
 
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * The value of a plain decimal (digits with at most one point) of at most 15 digits and 22
+ * decimals, else undefined. Exactly Number(text): the digits make an integer below 2^53 and 10^k
+ * is exact, so their quotient is the correctly rounded value. Several times faster.
+ */
+function plainDecimal(text: string): number | undefined {
+  let mantissa = 0;
+  let digits = 0;
+  let decimals = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      mantissa = mantissa * 10 + (code - 48);
+      digits++;
+      if (decimals >= 0) decimals++;
+    } else if (code === 46 && decimals < 0) decimals = 0;
+    else return undefined;
+  }
+  if (digits === 0 || digits > 15 || decimals > 22) return undefined;
+  return decimals > 0 ? mantissa / POWERS_OF_TEN[decimals]! : mantissa;
+}
+
 function parseNumber(line: number, column: Column, text: string | undefined): number | undefined {
   if (text === undefined || text === '') return undefined;
+  const plain = plainDecimal(text);
+  if (plain !== undefined && plain <= MAX_READING_VALUE) return plain;
   const value = Number(text);
   if (!NON_NEGATIVE_NUMBER.test(text) || !(value <= MAX_READING_VALUE)) {
     throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found "${text}"`);
@@ -129,14 +155,12 @@ export function createLineParser(header: Map<Column, number>) {
     return {
       line,
       meter_sn: meterSn,
-      reading: {
-        ts,
-        import_kwh: importKwh,
-        export_kwh: parseNumber(line, 'export_kwh', values[at.export_kwh]),
-        kvarh: parseNumber(line, 'kvarh', values[at.kvarh]),
-        power_kw: parseNumber(line, 'power_kw', values[at.power_kw]),
-        kva: parseNumber(line, 'kva', values[at.kva]),
-      },
+      ts,
+      import_kwh: importKwh,
+      export_kwh: parseNumber(line, 'export_kwh', values[at.export_kwh]),
+      kvarh: parseNumber(line, 'kvarh', values[at.kvarh]),
+      power_kw: parseNumber(line, 'power_kw', values[at.power_kw]),
+      kva: parseNumber(line, 'kva', values[at.kva]),
     };
   };
 }

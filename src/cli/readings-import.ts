@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Database } from '../db/types.ts';
 import type { StoredReading } from '../modules/timeseries/readings.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
 import { storeReadings } from '../modules/timeseries/store-readings.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
+import { linesOf } from './file-lines.ts';
 import { type CsvReading, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
 
 export const DEFAULT_BATCH_SIZE = 25_000;
@@ -55,9 +55,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   }
   const prepare = createBatchPreparer(db, options.accountId);
   const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
-  // Lines read before the loop starts iterating would be lost: no await between here and the loop.
   const input = createReadStream(options.file);
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 
   // One batch is written while the next is read: the database and the parsing overlap.
   let writing: Promise<void> = Promise.resolve();
@@ -79,23 +77,25 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
     let parseLine: ReturnType<typeof createLineParser> | undefined;
     let batch: CsvReading[] = [];
     let lineNumber = 0;
-    for await (const text of lines) {
-      lineNumber++;
-      if (!parseLine) {
-        parseLine = createLineParser(parseHeader(text));
-        continue;
-      }
-      if (text.trim() === '') continue;
-      try {
-        batch.push(parseLine(lineNumber, text));
-      } catch (error) {
-        // A bad meter on an earlier line of the batch is the first error of the file.
-        await prepare(batch);
-        throw error;
-      }
-      if (batch.length >= batchSize) {
-        await write(await prepare(batch));
-        batch = [];
+    for await (const lines of linesOf(input)) {
+      for (const text of lines) {
+        lineNumber++;
+        if (!parseLine) {
+          parseLine = createLineParser(parseHeader(text));
+          continue;
+        }
+        if (text.trim() === '') continue;
+        try {
+          batch.push(parseLine(lineNumber, text));
+        } catch (error) {
+          // A bad meter on an earlier line of the batch is the first error of the file.
+          await prepare(batch);
+          throw error;
+        }
+        if (batch.length >= batchSize) {
+          await write(await prepare(batch));
+          batch = [];
+        }
       }
     }
     if (!parseLine) throw new ImportError(1, 'the file is empty (a header line is required)');
@@ -112,7 +112,6 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
     const first = (writeFailure ?? error) as Error;
     throw summary.readings > 0 ? new PartialImportError(first, { ...summary }) : first;
   } finally {
-    lines.close();
     input.destroy();
   }
 }

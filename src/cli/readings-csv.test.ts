@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createLineParser, parseHeader } from './readings-csv.ts';
+
+const parseLine = createLineParser(parseHeader('meter_sn,ts,import_kwh'));
+const importKwh = (text: string) => parseLine(2, `M-1,2026-01-01T00:00:00Z,${text}`).import_kwh;
+
+describe('numbers in a line', () => {
+  it('are read exactly as Number() reads them, in every accepted notation', () => {
+    for (const text of [
+      '0',
+      '5.',
+      '.5',
+      '0.1',
+      '17889.291',
+      '999999.999999999',
+      '123456.789012345',
+      '123456.7890123456',
+      '0.0000000000000000000001',
+      '0.00000000000000000000001',
+      '1e3',
+      '2.5E-9',
+      '000001.5',
+    ]) {
+      expect(importKwh(text)).toBe(Number(text));
+    }
+  });
+
+  it('are read exactly as Number() reads them, for random decimals', () => {
+    const decimal = fc
+      .tuple(fc.integer({ min: 0, max: 999_999 }), fc.stringMatching(/^[0-9]{0,16}$/))
+      .map(([whole, fraction]) => (fraction ? `${whole}.${fraction}` : String(whole)));
+    fc.assert(
+      fc.property(decimal, (text) => importKwh(text) === Number(text)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reject what is not a number from 0 to 1,000,000', () => {
+    for (const text of ['-1', '0x10', 'Infinity', '1.2.3', '.', '1000000.5', '1e7']) {
+      expect(() => importKwh(text)).toThrow(`line 2: import_kwh: must be a number from 0 to 1000000, found "${text}"`);
+    }
+  });
+});
