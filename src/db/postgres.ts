@@ -1,14 +1,30 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { typeParsers } from './type-parsers.ts';
-import type { Database, Executor, Transaction } from './types.ts';
+import type { Database, Executor, QueryOptions, Transaction } from './types.ts';
+
+const statementNames = new Map<string, string>();
+
+/** A name for a prepared statement, the same for the same text on every connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 function executorOf(client: pg.Pool | pg.PoolClient): Executor {
   return {
-    async query<T>(text: string, params: readonly unknown[] = []) {
-      const result = await client.query(text, params as unknown[]);
+    async query<T>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
+      const values = params as unknown[];
+      const result = await client.query(
+        options.reusePlan ? { name: statementName(text), text, values } : { text, values },
+      );
       return result.rows as T[];
     },
     async exec(script: string) {

@@ -1,6 +1,15 @@
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on the connection, so that later runs skip parsing and may reuse
+   * a generic plan. Only for a statement whose best plan is the same whatever its values: a
+   * generic plan can be far slower than one made for the values at hand.
+   */
+  reusePlan?: boolean;
+}
+
 /** Runs parameterized SQL ($1, $2, ...) and returns the rows. Every query of the service goes through one. */
 export interface Executor {
-  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
 }

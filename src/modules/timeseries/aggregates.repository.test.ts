@@ -3,6 +3,7 @@ import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { ingest, insertMeter } from '../../../test/helpers/timeseries-factories.ts';
 import { aggregatesRepository } from './aggregates.repository.ts';
+import { ENERGY } from './totals.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,6 +25,6 @@ describe('aggregates repository', () => {
     expect(ownSums.get(own.id)?.import_kwh).toBe(1);
     expect((await aggregatesRepository.sums(t.db, org.accountId, [foreign.id], range)).size).toBe(0);
     expect((await aggregatesRepository.sums(t.db, org.accountId, [own.id, foreign.id], range)).size).toBe(0);
-    expect(await aggregatesRepository.profile(t.db, org.accountId, foreign.id, range, 60)).toEqual([]);
+    expect(await aggregatesRepository.profile(t.db, ENERGY, org.accountId, foreign.id, range, 60)).toEqual([]);
   });
 });

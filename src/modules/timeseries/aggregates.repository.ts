@@ -2,19 +2,28 @@ import type { Executor } from '../../db/types.ts';
 import { SqlParams } from '../../http/list.ts';
 import { arrayLiteral } from './array-literal.ts';
 import { planSegments } from './range-plan.ts';
-import { COMBINE_ROLLUPS, ROLLUP_SOURCES } from './rollup-sql.ts';
-import { type MicroTotals, reportTotals, rounded } from './totals.ts';
+import { combineRollups, ROLLUP_SOURCES } from './rollup-sql.ts';
+import { ENERGY, type EnergyTotals, type Measure, type MicroTotals, type Report, rounded } from './totals.ts';
 
 export interface TimeRange {
   start: Date;
   end: Date;
 }
 
-// Sums as exact text (the conversion to units is done in reportTotals, much cheaper than in SQL).
-const MICRO_TOTALS = `import_uwh::text AS import_uwh, export_uwh::text AS export_uwh, uvarh::text AS uvarh,
-  readings::int AS readings, sum_power_uw::text AS sum_power_uw, max_power_kw, sum_uva::text AS sum_uva, max_kva`;
+// Sums as exact text (the conversion to units is done by the report, much cheaper than in SQL).
+const AS_SENT: Record<Measure, string> = {
+  import_uwh: 'import_uwh::text',
+  export_uwh: 'export_uwh::text',
+  uvarh: 'uvarh::text',
+  readings: 'readings::int',
+  sum_power_uw: 'sum_power_uw::text',
+  max_power_kw: 'max_power_kw',
+  sum_uva: 'sum_uva::text',
+  max_kva: 'max_kva',
+};
 
-interface TotalsQuery {
+interface TotalsQuery<T> {
+  report: Report<T>;
   accountId: string;
   meterIds: readonly number[];
   range: TimeRange;
@@ -24,17 +33,20 @@ interface TotalsQuery {
 }
 
 /**
- * Totals of the meters' readings in [start, end) per key, ordered by key: whole days and hours
- * from the rollups (when bucketMinutes allows), raw readings for the rest. Each part is grouped on
- * its own first, so that raw values are added as integers.
+ * The report's totals of the meters' readings in [start, end) per key, ordered by key: whole days
+ * and hours from the rollups (when bucketMinutes allows), raw readings for the rest. Each part is
+ * grouped on its own first, so that raw values are added as integers.
  */
-async function totals<K>(db: Executor, query: TotalsQuery) {
+async function totals<K, T>(db: Executor, query: TotalsQuery<T>) {
+  const { measures } = query.report;
+  const combine = combineRollups(measures);
   const params = new SqlParams();
   const key = query.key(params);
   const meters = params.add(arrayLiteral(query.meterIds));
-  const parts = planSegments(query.range.start, query.range.end, query.bucketMinutes).map(({ source, from, to }) => {
+  const segments = planSegments(query.range.start, query.range.end, query.bucketMinutes);
+  const parts = segments.map(({ source, from, to }) => {
     const { select, time } = ROLLUP_SOURCES[source];
-    return `SELECT ${key} AS key, ${COMBINE_ROLLUPS} FROM (
+    return `SELECT ${key} AS key, ${combine} FROM (
         ${select}
         WHERE meter_id = ANY(${meters}::int[])
           AND ${time} >= ${params.add(from.toISOString())}::timestamptz AND ${time} < ${params.add(to.toISOString())}::timestamptz
@@ -42,31 +54,47 @@ async function totals<K>(db: Executor, query: TotalsQuery) {
   });
   // One part is already grouped by key; several are combined.
   const combined =
-    parts.length === 1 ? parts[0] : `SELECT key, ${COMBINE_ROLLUPS} FROM (${parts.join(' UNION ALL ')}) p GROUP BY key`;
+    parts.length === 1 ? parts[0] : `SELECT key, ${combine} FROM (${parts.join(' UNION ALL ')}) p GROUP BY key`;
   // Repositories never trust ids alone: nothing unless every meter belongs to the organization.
   // (Checked once, outside the parts, so that the planner sees the ids and aggregates by hash.)
   const rows = await db.query<MicroTotals & { key: K }>(
-    `SELECT key, ${MICRO_TOTALS} FROM (${combined}) c
+    `SELECT key, ${measures.map((m) => `${AS_SENT[m]} AS ${m}`).join(', ')} FROM (${combined}) c
      WHERE (SELECT count(*) FROM meters WHERE id = ANY(${meters}::int[]) AND account_id = ${params.add(query.accountId)})
        = cardinality(${meters}::int[])
      ORDER BY key`,
     params.values,
+    // Whole days only: whatever the meters and days, the plan is an index range scan of the daily
+    // rollups, so a plan made once serves every run. (Not so with raw readings or hours.)
+    { reusePlan: segments.length === 1 && segments[0]!.source === 'daily' },
   );
-  return rows.map((row) => ({ key: row.key, totals: reportTotals(row) }));
+  return rows.map((row) => ({ key: row.key, totals: query.report.totals(row) }));
 }
 
 export const aggregatesRepository = {
   /** Totals per meter over the range; meters without readings are absent. */
   async sums(db: Executor, accountId: string, meterIds: readonly number[], range: TimeRange) {
-    const rows = await totals<number>(db, { accountId, meterIds, range, key: () => 'meter_id' });
+    const rows = await totals<number, EnergyTotals>(db, {
+      report: ENERGY,
+      accountId,
+      meterIds,
+      range,
+      key: () => 'meter_id',
+    });
     return new Map(rows.map((r) => [r.key, r.totals]));
   },
 
   /** Totals per bucket (key: its start) of bucketMinutes counted from start; only buckets with readings, ascending. */
-  async profile(db: Executor, accountId: string, meterId: number, range: TimeRange, bucketMinutes: number) {
+  async profile<T>(
+    db: Executor,
+    report: Report<T>,
+    accountId: string,
+    meterId: number,
+    range: TimeRange,
+    bucketMinutes: number,
+  ) {
     const key = (params: SqlParams) =>
       `date_bin(make_interval(mins => ${params.add(bucketMinutes)}::int), bucket_start, ${params.add(range.start.toISOString())}::timestamptz)`;
-    return totals<Date>(db, { accountId, meterIds: [meterId], range, key, bucketMinutes });
+    return totals<Date, T>(db, { report, accountId, meterIds: [meterId], range, key, bucketMinutes });
   },
 
   /** The last reading in the range, if any. */

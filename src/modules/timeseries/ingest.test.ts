@@ -62,7 +62,12 @@ describe('ingest', () => {
     });
     expect(sum.status).toBe(200);
     // 288 readings of 1,000,000: power 12,000,000 kW each; kVA sqrt(2) x 12,000,000.
-    expect(sum.body.data).toMatchObject({ import_kwh: 288_000_000, export_kwh: 288_000_000, kvarh: 288_000_000, readings: 288 });
+    expect(sum.body.data).toMatchObject({
+      import_kwh: 288_000_000,
+      export_kwh: 288_000_000,
+      kvarh: 288_000_000,
+      readings: 288,
+    });
     expect(sum.body.data.max_kva).toBeCloseTo(Math.SQRT2 * 12_000_000, 3);
     const rollups = await rollupsAndRaw(t.db, m.id);
     expect(rollups.hourly).toEqual(rollups.hourlyFromRaw);

@@ -1,4 +1,5 @@
 import type { SegmentSource } from './range-plan.ts';
+import type { Measure } from './totals.ts';
 
 /** The columns of readings_hourly and readings_daily. */
 export const ROLLUP_COLUMNS =
@@ -12,10 +13,25 @@ const RAW_AS_ROLLUP = `meter_id, ts AS bucket_start, ${micro('import_kwh')} AS i
   ${micro('export_kwh')} AS export_uwh, ${micro('kvarh')} AS uvarh, 1 AS readings,
   ${micro('power_kw')} AS sum_power_uw, power_kw AS max_power_kw, ${micro('kva')} AS sum_uva, kva AS max_kva`;
 
-/** Combines rollup-shaped rows into one: the same whatever the grouping of the readings below. */
-export const COMBINE_ROLLUPS = `sum(import_uwh) AS import_uwh, sum(export_uwh) AS export_uwh, sum(uvarh) AS uvarh,
-  sum(readings) AS readings, sum(sum_power_uw) AS sum_power_uw, max(max_power_kw) AS max_power_kw,
-  sum(sum_uva) AS sum_uva, max(max_kva) AS max_kva`;
+/** How each measure of rollup-shaped rows combines: the same whatever the grouping of the readings below. */
+const COMBINE: Record<Measure, 'sum' | 'max'> = {
+  import_uwh: 'sum',
+  export_uwh: 'sum',
+  uvarh: 'sum',
+  readings: 'sum',
+  sum_power_uw: 'sum',
+  max_power_kw: 'max',
+  sum_uva: 'sum',
+  max_kva: 'max',
+};
+
+/** The aggregates combining rollup-shaped rows into one, for these measures. */
+export function combineRollups(measures: readonly Measure[]): string {
+  return measures.map((measure) => `${COMBINE[measure]}(${measure}) AS ${measure}`).join(', ');
+}
+
+/** Every measure combined: a rollup row from rollup-shaped rows. */
+export const COMBINE_ROLLUPS = combineRollups(Object.keys(COMBINE) as Measure[]);
 
 /** For each source: the select list and table giving rollup-shaped rows, and its time column. */
 export const ROLLUP_SOURCES: Record<SegmentSource, { select: string; time: string }> = {

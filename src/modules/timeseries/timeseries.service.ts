@@ -9,7 +9,7 @@ import { completeReading, isAlignedOnInterval } from './readings.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { storeReadings } from './store-readings.ts';
 import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
-import type { Totals } from './totals.ts';
+import { ENERGY, type EnergyTotals, POWER } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 
@@ -18,7 +18,7 @@ export interface TimeseriesDeps {
   guard: AccessGuard;
 }
 
-function energySum(meterSn: string, range: TimeRange, totals: Totals | undefined) {
+function energySum(meterSn: string, range: TimeRange, totals: EnergyTotals | undefined) {
   return {
     meter_sn: meterSn,
     start: range.start.toISOString(),
@@ -90,7 +90,7 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
-      const buckets = await aggregates.profile(db, query.account_id, meter.id, query, query.bucket_minutes);
+      const buckets = await aggregates.profile(db, ENERGY, query.account_id, meter.id, query, query.bucket_minutes);
       return buckets.map(({ key, totals }) => ({
         ts: key.toISOString(),
         import_kwh: totals.import_kwh,
@@ -102,7 +102,7 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
-      const buckets = await aggregates.profile(db, query.account_id, meter.id, query, query.bucket_minutes);
+      const buckets = await aggregates.profile(db, POWER, query.account_id, meter.id, query, query.bucket_minutes);
       return buckets.map(({ key, totals }) => ({
         ts: key.toISOString(),
         avg_kw: totals.avg_kw,

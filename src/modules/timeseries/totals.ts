@@ -1,6 +1,9 @@
 import type { Micro } from './micro-units.ts';
 
-/** The sums of a set of readings as the database adds them: exact integers of micro-units as text. */
+/**
+ * The measures of a set of readings as the database combines them (rollup-sql.ts): sums are
+ * exact integers of micro-units, as text. A query asks only for those it reports.
+ */
 export interface MicroTotals {
   import_uwh: string;
   export_uwh: string;
@@ -12,13 +15,20 @@ export interface MicroTotals {
   max_kva: number;
 }
 
-/** What every query reports of a set of readings; every value rounded to 6 decimals. */
-export interface Totals {
+export type Measure = keyof MicroTotals;
+
+/** What energy-sum and energy-profile report of a set of readings; every value rounded to 6 decimals. */
+export interface EnergyTotals {
   import_kwh: number;
   export_kwh: number;
   net_kwh: number;
   kvarh: number;
   readings: number;
+  max_kva: number;
+}
+
+/** What power-profile reports of a set of readings; every value rounded to 6 decimals. */
+export interface PowerTotals {
   avg_kw: number;
   max_kw: number;
   avg_kva: number;
@@ -51,18 +61,36 @@ export function rounded(value: number): number {
   return Number(value.toFixed(6));
 }
 
-export function reportTotals(sums: MicroTotals): Totals {
-  const imported = parseMicro(sums.import_uwh);
-  const exported = parseMicro(sums.export_uwh);
-  return {
-    import_kwh: units(imported),
-    export_kwh: units(exported),
-    net_kwh: units(difference(imported, exported)),
-    kvarh: units(parseMicro(sums.uvarh)),
-    readings: sums.readings,
-    avg_kw: units(parseMicro(sums.sum_power_uw), sums.readings),
-    max_kw: rounded(sums.max_power_kw),
-    avg_kva: units(parseMicro(sums.sum_uva), sums.readings),
-    max_kva: rounded(sums.max_kva),
-  };
+/** A report: the measures it needs, and how it turns them into its totals. */
+export interface Report<T> {
+  measures: readonly Measure[];
+  totals(row: MicroTotals): T;
 }
+
+export const ENERGY: Report<EnergyTotals> = {
+  measures: ['import_uwh', 'export_uwh', 'uvarh', 'readings', 'max_kva'],
+  totals(row) {
+    const imported = parseMicro(row.import_uwh);
+    const exported = parseMicro(row.export_uwh);
+    return {
+      import_kwh: units(imported),
+      export_kwh: units(exported),
+      net_kwh: units(difference(imported, exported)),
+      kvarh: units(parseMicro(row.uvarh)),
+      readings: row.readings,
+      max_kva: rounded(row.max_kva),
+    };
+  },
+};
+
+export const POWER: Report<PowerTotals> = {
+  measures: ['readings', 'sum_power_uw', 'max_power_kw', 'sum_uva', 'max_kva'],
+  totals(row) {
+    return {
+      avg_kw: units(parseMicro(row.sum_power_uw), row.readings),
+      max_kw: rounded(row.max_power_kw),
+      avg_kva: units(parseMicro(row.sum_uva), row.readings),
+      max_kva: rounded(row.max_kva),
+    };
+  },
+};
