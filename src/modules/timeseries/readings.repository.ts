@@ -54,6 +54,8 @@ export const readingsRepository = {
     return db.query<MeterRow>(
       'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE meter_sn = ANY($1::text[])',
       [serials],
+      // One plan for any list: a lookup in the unique index of meter_sn.
+      { reusePlan: true },
     );
   },
 

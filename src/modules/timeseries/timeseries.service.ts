@@ -18,11 +18,11 @@ export interface TimeseriesDeps {
   guard: AccessGuard;
 }
 
-function energySum(meterSn: string, range: TimeRange, totals: EnergyTotals | undefined) {
+function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
   return {
     meter_sn: meterSn,
-    start: range.start.toISOString(),
-    end: range.end.toISOString(),
+    start: range.start,
+    end: range.end,
     import_kwh: totals?.import_kwh ?? 0,
     export_kwh: totals?.export_kwh ?? 0,
     net_kwh: totals?.net_kwh ?? 0,
@@ -64,7 +64,8 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
       meters.map((m) => m.id),
       range,
     );
-    return meters.map((m) => energySum(m.meter_sn, range, sums.get(m.id)));
+    const asText = { start: range.start.toISOString(), end: range.end.toISOString() };
+    return meters.map((m) => energySum(m.meter_sn, asText, sums.get(m.id)));
   }
 
   async function readableMeter(auth: AuthContext, query: { account_id: string; meter_sn: string }) {
