@@ -90,6 +90,8 @@ export const readingsRepository = {
   /** Loads readings (distinct (meter, ts)) into STAGED_READINGS, which holds them until the commit. */
   async stage(tx: Transaction, readings: readonly StoredReading[]): Promise<void> {
     await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${STAGING_TABLE} (LIKE readings) ON COMMIT DELETE ROWS`);
+    // Empty unless an earlier write of this transaction staged readings.
+    await tx.query(`DELETE FROM ${STAGING_TABLE}`);
     await tx.copyBinary(STAGING_TABLE, READING_COLUMNS, binaryReadings(readings));
   },
 
