@@ -135,7 +135,7 @@ describe('readings import killed with SIGKILL', () => {
     'keeps only whole batches, leaves nothing open, and a re-run completes the import exactly once',
     async () => {
       // Holding the hourly rollups table stops the importer inside a batch, after it wrote the batch's
-      // readings and before its rollup refresh: the kill then lands in an open transaction.
+      // readings and before its rollups: the kill then lands in an open transaction.
       const blocker = new pg.Client({ connectionString: t.databaseUrl });
       await blocker.connect();
       let committedAtKill: number;
@@ -144,9 +144,17 @@ describe('readings import killed with SIGKILL', () => {
         importer = startImport(importArgs(), t.databaseUrl!, dir);
         await waitFor('the importer to wait inside its first batch, its readings written', importerBlockedInBatch);
         for (let batch = 1; batch <= BATCHES_BEFORE_KILL; batch++) {
+          // Released until the batch commits: a batch can wait for the table twice (its bulk load of
+          // rollups, rolled back to a savepoint, gives the lock up before its upsert asks again).
           // One message: the lock is asked for again before the released batch can commit, so it is
           // granted right after that commit, and the next batch waits.
-          await blocker.query('COMMIT; BEGIN; LOCK TABLE readings_hourly IN EXCLUSIVE MODE');
+          await waitFor(`batch ${batch} to commit`, async () => {
+            if ((await storedCount()) === batch * BATCH_SIZE) return true;
+            if (await importerBlockedInBatch()) {
+              await blocker.query('COMMIT; BEGIN; LOCK TABLE readings_hourly IN EXCLUSIVE MODE');
+            }
+            return undefined;
+          });
           await waitFor(`the importer to wait inside batch ${batch + 1}`, importerBlockedInBatch);
         }
         committedAtKill = await storedCount();
