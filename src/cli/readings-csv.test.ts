@@ -1,9 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLineParser, parseHeader } from './readings-csv.ts';
+import { CsvLines, createLineParser, parseHeader } from './readings-csv.ts';
 
 const parseLine = createLineParser(parseHeader('meter_sn,ts,import_kwh'));
-const importKwh = (text: string) => parseLine(2, `M-1,2026-01-01T00:00:00Z,${text}`).import_kwh;
+function importKwh(text: string): number {
+  const lines = new CsvLines();
+  parseLine(lines, 2, `M-1,2026-01-01T00:00:00Z,${text}`);
+  return lines.importKwh[0]!;
+}
 
 describe('numbers in a line', () => {
   it('are read exactly as Number() reads them, in every accepted notation', () => {

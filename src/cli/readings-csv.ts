@@ -1,5 +1,5 @@
 import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../modules/timeseries/timeseries.schemas.ts';
-import { MAX_READING_VALUE, type ReadingInput } from '../modules/timeseries/readings.ts';
+import { MAX_READING_VALUE } from '../modules/timeseries/readings.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
 export class ImportError extends Error {
@@ -17,10 +17,24 @@ const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
 const KNOWN = new Set<string>([...REQUIRED, ...OPTIONAL]);
 
-/** A data line: a reading of the meter meter_sn. */
-export interface CsvReading extends ReadingInput {
-  line: number;
-  meter_sn: string;
+/**
+ * Parsed data lines in columns, one entry per line: its number, its meter's serial and its values
+ * (ts in ms since 1970 UTC; NaN where an optional column is absent or empty). Arrays of numbers
+ * rather than an object per line: a batch holds tens of thousands of lines.
+ */
+export class CsvLines {
+  readonly lines: number[] = [];
+  readonly serials: string[] = [];
+  readonly ts: number[] = [];
+  readonly importKwh: number[] = [];
+  readonly exportKwh: number[] = [];
+  readonly kvarh: number[] = [];
+  readonly powerKw: number[] = [];
+  readonly kva: number[] = [];
+
+  get length(): number {
+    return this.lines.length;
+  }
 }
 
 // Plain decimal notation, optionally with an exponent; no sign (values are >= 0), no hex.
@@ -63,13 +77,13 @@ const TIMESTAMP_CACHE_SIZE = 100_000;
  */
 function cachedTimestamps() {
   const times = new Map<string, number>();
-  return (line: number, text: string | undefined): Date => {
-    const time = text === undefined ? undefined : times.get(text);
-    if (time !== undefined) return new Date(time);
-    const date = parseTimestamp(line, text);
+  return (line: number, text: string | undefined): number => {
+    const cached = text === undefined ? undefined : times.get(text);
+    if (cached !== undefined) return cached;
+    const time = parseTimestamp(line, text).getTime();
     if (times.size >= TIMESTAMP_CACHE_SIZE) times.clear();
-    times.set(text!, date.getTime());
-    return date;
+    times.set(text!, time);
+    return time;
   };
 }
 
@@ -112,8 +126,9 @@ function plainDecimal(text: string): number | undefined {
   return decimals > 0 ? mantissa / POWERS_OF_TEN[decimals]! : mantissa;
 }
 
-function parseNumber(line: number, column: Column, text: string | undefined): number | undefined {
-  if (text === undefined || text === '') return undefined;
+/** The value of an optional column, NaN when absent or empty. */
+function parseNumber(line: number, column: Column, text: string | undefined): number {
+  if (text === undefined || text === '') return Number.NaN;
   const plain = plainDecimal(text);
   if (plain !== undefined && plain <= MAX_READING_VALUE) return plain;
   const value = Number(text);
@@ -124,7 +139,7 @@ function parseNumber(line: number, column: Column, text: string | undefined): nu
 }
 
 /**
- * A parser of data lines under a header: each line as a reading of a meter; throws an ImportError
+ * A parser of data lines under a header: appends each line to a CsvLines; throws an ImportError
  * naming the line.
  */
 export function createLineParser(header: Map<Column, number>) {
@@ -140,7 +155,7 @@ export function createLineParser(header: Map<Column, number>) {
   };
   const timestampOf = cachedTimestamps();
 
-  return function parseLine(line: number, text: string): CsvReading {
+  return function parseLine(into: CsvLines, line: number, text: string): void {
     const values = fields(text);
     if (values.length !== header.size) {
       throw new ImportError(line, `expected ${header.size} fields, found ${values.length}`);
@@ -151,16 +166,19 @@ export function createLineParser(header: Map<Column, number>) {
     }
     const ts = timestampOf(line, values[at.ts]);
     const importKwh = parseNumber(line, 'import_kwh', values[at.import_kwh]);
-    if (importKwh === undefined) throw new ImportError(line, 'import_kwh: missing');
-    return {
-      line,
-      meter_sn: meterSn,
-      ts,
-      import_kwh: importKwh,
-      export_kwh: parseNumber(line, 'export_kwh', values[at.export_kwh]),
-      kvarh: parseNumber(line, 'kvarh', values[at.kvarh]),
-      power_kw: parseNumber(line, 'power_kw', values[at.power_kw]),
-      kva: parseNumber(line, 'kva', values[at.kva]),
-    };
+    if (Number.isNaN(importKwh)) throw new ImportError(line, 'import_kwh: missing');
+    const exportKwh = parseNumber(line, 'export_kwh', values[at.export_kwh]);
+    const kvarh = parseNumber(line, 'kvarh', values[at.kvarh]);
+    const powerKw = parseNumber(line, 'power_kw', values[at.power_kw]);
+    const kva = parseNumber(line, 'kva', values[at.kva]);
+    // Appended only once the whole line is read: a bad line leaves nothing behind.
+    into.lines.push(line);
+    into.serials.push(meterSn);
+    into.ts.push(ts);
+    into.importKwh.push(importKwh);
+    into.exportKwh.push(exportKwh);
+    into.kvarh.push(kvarh);
+    into.powerKw.push(powerKw);
+    into.kva.push(kva);
   };
 }

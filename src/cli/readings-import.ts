@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import type { Database } from '../db/types.ts';
-import type { StoredReading } from '../modules/timeseries/readings.ts';
+import type { ReadingBatch } from '../modules/timeseries/readings.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
 import { storeReadings } from '../modules/timeseries/store-readings.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
 import { linesOf } from './file-lines.ts';
-import { type CsvReading, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
+import { CsvLines, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
 
 export const DEFAULT_BATCH_SIZE = 25_000;
 
@@ -59,7 +59,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
 
   // One batch is written while the next is read: the database and the parsing overlap.
   let writing: Promise<void> = Promise.resolve();
-  const write = async (readings: StoredReading[]) => {
+  const write = async (readings: ReadingBatch) => {
     await writing;
     writing = db
       .transaction((tx) => storeReadings(tx, options.accountId, readings))
@@ -75,7 +75,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
 
   try {
     let parseLine: ReturnType<typeof createLineParser> | undefined;
-    let batch: CsvReading[] = [];
+    let batch = new CsvLines();
     let lineNumber = 0;
     for await (const lines of linesOf(input)) {
       for (const text of lines) {
@@ -86,7 +86,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
         }
         if (text.trim() === '') continue;
         try {
-          batch.push(parseLine(lineNumber, text));
+          parseLine(batch, lineNumber, text);
         } catch (error) {
           // A bad meter on an earlier line of the batch is the first error of the file.
           await prepare(batch);
@@ -94,7 +94,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
         }
         if (batch.length >= batchSize) {
           await write(await prepare(batch));
-          batch = [];
+          batch = new CsvLines();
         }
       }
     }

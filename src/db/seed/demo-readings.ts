@@ -1,4 +1,4 @@
-import { completeReading, type StoredReading } from '../../modules/timeseries/readings.ts';
+import { ReadingBatch } from '../../modules/timeseries/readings.ts';
 import { storeReadings } from '../../modules/timeseries/store-readings.ts';
 import type { Transaction } from '../types.ts';
 
@@ -60,9 +60,9 @@ export async function seedDemoReadings(
   const random = prng(20_261_122);
   const end = Math.floor(now.getTime() / INTERVAL_MS) * INTERVAL_MS;
   const start = end - DAYS * 24 * 60 * 60_000;
-  const readings: StoredReading[] = [];
-  const add = (id: number, ts: Date, import_kwh: number, export_kwh: number, kvarh: number) =>
-    readings.push(completeReading({ id, interval_minutes: INTERVAL_MINUTES }, { ts, import_kwh, export_kwh, kvarh }));
+  const readings = new ReadingBatch();
+  const add = (id: number, ts: Date, importKwh: number, exportKwh: number, kvarh: number) =>
+    readings.append({ id, interval_minutes: INTERVAL_MINUTES }, ts.getTime(), importKwh, exportKwh, kvarh);
 
   let clearness = 1;
   for (let time = start; time < end; time += INTERVAL_MS) {

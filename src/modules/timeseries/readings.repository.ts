@@ -2,7 +2,7 @@ import { BinaryCopyRows } from '../../db/copy-binary.ts';
 import { unlessDuplicate } from '../../db/savepoint.ts';
 import type { Executor, Transaction } from '../../db/types.ts';
 import { arrayLiteral } from './array-literal.ts';
-import type { StoredReading } from './readings.ts';
+import type { ReadingBatch } from './readings.ts';
 
 export interface MeterRow {
   id: number;
@@ -20,8 +20,8 @@ export interface WriteCounts {
 const READING_COLUMNS = ['meter_id', 'ts', 'import_kwh', 'export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 
 /** Readings in the binary form of COPY, in READING_COLUMNS order. */
-function binaryReadings(readings: readonly StoredReading[]): Buffer<ArrayBuffer> {
-  const rows = new BinaryCopyRows(readings.length, [
+function binaryReadings(batch: ReadingBatch): Buffer<ArrayBuffer> {
+  const rows = new BinaryCopyRows(batch.length, [
     'int4',
     'timestamptz',
     'float8',
@@ -30,9 +30,10 @@ function binaryReadings(readings: readonly StoredReading[]): Buffer<ArrayBuffer>
     'float8',
     'float8',
   ]);
-  for (const r of readings) {
-    rows.row().int4(r.meter_id).timestamptz(r.ts.getTime());
-    rows.float8(r.import_kwh).float8(r.export_kwh).float8(r.kvarh).float8(r.power_kw).float8(r.kva);
+  for (let i = 0; i < batch.length; i++) {
+    rows.row().int4(batch.meterId[i]!).timestamptz(batch.ts[i]!);
+    rows.float8(batch.importKwh[i]!).float8(batch.exportKwh[i]!).float8(batch.kvarh[i]!);
+    rows.float8(batch.powerKw[i]!).float8(batch.kva[i]!);
   }
   return rows.finish();
 }
@@ -83,16 +84,16 @@ export const readingsRepository = {
    * Inserts readings of locked meters by a bulk load, provided none of them is stored yet: true
    * when they were all inserted, false (nothing written) when one (meter, ts) already exists.
    */
-  async insertIfAllNew(tx: Transaction, readings: readonly StoredReading[]): Promise<boolean> {
-    return unlessDuplicate(tx, () => tx.copyBinary('readings', READING_COLUMNS, binaryReadings(readings)));
+  async insertIfAllNew(tx: Transaction, batch: ReadingBatch): Promise<boolean> {
+    return unlessDuplicate(tx, () => tx.copyBinary('readings', READING_COLUMNS, binaryReadings(batch)));
   },
 
   /** Loads readings (distinct (meter, ts)) into STAGED_READINGS, which holds them until the commit. */
-  async stage(tx: Transaction, readings: readonly StoredReading[]): Promise<void> {
+  async stage(tx: Transaction, batch: ReadingBatch): Promise<void> {
     await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${STAGING_TABLE} (LIKE readings) ON COMMIT DELETE ROWS`);
     // Empty unless an earlier write of this transaction staged readings.
     await tx.query(`DELETE FROM ${STAGING_TABLE}`);
-    await tx.copyBinary(STAGING_TABLE, READING_COLUMNS, binaryReadings(readings));
+    await tx.copyBinary(STAGING_TABLE, READING_COLUMNS, binaryReadings(batch));
   },
 
   /** Inserts the staged readings, replacing those with the same (meter, ts); only meters of accountId. */

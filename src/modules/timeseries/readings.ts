@@ -1,4 +1,4 @@
-/** One interval reading as given by a client or a file: the measured values, power optional. */
+/** One interval reading as given by a client: the measured values, power optional. */
 export interface ReadingInput {
   /** Start of the meter's interval. */
   ts: Date;
@@ -7,17 +7,6 @@ export interface ReadingInput {
   kvarh?: number | undefined;
   power_kw?: number | undefined;
   kva?: number | undefined;
-}
-
-/** A reading as stored: every value present. */
-export interface StoredReading {
-  meter_id: number;
-  ts: Date;
-  import_kwh: number;
-  export_kwh: number;
-  kvarh: number;
-  power_kw: number;
-  kva: number;
 }
 
 export interface MeterInterval {
@@ -35,26 +24,134 @@ const MINUTE_MS = 60_000;
 export const MAX_READING_VALUE = 1_000_000;
 
 /** A reading's ts must be the start of one of the meter's intervals (counted from the epoch, UTC). */
-export function isAlignedOnInterval(ts: Date, intervalMinutes: number): boolean {
-  return ts.getTime() % (intervalMinutes * MINUTE_MS) === 0;
+export function isAlignedOnInterval(ts: Date | number, intervalMinutes: number): boolean {
+  return Number(ts) % (intervalMinutes * MINUTE_MS) === 0;
 }
 
+const isGiven = (value: number | undefined): value is number => value !== undefined && !Number.isNaN(value);
+
 /**
- * Fills in the values a reading may omit: energies default to 0; power_kw is the mean power of the
- * interval (import_kwh * 60 / interval_minutes) and kva the apparent power from it and the reactive
- * power kvarh * 60 / interval_minutes.
+ * Readings to store, every value present, in columns (a typed array per value): a batch of tens of
+ * thousands of readings costs no object per reading. ts is in milliseconds since 1970 UTC.
  */
-export function completeReading(meter: MeterInterval, reading: ReadingInput): StoredReading {
-  const kvarh = reading.kvarh ?? 0;
-  const power_kw = reading.power_kw ?? (reading.import_kwh * 60) / meter.interval_minutes;
-  const kvar = (kvarh * 60) / meter.interval_minutes;
-  return {
-    meter_id: meter.id,
-    ts: reading.ts,
-    import_kwh: reading.import_kwh,
-    export_kwh: reading.export_kwh ?? 0,
-    kvarh,
-    power_kw,
-    kva: reading.kva ?? Math.sqrt(power_kw * power_kw + kvar * kvar),
-  };
+export class ReadingBatch {
+  length = 0;
+  meterId: Int32Array;
+  ts: Float64Array;
+  importKwh: Float64Array;
+  exportKwh: Float64Array;
+  kvarh: Float64Array;
+  powerKw: Float64Array;
+  kva: Float64Array;
+
+  constructor(capacity = 1024) {
+    this.meterId = new Int32Array(capacity);
+    this.ts = new Float64Array(capacity);
+    this.importKwh = new Float64Array(capacity);
+    this.exportKwh = new Float64Array(capacity);
+    this.kvarh = new Float64Array(capacity);
+    this.powerKw = new Float64Array(capacity);
+    this.kva = new Float64Array(capacity);
+  }
+
+  /** Appends a reading as stored: every value given. */
+  push(meterId: number, ts: number, importKwh: number, exportKwh: number, kvarh: number, powerKw: number, kva: number) {
+    if (this.length === this.ts.length) this.grow();
+    const i = this.length++;
+    this.meterId[i] = meterId;
+    this.ts[i] = ts;
+    this.importKwh[i] = importKwh;
+    this.exportKwh[i] = exportKwh;
+    this.kvarh[i] = kvarh;
+    this.powerKw[i] = powerKw;
+    this.kva[i] = kva;
+  }
+
+  /**
+   * Appends a reading of meter, filling in the values it may omit (undefined or NaN): energies
+   * default to 0; power_kw is the mean power of the interval (import_kwh * 60 / interval_minutes)
+   * and kva the apparent power from it and the reactive power kvarh * 60 / interval_minutes.
+   */
+  append(
+    meter: MeterInterval,
+    ts: number,
+    importKwh: number,
+    exportKwh?: number,
+    kvarh?: number,
+    powerKw?: number,
+    kva?: number,
+  ): void {
+    const reactive = isGiven(kvarh) ? kvarh : 0;
+    const power = isGiven(powerKw) ? powerKw : (importKwh * 60) / meter.interval_minutes;
+    const kvar = (reactive * 60) / meter.interval_minutes;
+    const apparent = isGiven(kva) ? kva : Math.sqrt(power * power + kvar * kvar);
+    this.push(meter.id, ts, importKwh, isGiven(exportKwh) ? exportKwh : 0, reactive, power, apparent);
+  }
+
+  /** Appends reading i of another batch. */
+  pushFrom(other: ReadingBatch, i: number): void {
+    this.push(
+      other.meterId[i]!,
+      other.ts[i]!,
+      other.importKwh[i]!,
+      other.exportKwh[i]!,
+      other.kvarh[i]!,
+      other.powerKw[i]!,
+      other.kva[i]!,
+    );
+  }
+
+  distinctMeterIds(): number[] {
+    return [...new Set(this.meterId.subarray(0, this.length))];
+  }
+
+  /** The readings of these meters only (this batch when they are all of them). */
+  only(meterIds: ReadonlySet<number>): ReadingBatch {
+    const kept = new ReadingBatch(this.length);
+    for (let i = 0; i < this.length; i++) if (meterIds.has(this.meterId[i]!)) kept.pushFrom(this, i);
+    return kept.length === this.length ? this : kept;
+  }
+
+  /**
+   * The last reading given for each (meter, ts), in order of first appearance. A batch in which
+   * each meter's readings are consecutive and in time order (the usual case) repeats no key, and is
+   * returned as it is.
+   */
+  lastPerKey(): ReadingBatch {
+    if (this.isInOrder()) return this;
+    // A key keeps its first place in the map when it is set again with a later index.
+    const last = new Map<string, number>();
+    for (let i = 0; i < this.length; i++) last.set(`${this.meterId[i]}:${this.ts[i]}`, i);
+    const unique = new ReadingBatch(last.size);
+    for (const i of last.values()) unique.pushFrom(this, i);
+    return unique;
+  }
+
+  private isInOrder(): boolean {
+    const seen = new Set<number>();
+    for (let i = 0; i < this.length; i++) {
+      const meterId = this.meterId[i]!;
+      if (i > 0 && meterId === this.meterId[i - 1]) {
+        if (!(this.ts[i]! > this.ts[i - 1]!)) return false;
+      } else if (seen.has(meterId)) return false;
+      else seen.add(meterId);
+    }
+    return true;
+  }
+
+  private grow(): void {
+    const capacity = Math.max(16, this.ts.length * 2);
+    const grown = <T extends Int32Array | Float64Array>(column: T): T => {
+      const next = new (column.constructor as new (length: number) => T)(capacity);
+      next.set(column);
+      return next;
+    };
+    this.meterId = grown(this.meterId);
+    this.ts = grown(this.ts);
+    this.importKwh = grown(this.importKwh);
+    this.exportKwh = grown(this.exportKwh);
+    this.kvarh = grown(this.kvarh);
+    this.powerKw = grown(this.powerKw);
+    this.kva = grown(this.kva);
+  }
 }

@@ -1,5 +1,5 @@
 import { addMicro, type Micro, toMicro } from './micro-units.ts';
-import type { StoredReading } from './readings.ts';
+import type { ReadingBatch } from './readings.ts';
 
 /** One row of readings_hourly or readings_daily (ROLLUP_COLUMNS); bucket_start in ms since 1970 UTC. */
 export interface RollupRow {
@@ -18,77 +18,82 @@ export interface RollupRow {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** A reading as a rollup of one (its bucket set by the caller). */
-function rollupOfReading(reading: StoredReading, bucketStart: number): RollupRow {
+/** Reading i of a batch as a rollup of one, in the bucket starting at bucketStart. */
+function rollupOfReading(batch: ReadingBatch, i: number, bucketStart: number): RollupRow {
   return {
-    meter_id: reading.meter_id,
+    meter_id: batch.meterId[i]!,
     bucket_start: bucketStart,
-    import_uwh: toMicro(reading.import_kwh),
-    export_uwh: toMicro(reading.export_kwh),
-    uvarh: toMicro(reading.kvarh),
+    import_uwh: toMicro(batch.importKwh[i]!),
+    export_uwh: toMicro(batch.exportKwh[i]!),
+    uvarh: toMicro(batch.kvarh[i]!),
     readings: 1,
-    sum_power_uw: toMicro(reading.power_kw),
-    max_power_kw: reading.power_kw,
-    sum_uva: toMicro(reading.kva),
-    max_kva: reading.kva,
+    sum_power_uw: toMicro(batch.powerKw[i]!),
+    max_power_kw: batch.powerKw[i]!,
+    sum_uva: toMicro(batch.kva[i]!),
+    max_kva: batch.kva[i]!,
   };
 }
 
-/** Adds into total what a rollup row of the same columns holds (COMBINE_ROLLUPS in JavaScript). */
-function add(total: RollupRow, part: Omit<RollupRow, 'meter_id' | 'bucket_start'>): void {
-  total.import_uwh = addMicro(total.import_uwh, part.import_uwh);
-  total.export_uwh = addMicro(total.export_uwh, part.export_uwh);
-  total.uvarh = addMicro(total.uvarh, part.uvarh);
-  total.readings += part.readings;
-  total.sum_power_uw = addMicro(total.sum_power_uw, part.sum_power_uw);
-  total.max_power_kw = Math.max(total.max_power_kw, part.max_power_kw);
-  total.sum_uva = addMicro(total.sum_uva, part.sum_uva);
-  total.max_kva = Math.max(total.max_kva, part.max_kva);
+/** Adds measures into total (COMBINE_ROLLUPS in JavaScript). */
+function accumulate(
+  total: RollupRow,
+  importUwh: Micro,
+  exportUwh: Micro,
+  uvarh: Micro,
+  readings: number,
+  sumPowerUw: Micro,
+  maxPowerKw: number,
+  sumUva: Micro,
+  maxKva: number,
+): void {
+  total.import_uwh = addMicro(total.import_uwh, importUwh);
+  total.export_uwh = addMicro(total.export_uwh, exportUwh);
+  total.uvarh = addMicro(total.uvarh, uvarh);
+  total.readings += readings;
+  total.sum_power_uw = addMicro(total.sum_power_uw, sumPowerUw);
+  total.max_power_kw = Math.max(total.max_power_kw, maxPowerKw);
+  total.sum_uva = addMicro(total.sum_uva, sumUva);
+  total.max_kva = Math.max(total.max_kva, maxKva);
 }
 
-interface Grouping<T> {
-  meterOf(item: T): number;
-  timeOf(item: T): number;
-  /** A new row of the bucket starting at bucketStart, holding item. */
-  start(item: T, bucketStart: number): RollupRow;
-  add(total: RollupRow, item: T): void;
+/** How the items of a grouping are read: by index, without an object per item. */
+interface Items {
+  count: number;
+  meterOf(i: number): number;
+  timeOf(i: number): number;
+  /** A new row of the bucket starting at bucketStart, holding item i. */
+  rowOf(i: number, bucketStart: number): RollupRow;
+  addTo(total: RollupRow, i: number): void;
 }
 
 /** Items combined per (meter, bucket of width ms); consecutive items of one bucket cost no lookup. */
-function group<T>(items: readonly T[], width: number, grouping: Grouping<T>): RollupRow[] {
-  const byKey = new Map<string, RollupRow>();
+function group(items: Items, width: number): RollupRow[] {
+  const rows: RollupRow[] = [];
+  // Per meter, its rows by bucket number (small integers: cheap keys).
+  const byMeter = new Map<number, Map<number, RollupRow>>();
   let current: RollupRow | undefined;
-  for (const item of items) {
-    const meterId = grouping.meterOf(item);
-    const bucketStart = Math.floor(grouping.timeOf(item) / width) * width;
-    if (current?.meter_id === meterId && current.bucket_start === bucketStart) {
-      grouping.add(current, item);
-      continue;
+  for (let i = 0; i < items.count; i++) {
+    const meterId = items.meterOf(i);
+    const bucket = Math.floor(items.timeOf(i) / width);
+    if (current?.meter_id !== meterId || current.bucket_start !== bucket * width) {
+      let buckets = byMeter.get(meterId);
+      if (!buckets) {
+        buckets = new Map();
+        byMeter.set(meterId, buckets);
+      }
+      const existing = buckets.get(bucket);
+      if (!existing) {
+        current = items.rowOf(i, bucket * width);
+        buckets.set(bucket, current);
+        rows.push(current);
+        continue;
+      }
+      current = existing;
     }
-    const key = `${meterId}:${bucketStart}`;
-    current = byKey.get(key);
-    if (current) grouping.add(current, item);
-    else {
-      current = grouping.start(item, bucketStart);
-      byKey.set(key, current);
-    }
+    items.addTo(current, i);
   }
-  return [...byKey.values()];
+  return rows;
 }
-
-const READINGS: Grouping<StoredReading> = {
-  meterOf: (reading) => reading.meter_id,
-  timeOf: (reading) => reading.ts.getTime(),
-  start: rollupOfReading,
-  add: (total, reading) => add(total, rollupOfReading(reading, 0)),
-};
-
-const HOURS: Grouping<RollupRow> = {
-  meterOf: (row) => row.meter_id,
-  timeOf: (row) => row.bucket_start,
-  start: (row, bucketStart) => ({ ...row, bucket_start: bucketStart }),
-  add,
-};
 
 /**
  * What readings that are all new add to the hourly and daily rollups: their rows combined per
@@ -96,7 +101,50 @@ const HOURS: Grouping<RollupRow> = {
  * the same integers, maxima of the same doubles). Adding these to the stored rows gives the rows
  * that recomputing from all readings would give.
  */
-export function rollupDeltas(readings: readonly StoredReading[]): { hourly: RollupRow[]; daily: RollupRow[] } {
-  const hourly = group(readings, HOUR_MS, READINGS);
-  return { hourly, daily: group(hourly, DAY_MS, HOURS) };
+export function rollupDeltas(batch: ReadingBatch): { hourly: RollupRow[]; daily: RollupRow[] } {
+  const hourly = group(
+    {
+      count: batch.length,
+      meterOf: (i) => batch.meterId[i]!,
+      timeOf: (i) => batch.ts[i]!,
+      rowOf: (i, bucketStart) => rollupOfReading(batch, i, bucketStart),
+      addTo: (total, i) =>
+        accumulate(
+          total,
+          toMicro(batch.importKwh[i]!),
+          toMicro(batch.exportKwh[i]!),
+          toMicro(batch.kvarh[i]!),
+          1,
+          toMicro(batch.powerKw[i]!),
+          batch.powerKw[i]!,
+          toMicro(batch.kva[i]!),
+          batch.kva[i]!,
+        ),
+    },
+    HOUR_MS,
+  );
+  const daily = group(
+    {
+      count: hourly.length,
+      meterOf: (i) => hourly[i]!.meter_id,
+      timeOf: (i) => hourly[i]!.bucket_start,
+      rowOf: (i, bucketStart) => ({ ...hourly[i]!, bucket_start: bucketStart }),
+      addTo: (total, i) => {
+        const h = hourly[i]!;
+        accumulate(
+          total,
+          h.import_uwh,
+          h.export_uwh,
+          h.uvarh,
+          h.readings,
+          h.sum_power_uw,
+          h.max_power_kw,
+          h.sum_uva,
+          h.max_kva,
+        );
+      },
+    },
+    DAY_MS,
+  );
+  return { hourly, daily };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { insertMeter, rollupsAndRaw, storedReadings } from '../../../test/helpers/timeseries-factories.ts';
-import type { StoredReading } from './readings.ts';
+import { ReadingBatch } from './readings.ts';
 import { storeReadings } from './store-readings.ts';
 
 let t: TestApp;
@@ -14,24 +14,23 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const reading = (meterId: number, minutes: number, value: number): StoredReading => ({
-  meter_id: meterId,
-  ts: new Date(Date.UTC(2026, 3, 1) + minutes * 60_000),
-  import_kwh: value,
-  export_kwh: 0,
-  kvarh: 0,
-  power_kw: value * 2,
-  kva: value * 2,
-});
+/** A batch of readings of one meter, each [minutes from the start of 2026-04-01, import_kwh]. */
+function readings(meterId: number, ...values: [number, number][]): ReadingBatch {
+  const batch = new ReadingBatch();
+  for (const [minutes, value] of values) {
+    batch.push(meterId, Date.UTC(2026, 3, 1) + minutes * 60_000, value, 0, 0, value * 2, value * 2);
+  }
+  return batch;
+}
 
 describe('storeReadings', () => {
   it('counts each write of a transaction on its own, whichever way it is stored', async () => {
     const m = await insertMeter(t.db, org.accountId);
     const counts = await t.db.transaction(async (tx) => [
       // New readings (bulk load), then one replaced (upsert), then one replaced and one new (upsert).
-      await storeReadings(tx, org.accountId, [reading(m.id, 0, 1), reading(m.id, 30, 2)]),
-      await storeReadings(tx, org.accountId, [reading(m.id, 0, 3)]),
-      await storeReadings(tx, org.accountId, [reading(m.id, 30, 4), reading(m.id, 60, 5)]),
+      await storeReadings(tx, org.accountId, readings(m.id, [0, 1], [30, 2])),
+      await storeReadings(tx, org.accountId, readings(m.id, [0, 3])),
+      await storeReadings(tx, org.accountId, readings(m.id, [30, 4], [60, 5])),
     ]);
     expect(counts).toEqual([
       { inserted: 2, updated: 0 },
@@ -46,7 +45,7 @@ describe('storeReadings', () => {
 
   it('writes nothing for meters of another organization', async () => {
     const foreign = await insertMeter(t.db, org.otherAccountId);
-    const counts = await t.db.transaction((tx) => storeReadings(tx, org.accountId, [reading(foreign.id, 0, 1)]));
+    const counts = await t.db.transaction((tx) => storeReadings(tx, org.accountId, readings(foreign.id, [0, 1])));
     expect(counts).toEqual({ inserted: 0, updated: 0 });
     expect(await storedReadings(t.db, foreign.id)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import type { Transaction } from '../../db/types.ts';
-import type { StoredReading } from './readings.ts';
+import type { ReadingBatch } from './readings.ts';
 import { readingsRepository, type WriteCounts } from './readings.repository.ts';
 import { rollupDeltas } from './rollup-deltas.ts';
 import { addToRollups, refreshRollups } from './rollups.repository.ts';
@@ -13,13 +13,9 @@ import { addToRollups, refreshRollups } from './rollups.repository.ts';
  * are bulk-loaded and their own sums added to the rollups. Otherwise they are staged and upserted,
  * and the rollups of the hours and days they touch are recomputed from the stored readings.
  */
-export async function storeReadings(
-  tx: Transaction,
-  accountId: string,
-  readings: readonly StoredReading[],
-): Promise<WriteCounts> {
-  const own = await readingsRepository.lockOwnMeters(tx, accountId, [...new Set(readings.map((r) => r.meter_id))]);
-  const writable = readings.filter((r) => own.has(r.meter_id));
+export async function storeReadings(tx: Transaction, accountId: string, readings: ReadingBatch): Promise<WriteCounts> {
+  const own = await readingsRepository.lockOwnMeters(tx, accountId, readings.distinctMeterIds());
+  const writable = readings.only(own);
   if (writable.length === 0) return { inserted: 0, updated: 0 };
   if (await readingsRepository.insertIfAllNew(tx, writable)) {
     await addToRollups(tx, rollupDeltas(writable));

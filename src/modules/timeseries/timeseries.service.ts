@@ -5,7 +5,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { aggregatesRepository as aggregates, type TimeRange } from './aggregates.repository.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
-import { completeReading, isAlignedOnInterval } from './readings.ts';
+import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { storeReadings } from './store-readings.ts';
 import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
@@ -85,7 +85,9 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
           : [`readings.${index}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`],
       );
       if (misaligned.length > 0) throw badRequest(misaligned.join('; '));
-      const readings = body.readings.map((reading) => completeReading(meter!, reading));
+      const readings = new ReadingBatch(body.readings.length);
+      for (const r of body.readings)
+        readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
       return db.transaction((tx) => storeReadings(tx, body.account_id, readings));
     },
 
