@@ -55,7 +55,9 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   }
   const prepare = createBatchPreparer(db, options.accountId);
   const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
-  const input = createReadStream(options.file);
+  // Small chunks: the loop yields often, so that the answers of the batch being written are taken up
+  // soon and the database does not wait on the parsing of the next batch.
+  const input = createReadStream(options.file, { highWaterMark: 16 * 1024 });
 
   // One batch is written while the next is read: the database and the parsing overlap.
   let writing: Promise<void> = Promise.resolve();
