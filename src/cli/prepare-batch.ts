@@ -2,6 +2,7 @@ import type { Executor } from '../db/types.ts';
 import { type MeterProblem, meterProblem } from '../modules/timeseries/meter-checks.ts';
 import { isAlignedOnInterval, ReadingBatch } from '../modules/timeseries/readings.ts';
 import { type MeterRow, readingsRepository } from '../modules/timeseries/readings.repository.ts';
+import { type PreparedReadings, prepareReadings } from '../modules/timeseries/store-readings.ts';
 import { type CsvLines, ImportError } from './readings-csv.ts';
 
 const METER_PROBLEMS: Record<MeterProblem, (serial: string) => string> = {
@@ -26,7 +27,7 @@ export function createBatchPreparer(db: Executor, accountId: string) {
     for (const serial of unseen) meters.set(serial, found.get(serial));
   }
 
-  return async function prepare(csv: CsvLines): Promise<ReadingBatch> {
+  return async function prepare(csv: CsvLines): Promise<PreparedReadings> {
     await lookUp(csv.serials);
     const readings = new ReadingBatch(csv.length);
     for (let i = 0; i < csv.length; i++) {
@@ -51,6 +52,6 @@ export function createBatchPreparer(db: Executor, accountId: string) {
         csv.kva[i],
       );
     }
-    return readings.lastPerKey();
+    return prepareReadings(readings.lastPerKey());
   };
 }

@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Database } from '../db/types.ts';
-import type { ReadingBatch } from '../modules/timeseries/readings.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
-import { storeReadings } from '../modules/timeseries/store-readings.ts';
+import { type PreparedReadings, storeReadings } from '../modules/timeseries/store-readings.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
 import { linesOf } from './file-lines.ts';
 import { CsvLines, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
@@ -61,7 +60,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
 
   // One batch is written while the next is read: the database and the parsing overlap.
   let writing: Promise<void> = Promise.resolve();
-  const write = async (readings: ReadingBatch) => {
+  const write = async (readings: PreparedReadings) => {
     await writing;
     writing = db
       .transaction((tx) => storeReadings(tx, options.accountId, readings))

@@ -1,5 +1,5 @@
 import { ReadingBatch } from '../../modules/timeseries/readings.ts';
-import { storeReadings } from '../../modules/timeseries/store-readings.ts';
+import { prepareReadings, storeReadings } from '../../modules/timeseries/store-readings.ts';
 import type { Transaction } from '../types.ts';
 
 const DAYS = 90;
@@ -79,5 +79,5 @@ export async function seedDemoReadings(
     add(meters.solar, ts, 0, kwh(solar), kwh(solar * 0.02));
     add(meters.grid, ts, kwh(Math.max(load - solar, 0)), kwh(Math.max(solar - load, 0)), kwh(reactive));
   }
-  await storeReadings(tx, owner.account_id, readings);
+  await storeReadings(tx, owner.account_id, prepareReadings(readings));
 }

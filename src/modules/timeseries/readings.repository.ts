@@ -20,7 +20,7 @@ export interface WriteCounts {
 const READING_COLUMNS = ['meter_id', 'ts', 'import_kwh', 'export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 
 /** Readings in the binary form of COPY, in READING_COLUMNS order. */
-function binaryReadings(batch: ReadingBatch): Buffer<ArrayBuffer> {
+export function binaryReadings(batch: ReadingBatch): Buffer<ArrayBuffer> {
   const rows = new BinaryCopyRows(batch.length, [
     'int4',
     'timestamptz',
@@ -81,19 +81,19 @@ export const readingsRepository = {
   },
 
   /**
-   * Inserts readings of locked meters by a bulk load, provided none of them is stored yet: true
+   * Inserts readings (binaryReadings) of locked meters by a bulk load, provided none of them is stored yet: true
    * when they were all inserted, false (nothing written) when one (meter, ts) already exists.
    */
-  async insertIfAllNew(tx: Transaction, batch: ReadingBatch): Promise<boolean> {
-    return unlessDuplicate(tx, () => tx.copyBinary('readings', READING_COLUMNS, binaryReadings(batch)));
+  async insertIfAllNew(tx: Transaction, copy: Buffer<ArrayBuffer>): Promise<boolean> {
+    return unlessDuplicate(tx, () => tx.copyBinary('readings', READING_COLUMNS, copy));
   },
 
-  /** Loads readings (distinct (meter, ts)) into STAGED_READINGS, which holds them until the commit. */
-  async stage(tx: Transaction, batch: ReadingBatch): Promise<void> {
+  /** Loads readings (binaryReadings, distinct (meter, ts)) into STAGED_READINGS, which holds them until the commit. */
+  async stage(tx: Transaction, copy: Buffer<ArrayBuffer>): Promise<void> {
     await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${STAGING_TABLE} (LIKE readings) ON COMMIT DELETE ROWS`);
     // Empty unless an earlier write of this transaction staged readings.
     await tx.query(`DELETE FROM ${STAGING_TABLE}`);
-    await tx.copyBinary(STAGING_TABLE, READING_COLUMNS, binaryReadings(batch));
+    await tx.copyBinary(STAGING_TABLE, READING_COLUMNS, copy);
   },
 
   /** Inserts the staged readings, replacing those with the same (meter, ts); only meters of accountId. */

@@ -84,7 +84,8 @@ export async function refreshRollups(tx: Executor): Promise<void> {
 
 const COLUMNS = ROLLUP_COLUMNS.split(', ');
 
-function binaryRollups(rows: readonly RollupRow[]): Buffer<ArrayBuffer> {
+/** Rollup rows in the binary form of COPY. */
+export function binaryRollups(rows: readonly RollupRow[]): Buffer<ArrayBuffer> {
   const copy = new BinaryCopyRows(rows.length, [
     'int4',
     'timestamptz',
@@ -130,17 +131,23 @@ async function addToExisting(tx: Executor, table: string, rows: readonly RollupR
   );
 }
 
+/** Rollup rows to add, with their COPY data (binaryRollups). */
+export interface RollupRows {
+  rows: readonly RollupRow[];
+  copy: Buffer<ArrayBuffer>;
+}
+
 /**
  * Adds the rollups of newly inserted readings (rollupDeltas) to the stored ones: a bulk load
  * when none of their hours (days) has a row yet, which is the common case of new data, else an
  * upsert that adds them.
  */
-export async function addToRollups(tx: Transaction, deltas: { hourly: RollupRow[]; daily: RollupRow[] }) {
-  for (const [table, rows] of [
+export async function addToRollups(tx: Transaction, deltas: { hourly: RollupRows; daily: RollupRows }) {
+  for (const [table, { rows, copy }] of [
     ['readings_hourly', deltas.hourly],
     ['readings_daily', deltas.daily],
   ] as const) {
-    if (!(await unlessDuplicate(tx, () => tx.copyBinary(table, COLUMNS, binaryRollups(rows))))) {
+    if (!(await unlessDuplicate(tx, () => tx.copyBinary(table, COLUMNS, copy)))) {
       await addToExisting(tx, table, rows);
     }
   }

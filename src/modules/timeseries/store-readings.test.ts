@@ -3,7 +3,7 @@ import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { insertMeter, rollupsAndRaw, storedReadings } from '../../../test/helpers/timeseries-factories.ts';
 import { ReadingBatch } from './readings.ts';
-import { storeReadings } from './store-readings.ts';
+import { type PreparedReadings, prepareReadings, storeReadings } from './store-readings.ts';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof organizationWithRoles>>;
@@ -15,12 +15,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 /** A batch of readings of one meter, each [minutes from the start of 2026-04-01, import_kwh]. */
-function readings(meterId: number, ...values: [number, number][]): ReadingBatch {
+function readings(meterId: number, ...values: [number, number][]): PreparedReadings {
   const batch = new ReadingBatch();
   for (const [minutes, value] of values) {
     batch.push(meterId, Date.UTC(2026, 3, 1) + minutes * 60_000, value, 0, 0, value * 2, value * 2);
   }
-  return batch;
+  return prepareReadings(batch);
 }
 
 describe('storeReadings', () => {

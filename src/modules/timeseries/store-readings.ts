@@ -1,8 +1,31 @@
 import type { Transaction } from '../../db/types.ts';
 import type { ReadingBatch } from './readings.ts';
-import { readingsRepository, type WriteCounts } from './readings.repository.ts';
+import { binaryReadings, readingsRepository, type WriteCounts } from './readings.repository.ts';
 import { rollupDeltas } from './rollup-deltas.ts';
-import { addToRollups, refreshRollups } from './rollups.repository.ts';
+import { addToRollups, binaryRollups, type RollupRows, refreshRollups } from './rollups.repository.ts';
+
+/**
+ * A batch with what storing it sends: its COPY data and its own rollup sums. Computed before the
+ * transaction, so that a caller streaming batches (the import) does this work while the database
+ * is busy with the previous batch, not while it waits.
+ */
+export interface PreparedReadings {
+  readings: ReadingBatch;
+  copy: Buffer<ArrayBuffer>;
+  deltas: { hourly: RollupRows; daily: RollupRows };
+}
+
+export function prepareReadings(readings: ReadingBatch): PreparedReadings {
+  const { hourly, daily } = rollupDeltas(readings);
+  return {
+    readings,
+    copy: binaryReadings(readings),
+    deltas: {
+      hourly: { rows: hourly, copy: binaryRollups(hourly) },
+      daily: { rows: daily, copy: binaryRollups(daily) },
+    },
+  };
+}
 
 /**
  * Writes readings (distinct (meter, ts); stored ones with the same key are replaced) of
@@ -13,15 +36,16 @@ import { addToRollups, refreshRollups } from './rollups.repository.ts';
  * are bulk-loaded and their own sums added to the rollups. Otherwise they are staged and upserted,
  * and the rollups of the hours and days they touch are recomputed from the stored readings.
  */
-export async function storeReadings(tx: Transaction, accountId: string, readings: ReadingBatch): Promise<WriteCounts> {
-  const own = await readingsRepository.lockOwnMeters(tx, accountId, readings.distinctMeterIds());
-  const writable = readings.only(own);
-  if (writable.length === 0) return { inserted: 0, updated: 0 };
-  if (await readingsRepository.insertIfAllNew(tx, writable)) {
-    await addToRollups(tx, rollupDeltas(writable));
-    return { inserted: writable.length, updated: 0 };
+export async function storeReadings(tx: Transaction, accountId: string, batch: PreparedReadings): Promise<WriteCounts> {
+  const meterIds = batch.readings.distinctMeterIds();
+  const own = await readingsRepository.lockOwnMeters(tx, accountId, meterIds);
+  if (own.size === 0) return { inserted: 0, updated: 0 };
+  const writable = own.size === meterIds.length ? batch : prepareReadings(batch.readings.only(own));
+  if (await readingsRepository.insertIfAllNew(tx, writable.copy)) {
+    await addToRollups(tx, writable.deltas);
+    return { inserted: writable.readings.length, updated: 0 };
   }
-  await readingsRepository.stage(tx, writable);
+  await readingsRepository.stage(tx, writable.copy);
   const counts = await readingsRepository.upsertStaged(tx, accountId);
   await refreshRollups(tx);
   return counts;

@@ -7,7 +7,7 @@ import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
-import { storeReadings } from './store-readings.ts';
+import { prepareReadings, storeReadings } from './store-readings.ts';
 import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
 import { ENERGY, type EnergyTotals, POWER } from './totals.ts';
 
@@ -88,7 +88,8 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
       const readings = new ReadingBatch(body.readings.length);
       for (const r of body.readings)
         readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
-      return db.transaction((tx) => storeReadings(tx, body.account_id, readings));
+      const prepared = prepareReadings(readings);
+      return db.transaction((tx) => storeReadings(tx, body.account_id, prepared));
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
