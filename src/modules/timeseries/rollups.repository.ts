@@ -131,24 +131,21 @@ async function addToExisting(tx: Executor, table: string, rows: readonly RollupR
   );
 }
 
-/** Rollup rows to add, with their COPY data (binaryRollups). */
-export interface RollupRows {
-  rows: readonly RollupRow[];
-  copy: Buffer<ArrayBuffer>;
+/** Rollup rows to add: the hours with their COPY data (binaryRollups). */
+export interface RollupDeltas {
+  hourly: { rows: readonly RollupRow[]; copy: Buffer<ArrayBuffer> };
+  daily: { rows: readonly RollupRow[] };
 }
 
 /**
- * Adds the rollups of newly inserted readings (rollupDeltas) to the stored ones: a bulk load
- * when none of their hours (days) has a row yet, which is the common case of new data, else an
- * upsert that adds them.
+ * Adds the rollups of newly inserted readings (rollupDeltas) to the stored ones. Hours: a bulk load
+ * when none of them has a row yet, the common case of new data, else an upsert that adds them.
+ * Days: always that upsert. They are few (at most one per 24 hours), and a batch usually shares
+ * its first day with the batch before, so a bulk load of them would mostly fail and be redone.
  */
-export async function addToRollups(tx: Transaction, deltas: { hourly: RollupRows; daily: RollupRows }) {
-  for (const [table, { rows, copy }] of [
-    ['readings_hourly', deltas.hourly],
-    ['readings_daily', deltas.daily],
-  ] as const) {
-    if (!(await unlessDuplicate(tx, () => tx.copyBinary(table, COLUMNS, copy)))) {
-      await addToExisting(tx, table, rows);
-    }
+export async function addToRollups(tx: Transaction, deltas: RollupDeltas) {
+  if (!(await unlessDuplicate(tx, () => tx.copyBinary('readings_hourly', COLUMNS, deltas.hourly.copy)))) {
+    await addToExisting(tx, 'readings_hourly', deltas.hourly.rows);
   }
+  await addToExisting(tx, 'readings_daily', deltas.daily.rows);
 }

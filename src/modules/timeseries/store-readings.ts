@@ -2,7 +2,7 @@ import type { Transaction } from '../../db/types.ts';
 import type { ReadingBatch } from './readings.ts';
 import { binaryReadings, readingsRepository, type WriteCounts } from './readings.repository.ts';
 import { rollupDeltas } from './rollup-deltas.ts';
-import { addToRollups, binaryRollups, type RollupRows, refreshRollups } from './rollups.repository.ts';
+import { addToRollups, binaryRollups, type RollupDeltas, refreshRollups } from './rollups.repository.ts';
 
 /**
  * A batch with what storing it sends: its COPY data and its own rollup sums. Computed before the
@@ -12,7 +12,7 @@ import { addToRollups, binaryRollups, type RollupRows, refreshRollups } from './
 export interface PreparedReadings {
   readings: ReadingBatch;
   copy: Buffer<ArrayBuffer>;
-  deltas: { hourly: RollupRows; daily: RollupRows };
+  deltas: RollupDeltas;
 }
 
 export function prepareReadings(readings: ReadingBatch): PreparedReadings {
@@ -20,10 +20,7 @@ export function prepareReadings(readings: ReadingBatch): PreparedReadings {
   return {
     readings,
     copy: binaryReadings(readings),
-    deltas: {
-      hourly: { rows: hourly, copy: binaryRollups(hourly) },
-      daily: { rows: daily, copy: binaryRollups(daily) },
-    },
+    deltas: { hourly: { rows: hourly, copy: binaryRollups(hourly) }, daily: { rows: daily } },
   };
 }
 
