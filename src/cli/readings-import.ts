@@ -6,7 +6,8 @@ import { createBatchPreparer } from './prepare-batch.ts';
 import { linesOf } from './file-lines.ts';
 import { CsvLines, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
 
-export const DEFAULT_BATCH_SIZE = 25_000;
+// The largest batch an HTTP request may carry: fewer statements and commits per reading.
+export const DEFAULT_BATCH_SIZE = 50_000;
 
 export interface ImportProgress {
   /** Bytes of the file read so far. */
