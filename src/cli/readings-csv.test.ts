@@ -46,3 +46,17 @@ describe('numbers in a line', () => {
     }
   });
 });
+
+describe('a line with quoted or padded fields', () => {
+  it('reads as the same line without them', () => {
+    const parse = createLineParser(parseHeader('meter_sn,ts,import_kwh,export_kwh,kvarh'));
+    const read = (text: string) => {
+      const lines = new CsvLines();
+      parse(lines, 2, text);
+      return [lines.serials[0], lines.ts[0], lines.importKwh[0], lines.exportKwh[0], lines.kvarh[0]];
+    };
+    const plain = read('M-1,2026-01-01T00:00:00Z,1.5,,0.25');
+    expect(plain).toEqual(['M-1', Date.UTC(2026, 0, 1), 1.5, Number.NaN, 0.25]);
+    expect(read('"M-1", 2026-01-01T00:00:00Z ,"1.5",  ,0.25 ')).toEqual(plain);
+  });
+});

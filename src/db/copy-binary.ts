@@ -3,7 +3,7 @@ const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 const TWO_TO_32 = 2 ** 32;
 
 /** The width in bytes of each fixed-width column type written here. */
-export const COLUMN_BYTES = { int4: 4, int8: 8, float8: 8, timestamptz: 8 } as const;
+const COLUMN_BYTES = { int4: 4, int8: 8, float8: 8, timestamptz: 8 } as const;
 
 /**
  * Rows in COPY's binary format (Transaction.copyBinary): each value in PostgreSQL's own binary

@@ -91,6 +91,25 @@ describe('ingest', () => {
     ]);
   });
 
+  it('stores times across the whole allowed range, before 2000 and far after it, with their rollups', async () => {
+    const m = await meter();
+    const times = [
+      '1900-01-01T00:00:00.000Z',
+      '1999-12-31T23:30:00.000Z',
+      '2300-01-01T00:00:00.000Z',
+      '9998-12-31T23:30:00.000Z',
+    ];
+    const readings = times.map((ts, i) => ({ ts, import_kwh: i + 1 }));
+    expect(await ingest(org.owner.client, org.accountId, m.meter_sn, readings)).toEqual({ inserted: 4, updated: 0 });
+    expect((await storedReadings(t.db, m.id)).map((r) => [r.ts, r.import_kwh])).toEqual(
+      times.map((ts, i) => [ts, i + 1]),
+    );
+    const rollups = await rollupsAndRaw(t.db, m.id);
+    expect(rollups.hourly).toHaveLength(4);
+    expect(rollups.hourly).toEqual(rollups.hourlyFromRaw);
+    expect(rollups.daily).toEqual(rollups.dailyFromRaw);
+  });
+
   it('accepts an offset in ts and stores the instant', async () => {
     const m = await meter();
     await ingest(org.owner.client, org.accountId, m.meter_sn, [{ ts: '2026-03-01T02:30:00+02:00', import_kwh: 1 }]);
