@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { insertMeter, rollupsAndRaw, storedReadings, type TestMeter } from '../../test/helpers/timeseries-factories.ts';
-import type { Database } from '../db/types.ts';
+import type { Database, Transaction } from '../db/types.ts';
 import { main } from './import-readings.ts';
 
 let t: TestApp;
@@ -141,6 +141,63 @@ describe('import command', () => {
     const fixed = await importFile(await csv([HEADER, ...good]));
     expect(fixed.stdout).toMatch(/^Imported 8 readings \(5 inserted, 3 updated\)/);
     expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('ends batches where a meter ends, and commits them in file order: a failed batch takes the next one with it', async () => {
+    const meters = [await insertMeter(t.db, org.accountId), await insertMeter(t.db, org.accountId)];
+    meters.push(await insertMeter(t.db, org.accountId));
+    const lines = meters.flatMap((m, k) =>
+      [0, 1, 2].map((i) => `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},${k + 1},0,0`),
+    );
+    // Batches of about 4 lines: one per meter. The second fails once the third has written its
+    // readings (on PostgreSQL, where they run side by side; on the embedded database, one at a time).
+    let thirdWritten!: () => void;
+    const third = new Promise<void>((resolve) => {
+      thirdWritten = resolve;
+    });
+    let transactions = 0;
+    const writtenBy = new Map<number, number>();
+    const db = new Proxy(t.db, {
+      get(target, property) {
+        if (property !== 'transaction') return Reflect.get(target, property, target);
+        return <T>(fn: (tx: Transaction) => Promise<T>) => {
+          const batch = ++transactions;
+          return target.transaction((tx) =>
+            fn({
+              query: (text, params, options) => tx.query(text, params, options),
+              exec: (script) => tx.exec(script),
+              async copyBinary(table, columns, data) {
+                if (batch === 2 && table === 'readings') {
+                  if (target.kind === 'postgres') await third;
+                  throw new Error('simulated write failure');
+                }
+                await tx.copyBinary(table, columns, data);
+                if (table === 'readings') {
+                  const [row] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM readings');
+                  writtenBy.set(batch, row!.count);
+                  if (batch === 3) thirdWritten();
+                }
+              },
+            }),
+          );
+        };
+      },
+    });
+    const stderr = collect();
+    const code = await main(
+      ['--account', org.accountId, '--file', await csv([HEADER, ...lines]), '--batch-size', '4'],
+      { withDatabase: (fn) => fn(db), stdout: new PassThrough(), stderr: stderr.stream },
+    );
+    expect(code).toBe(1);
+    expect(stderr.text()).toBe(
+      'Import failed: simulated write failure\n' +
+        'Stored before the failure: 3 readings (3 inserted, 0 updated); the batch with the failing line was not stored. ' +
+        'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
+    );
+    expect((await storedReadings(t.db, meters[0]!.id)).map((r) => r.import_kwh)).toEqual([1, 1, 1]);
+    expect(await storedReadings(t.db, meters[1]!.id)).toEqual([]);
+    expect(await storedReadings(t.db, meters[2]!.id)).toEqual([]);
+    if (t.db.kind === 'postgres') expect(writtenBy.get(3)).toBeGreaterThan(0);
   });
 
   it.each([

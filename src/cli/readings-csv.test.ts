@@ -60,3 +60,36 @@ describe('a line with quoted or padded fields', () => {
     expect(read('"M-1", 2026-01-01T00:00:00Z ,"1.5",  ,0.25 ')).toEqual(plain);
   });
 });
+
+describe('splitting off the last meter of a batch', () => {
+  const parse = createLineParser(parseHeader('meter_sn,ts,import_kwh'));
+  function batchOf(serials: string[]): CsvLines {
+    const lines = new CsvLines();
+    serials.forEach((serial, i) => {
+      parse(lines, i + 2, `${serial},${new Date(Date.UTC(2026, 0, 1, i)).toISOString()},${i}`);
+    });
+    return lines;
+  }
+  const content = (lines: CsvLines) => ({ lines: lines.lines, serials: lines.serials, importKwh: lines.importKwh });
+
+  it('moves the lines of the last meter, in order, when enough lines stay', () => {
+    const batch = batchOf(['A', 'A', 'B', 'B', 'C', 'C', 'C']);
+    const rest = batch.splitOffLastMeter(4);
+    expect(content(batch)).toEqual({ lines: [2, 3, 4, 5], serials: ['A', 'A', 'B', 'B'], importKwh: [0, 1, 2, 3] });
+    expect(content(rest)).toEqual({ lines: [6, 7, 8], serials: ['C', 'C', 'C'], importKwh: [4, 5, 6] });
+    expect(rest.ts).toEqual([4, 5, 6].map((hour) => Date.UTC(2026, 0, 1, hour)));
+    expect([rest.exportKwh, rest.kvarh, rest.powerKw, rest.kva]).toEqual(Array(4).fill([NaN, NaN, NaN]));
+  });
+
+  it('moves nothing when fewer lines would stay, or when the meter has earlier lines in the batch', () => {
+    for (const [serials, minimumKept] of [
+      [['A', 'B', 'B', 'B'], 2],
+      [['C', 'C', 'C'], 1],
+      [['A', 'B', 'A', 'B', 'B'], 1],
+    ] as const) {
+      const batch = batchOf([...serials]);
+      expect(batch.splitOffLastMeter(minimumKept).length).toBe(0);
+      expect(batch.serials).toEqual(serials);
+    }
+  });
+});

@@ -35,7 +35,28 @@ export class CsvLines {
   get length(): number {
     return this.lines.length;
   }
+
+  /**
+   * Moves the last meter's run of lines (the lines at the end with its serial) to a new CsvLines,
+   * provided at least minimumKept lines stay and the meter has no earlier line here: a file
+   * ordered by meter is then cut into batches that share no meter. Otherwise nothing moves (an
+   * empty CsvLines comes back).
+   */
+  splitOffLastMeter(minimumKept: number): CsvLines {
+    const rest = new CsvLines();
+    const last = this.serials.at(-1);
+    let start = this.length - 1;
+    while (start > 0 && this.serials[start - 1] === last) start--;
+    if (start < minimumKept || this.serials.lastIndexOf(last!, start - 1) >= 0) return rest;
+    for (const column of COLUMNS) {
+      const moved: (string | number)[] = this[column].splice(start);
+      for (const value of moved) (rest[column] as (string | number)[]).push(value);
+    }
+    return rest;
+  }
 }
+
+const COLUMNS = ['lines', 'serials', 'ts', 'importKwh', 'exportKwh', 'kvarh', 'powerKw', 'kva'] as const;
 
 // Plain decimal notation, optionally with an exponent; no sign (values are >= 0), no hex.
 const NON_NEGATIVE_NUMBER = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -8,6 +8,8 @@ import { CsvLines, createLineParser, ImportError, parseHeader } from './readings
 
 // The largest batch an HTTP request may carry: fewer statements and commits per reading.
 export const DEFAULT_BATCH_SIZE = 50_000;
+/** Batches written at the same time: the database works on one while it waits for the other's round trips. */
+const WRITERS = 2;
 
 export interface ImportProgress {
   /** Bytes of the file read so far. */
@@ -43,8 +45,9 @@ export class PartialImportError extends Error {
 
 /**
  * Streams a CSV file of readings (header meter_sn, ts, import_kwh[, export_kwh, kvarh, power_kw,
- * kva]) into the readings of accountId's electricity meters, in batches of batchSize lines, each
- * batch one transaction with its rollups. The import stops at the first bad line: the batch
+ * kva]) into the readings of accountId's electricity meters, in batches of about batchSize lines
+ * (ended where a meter's lines end, when that keeps at least half of them), each batch one
+ * transaction with its rollups. The import stops at the first bad line: the batch
  * holding it is not stored, earlier batches are. A later line for the same (meter, ts) replaces
  * an earlier one, so running the same file again changes nothing.
  */
@@ -59,20 +62,31 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   // soon and the database does not wait on the parsing of the next batch.
   const input = createReadStream(options.file, { highWaterMark: 16 * 1024 });
 
-  // One batch is written while the next is read: the database and the parsing overlap.
-  let writing: Promise<void> = Promise.resolve();
+  // Batches are written while the next ones are read, up to WRITERS at a time on their own
+  // connections; each commits only after the batch before it, so that what is stored is always
+  // the batches up to some line of the file. (A batch sharing a meter with the one before it waits
+  // for that batch's commit anyway: writers of a meter are serialised.)
+  let committed: Promise<void> = Promise.resolve();
+  const inFlight: Promise<void>[] = [];
   const write = async (readings: PreparedReadings) => {
-    await writing;
-    writing = db
-      .transaction((tx) => storeReadings(tx, options.accountId, readings))
+    if (inFlight.length >= WRITERS) await inFlight.shift();
+    const previous = committed;
+    committed = db
+      .transaction(async (tx) => {
+        const counts = await storeReadings(tx, options.accountId, readings);
+        // The failure of an earlier batch rolls this one back.
+        await previous;
+        return counts;
+      })
       .then((counts) => {
         summary.inserted += counts.inserted;
         summary.updated += counts.updated;
         summary.readings += counts.inserted + counts.updated;
         options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
       });
-    // Observed by the next write or at the end; until then it must not count as unhandled.
-    writing.catch(() => {});
+    // Observed by a later write or at the end; until then it must not count as unhandled.
+    committed.catch(() => {});
+    inFlight.push(committed);
   };
 
   try {
@@ -95,19 +109,20 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
           throw error;
         }
         if (batch.length >= batchSize) {
+          const next = batch.splitOffLastMeter(batchSize / 2);
           await write(await prepare(batch));
-          batch = new CsvLines();
+          batch = next;
         }
       }
     }
     if (!parseLine) throw new ImportError(1, 'the file is empty (a header line is required)');
     if (batch.length > 0) await write(await prepare(batch));
-    await writing;
+    await committed;
     return summary;
   } catch (error) {
     // Let a batch being written finish, so that the summary says what is stored; its failure,
     // if it fails, comes first in the file.
-    const writeFailure = await writing.then(
+    const writeFailure = await committed.then(
       () => undefined,
       (failure: unknown) => failure,
     );
