@@ -4,13 +4,16 @@ import { linesOf } from './file-lines.ts';
 
 async function lines(chunks: (string | Buffer)[]): Promise<string[]> {
   const all: string[] = [];
-  for await (const batch of linesOf(Readable.from(chunks.map((c) => Buffer.from(c))))) all.push(...batch);
+  for await (const { bytes, bounds } of linesOf(Readable.from(chunks.map((c) => Buffer.from(c))))) {
+    for (let k = 0; k < bounds.length; k += 2) all.push(bytes.toString('utf8', bounds[k], bounds[k + 1]));
+  }
   return all;
 }
 
 describe('linesOf', () => {
   it('splits on \\n, \\r\\n and \\r, keeping a last line without an end', async () => {
     expect(await lines(['a,1\nb,2\r\nc,3\rd,4'])).toEqual(['a,1', 'b,2', 'c,3', 'd,4']);
+    expect(await lines(['a,1\r\r\nb,2\r'])).toEqual(['a,1', '', 'b,2']);
   });
 
   it('joins lines cut across chunks, including a \\r\\n cut in two', async () => {

@@ -1,5 +1,6 @@
 import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../modules/timeseries/timeseries.schemas.ts';
 import { MAX_READING_VALUE } from '../modules/timeseries/readings.ts';
+import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
 export class ImportError extends Error {
@@ -123,35 +124,9 @@ export function parseHeader(text: string): Map<Column, number> {
   return new Map(names.map((name, index) => [name as Column, index]));
 }
 
-const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
-/**
- * The value of a plain decimal (digits with at most one point) of at most 15 digits and 22
- * decimals, in text or text[start, end), else undefined. Exactly Number(text): the digits make an integer below 2^53 and 10^k
- * is exact, so their quotient is the correctly rounded value. Several times faster.
- */
-function plainDecimal(text: string, start = 0, end = text.length): number | undefined {
-  let mantissa = 0;
-  let digits = 0;
-  let decimals = -1;
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57) {
-      mantissa = mantissa * 10 + (code - 48);
-      digits++;
-      if (decimals >= 0) decimals++;
-    } else if (code === 46 && decimals < 0) decimals = 0;
-    else return undefined;
-  }
-  if (digits === 0 || digits > 15 || decimals > 22) return undefined;
-  return decimals > 0 ? mantissa / POWERS_OF_TEN[decimals]! : mantissa;
-}
-
 /** The value of an optional column, NaN when absent or empty. */
 function parseNumber(line: number, column: Column, text: string | undefined): number {
   if (text === undefined || text === '') return Number.NaN;
-  const plain = plainDecimal(text);
-  if (plain !== undefined && plain <= MAX_READING_VALUE) return plain;
   const value = Number(text);
   if (!NON_NEGATIVE_NUMBER.test(text) || !(value <= MAX_READING_VALUE)) {
     throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found "${text}"`);
@@ -159,9 +134,14 @@ function parseNumber(line: number, column: Column, text: string | undefined): nu
   return value;
 }
 
+const COMMA = 44;
+const DELETE = 127;
+const MAX_SERIAL_LENGTH = 64;
+
 /**
- * A parser of data lines under a header: appends each line to a CsvLines; throws an ImportError
- * naming the line.
+ * A parser of data lines under a header, from the file's bytes (parseBytes) or from text
+ * (parseText): each appends the line to a CsvLines once it is wholly read, so that a bad line
+ * leaves nothing behind, or throws an ImportError naming the line.
  */
 export function createLineParser(header: Map<Column, number>) {
   const position = (column: Column) => header.get(column) ?? -1;
@@ -176,9 +156,6 @@ export function createLineParser(header: Map<Column, number>) {
   };
   const timestampOf = cachedTimestamps();
 
-  const starts = new Int32Array(header.size);
-  const ends = new Int32Array(header.size);
-
   function append(into: CsvLines, line: number, serial: string, ts: number, values: readonly number[]): void {
     into.lines.push(line);
     into.serials.push(serial);
@@ -190,29 +167,48 @@ export function createLineParser(header: Map<Column, number>) {
     into.kva.push(values[4]!);
   }
 
+  const fieldCount = header.size;
+  const starts = new Int32Array(fieldCount);
+  const ends = new Int32Array(fieldCount);
   const numberColumns = [at.import_kwh, at.export_kwh, at.kvarh, at.power_kw, at.kva];
   const plainValues = [0, 0, 0, 0, 0];
+  // The serial of the line before, as bytes and as text: lines of a meter usually follow each other.
+  const lastSerialBytes = new Uint8Array(MAX_SERIAL_LENGTH);
+  let lastSerialLength = 0;
+  let lastSerial = '';
+
+  function serialAt(bytes: Buffer, start: number, end: number): string | undefined {
+    const length = end - start;
+    if (length === 0 || length > MAX_SERIAL_LENGTH) return undefined;
+    let same = length === lastSerialLength;
+    for (let i = 0; same && i < length; i++) same = bytes[start + i] === lastSerialBytes[i];
+    if (same) return lastSerial;
+    lastSerialBytes.set(bytes.subarray(start, end));
+    lastSerialLength = length;
+    lastSerial = bytes.toString('latin1', start, end);
+    return lastSerial;
+  }
 
   /**
-   * The usual line (the right number of fields, none padded or quoted, every number a plain
-   * decimal in range), read in place without a string per field; false for any other line, which
-   * parseAny reads (and reports).
+   * The usual line, read in place: printable ASCII only (no space, quote or padding), the right
+   * number of fields, plain decimals in range and a plain ISO timestamp (csv-bytes.ts). False for
+   * any other line, which parseText reads (and reports).
    */
-  function parsePlain(into: CsvLines, line: number, text: string): boolean {
-    let start = 0;
-    for (let field = 0; field < header.size; field++) {
-      const comma = field === header.size - 1 ? text.length : text.indexOf(',', start);
-      if (comma < 0) return false;
-      if (comma > start && (isPadding(text.charCodeAt(start)) || isPadding(text.charCodeAt(comma - 1)))) return false;
-      starts[field] = start;
-      ends[field] = comma;
-      start = comma + 1;
+  function parsePlain(into: CsvLines, line: number, bytes: Buffer, start: number, end: number): boolean {
+    let field = 0;
+    starts[0] = start;
+    for (let i = start; i < end; i++) {
+      const byte = bytes[i]!;
+      if (byte === COMMA) {
+        if (field === fieldCount - 1) return false;
+        ends[field++] = i;
+        starts[field] = i + 1;
+      } else if (byte <= SPACE || byte >= DELETE || byte === QUOTE) return false;
     }
-    if (text.indexOf(',', starts[header.size - 1]!) >= 0) return false;
-    const serialLength = ends[at.meter_sn]! - starts[at.meter_sn]!;
-    if (serialLength === 0 || serialLength > 64) return false;
-    const serial = text.slice(starts[at.meter_sn]!, ends[at.meter_sn]!);
-    if (serial.includes('\u0000')) return false;
+    if (field !== fieldCount - 1) return false;
+    ends[field] = end;
+    const serial = serialAt(bytes, starts[at.meter_sn]!, ends[at.meter_sn]!);
+    if (serial === undefined) return false;
     for (let k = 0; k < numberColumns.length; k++) {
       const column = numberColumns[k]!;
       if (column < 0 || starts[column] === ends[column]) {
@@ -220,23 +216,24 @@ export function createLineParser(header: Map<Column, number>) {
         plainValues[k] = Number.NaN;
         continue;
       }
-      const value = plainDecimal(text, starts[column]!, ends[column]!);
-      if (value === undefined || value > MAX_READING_VALUE) return false;
+      const value = decimalAt(bytes, starts[column]!, ends[column]!);
+      if (!(value <= MAX_READING_VALUE)) return false;
       plainValues[k] = value;
     }
-    const ts = timestampOf(line, text.slice(starts[at.ts]!, ends[at.ts]!));
+    const ts = isoTimeAt(bytes, starts[at.ts]!, ends[at.ts]!);
+    if (Number.isNaN(ts)) return false;
     append(into, line, serial, ts, plainValues);
     return true;
   }
 
-  function parseAny(into: CsvLines, line: number, text: string): void {
+  function parseText(into: CsvLines, line: number, text: string): void {
     const values = fields(text);
     if (values.length !== header.size) {
       throw new ImportError(line, `expected ${header.size} fields, found ${values.length}`);
     }
     const meterSn = values[at.meter_sn]!;
-    if (meterSn === '' || meterSn.length > 64 || meterSn.includes('\u0000')) {
-      throw new ImportError(line, `meter_sn: must be 1 to 64 characters, found "${meterSn}"`);
+    if (meterSn === '' || meterSn.length > MAX_SERIAL_LENGTH || meterSn.includes('\u0000')) {
+      throw new ImportError(line, `meter_sn: must be 1 to ${MAX_SERIAL_LENGTH} characters, found "${meterSn}"`);
     }
     const ts = timestampOf(line, values[at.ts]);
     const importKwh = parseNumber(line, 'import_kwh', values[at.import_kwh]);
@@ -250,8 +247,12 @@ export function createLineParser(header: Map<Column, number>) {
     ]);
   }
 
-  /** Appends the line to into only once it is wholly read: a bad line leaves nothing behind. */
-  return function parseLine(into: CsvLines, line: number, text: string): void {
-    if (!parsePlain(into, line, text)) parseAny(into, line, text);
-  };
+  /** The line in bytes[start, end) (without its end): read in place when plain, else as text; a blank line is skipped. */
+  function parseBytes(into: CsvLines, line: number, bytes: Buffer, start: number, end: number): void {
+    if (parsePlain(into, line, bytes, start, end)) return;
+    const text = bytes.toString('utf8', start, end);
+    if (text.trim() !== '') parseText(into, line, text);
+  }
+
+  return { parseBytes, parseText };
 }

@@ -90,19 +90,18 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   };
 
   try {
-    let parseLine: ReturnType<typeof createLineParser> | undefined;
+    let parser: ReturnType<typeof createLineParser> | undefined;
     let batch = new CsvLines();
     let lineNumber = 0;
-    for await (const lines of linesOf(input)) {
-      for (const text of lines) {
+    for await (const { bytes, bounds } of linesOf(input)) {
+      for (let k = 0; k < bounds.length; k += 2) {
         lineNumber++;
-        if (!parseLine) {
-          parseLine = createLineParser(parseHeader(text));
+        if (!parser) {
+          parser = createLineParser(parseHeader(bytes.toString('utf8', bounds[k], bounds[k + 1])));
           continue;
         }
-        if (text.trim() === '') continue;
         try {
-          parseLine(batch, lineNumber, text);
+          parser.parseBytes(batch, lineNumber, bytes, bounds[k]!, bounds[k + 1]!);
         } catch (error) {
           // A bad meter on an earlier line of the batch is the first error of the file.
           await prepare(batch);
@@ -115,7 +114,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
         }
       }
     }
-    if (!parseLine) throw new ImportError(1, 'the file is empty (a header line is required)');
+    if (!parser) throw new ImportError(1, 'the file is empty (a header line is required)');
     if (batch.length > 0) await write(await prepare(batch));
     await committed;
     return summary;

@@ -14,8 +14,9 @@ const isoDateTime = z.iso.datetime({ offset: true });
 /** The pattern behind isoDateTime: a text it accepts is one Date.parse reads the same way. */
 export const ISO_DATE_TIME = isoDateTime._zod.def.pattern;
 
-export function isWithinTimestampRange(date: Date): boolean {
-  return date.getTime() >= EARLIEST && date.getTime() < LATEST;
+export function isWithinTimestampRange(time: Date | number): boolean {
+  const ms = Number(time);
+  return ms >= EARLIEST && ms < LATEST;
 }
 
 /** An ISO 8601 date-time with Z or an offset, as a Date. */
