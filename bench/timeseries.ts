@@ -3,7 +3,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/timeseries.ts
  * Creates the database ums_bench on that server (dropped at the end) and prints:
  * - bulk import (the import command's path, COPY + upsert + rollups) of 1,000 meters x 30 days
- *   of 30-minute readings (1.44 M), and HTTP ingest of 10 meters x 1 year (after one untimed request);
+ *   of 30-minute readings (1.44 M), three runs into emptied tables, and HTTP ingest of 10 meters x
+ *   1 year, three rounds (after one untimed request): the median and range of each;
  * - energy-sums for the 1,000 meters over the 30 days through the HTTP API (a real socket)
  *   against a plain SELECT ... GROUP BY over the raw readings, asserting identical numbers;
  * - energy-profile latency (p50, p99) of one meter holding a year of readings.
@@ -25,6 +26,8 @@ const BENCH_DATABASE = 'ums_bench';
 const METERS = 1_000;
 const DAYS = 30;
 const HTTP_METERS = 10;
+const HTTP_ROUNDS = 3;
+const IMPORT_RUNS = 3;
 const HTTP_CONCURRENCY = 2;
 /** A meter whose request is sent before the timed ones, so that they do not pay for the first run of the code. */
 const WARMUP_SERIAL = 'HTTP-WARMUP';
@@ -55,6 +58,9 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+/** Rates of several runs: their median, and the lowest and highest. */
+const rates = (xs: number[]) =>
+  `median ${fmt(median(xs))} readings/s of ${xs.length} runs (${fmt(Math.min(...xs))} to ${fmt(Math.max(...xs))})`;
 
 async function adminQuery(sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -122,7 +128,7 @@ async function main(): Promise<void> {
       [accountId],
     );
     const serials = Array.from({ length: METERS }, (_, i) => `BENCH-${String(i).padStart(4, '0')}`);
-    const httpSerials = Array.from({ length: HTTP_METERS }, (_, i) => `HTTP-${i}`);
+    const httpSerials = Array.from({ length: HTTP_METERS * HTTP_ROUNDS }, (_, i) => `HTTP-${i}`);
     await db.query(
       `INSERT INTO meters (account_id, building_block_id, meter_sn, meter_type, interval_minutes)
        SELECT $1, $2, sn, 'ELECTRICITY', 30 FROM unnest($3::text[]) sn`,
@@ -133,50 +139,67 @@ async function main(): Promise<void> {
       `Timeseries benchmark: PostgreSQL ${(await db.query<{ v: string }>('SELECT current_setting($$server_version$$) AS v'))[0]!.v}, Node ${process.version}`,
     );
 
-    // 1. Bulk import through the import command's path.
+    // 1. Bulk import through the import command's path, IMPORT_RUNS times into emptied tables.
     const csv = join(dir, 'readings.csv');
     await writeCsv(csv, serials);
-    const rssBefore = process.memoryUsage().rss;
-    let peakRss = rssBefore;
-    let started = performance.now();
-    const imported = await importReadings(db, {
-      accountId,
-      file: csv,
-      onProgress: () => {
-        peakRss = Math.max(peakRss, process.memoryUsage().rss);
-      },
-    });
-    let seconds = (performance.now() - started) / 1000;
+    const importRates: number[] = [];
+    let imported = { readings: 0 };
+    let rss = { before: 0, peak: 0 };
+    for (let run = 0; run < IMPORT_RUNS; run++) {
+      await db.query('TRUNCATE readings, readings_hourly, readings_daily');
+      // Each run starts without the previous run's writes still to flush.
+      await db.query('CHECKPOINT');
+      rss = { before: process.memoryUsage().rss, peak: process.memoryUsage().rss };
+      const started = performance.now();
+      imported = await importReadings(db, {
+        accountId,
+        file: csv,
+        onProgress: () => {
+          rss.peak = Math.max(rss.peak, process.memoryUsage().rss);
+        },
+      });
+      importRates.push(imported.readings / ((performance.now() - started) / 1000));
+    }
     console.log(
-      `import: ${fmt(imported.readings)} readings (${METERS} meters x ${DAYS} days, ${fmt(statSync(csv).size / 2 ** 20)} MiB CSV) in ${seconds.toFixed(2)} s = ${fmt(imported.readings / seconds)} readings/s; RSS ${fmt(rssBefore / 2 ** 20)} MiB before, ${fmt(peakRss / 2 ** 20)} MiB at most during`,
+      `import: ${fmt(imported.readings)} readings (${METERS} meters x ${DAYS} days, ${fmt(statSync(csv).size / 2 ** 20)} MiB CSV): ${rates(importRates)}; RSS in the last run ${fmt(rss.before / 2 ** 20)} MiB before, ${fmt(rss.peak / 2 ** 20)} MiB at most`,
     );
 
-    // 2. HTTP ingest: one request per meter-year (17,520 readings).
+    // 2. HTTP ingest, HTTP_ROUNDS times: requests of one meter-year each (17,520 readings), their
+    // bodies serialised beforehand (the client's work is not the server's), after one untimed request.
     const next = values(11);
-    const [warmup, ...bodies] = [WARMUP_SERIAL, ...httpSerials].map((meter_sn) => ({
-      account_id: accountId,
-      meter_sn,
-      readings: Array.from({ length: 365 * 48 }, (_, i) => ({
-        ts: iso(START + i * INTERVAL_MS),
-        import_kwh: next(25),
-        export_kwh: next(3),
-        kvarh: next(10),
-      })),
-    }));
-    await api('POST', '/api/v1/timeseries/electricity/readings', warmup, token);
-    started = performance.now();
-    const queue = [...bodies];
-    await Promise.all(
-      Array.from({ length: HTTP_CONCURRENCY }, async () => {
-        for (let body = queue.shift(); body; body = queue.shift()) {
-          await api('POST', '/api/v1/timeseries/electricity/readings', body, token);
-        }
-      }),
-    );
-    seconds = (performance.now() - started) / 1000;
-    const httpReadings = bodies.length * 365 * 48;
+    const body = (meter_sn: string) =>
+      JSON.stringify({
+        account_id: accountId,
+        meter_sn,
+        readings: Array.from({ length: 365 * 48 }, (_, i) => ({
+          ts: iso(START + i * INTERVAL_MS),
+          import_kwh: next(25),
+          export_kwh: next(3),
+          kvarh: next(10),
+        })),
+      });
+    const post = async (json: string) => {
+      const res = await fetch(`${address}/api/v1/timeseries/electricity/readings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: json,
+      });
+      if (!res.ok) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+    };
+    await post(body(WARMUP_SERIAL));
+    const httpRates: number[] = [];
+    for (let round = 0; round < HTTP_ROUNDS; round++) {
+      const queue = httpSerials.slice(round * HTTP_METERS, (round + 1) * HTTP_METERS).map(body);
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: HTTP_CONCURRENCY }, async () => {
+          for (let json = queue.shift(); json; json = queue.shift()) await post(json);
+        }),
+      );
+      httpRates.push((HTTP_METERS * 365 * 48) / ((performance.now() - started) / 1000));
+    }
     console.log(
-      `http ingest: ${fmt(httpReadings)} readings (${HTTP_METERS} requests of ${fmt(365 * 48)}, ${HTTP_CONCURRENCY} at a time) in ${seconds.toFixed(2)} s = ${fmt(httpReadings / seconds)} readings/s`,
+      `http ingest: ${fmt(HTTP_METERS * 365 * 48)} readings per round (${HTTP_METERS} requests of ${fmt(365 * 48)}, ${HTTP_CONCURRENCY} at a time): ${rates(httpRates)}`,
     );
     await db.query('VACUUM ANALYZE');
 
@@ -186,7 +209,7 @@ async function main(): Promise<void> {
     let apiSums: any[] = [];
     const apiTimes: number[] = [];
     for (let run = 0; run < SUM_RUNS + 2; run++) {
-      started = performance.now();
+      const started = performance.now();
       apiSums = await api('POST', '/api/v1/timeseries/electricity/energy-sums', sumsBody, token);
       if (run >= 2) apiTimes.push(performance.now() - started);
     }
@@ -201,7 +224,7 @@ async function main(): Promise<void> {
     let rawSums: RawSum[] = [];
     const rawTimes: number[] = [];
     for (let run = 0; run < SUM_RUNS + 2; run++) {
-      started = performance.now();
+      const started = performance.now();
       rawSums = await db.query<RawSum>(
         `SELECT m.meter_sn, sum(r.import_kwh) AS import_kwh, sum(r.export_kwh) AS export_kwh, sum(r.kvarh) AS kvarh,
            max(r.kva) AS max_kva, count(*)::int AS readings
@@ -248,7 +271,7 @@ async function main(): Promise<void> {
       const times: number[] = [];
       let buckets = 0;
       for (let run = 0; run < PROFILE_REQUESTS + 5; run++) {
-        started = performance.now();
+        const started = performance.now();
         buckets = (await get('/api/v1/timeseries/electricity/energy-profile', query)).length;
         if (run >= 5) times.push(performance.now() - started);
       }
