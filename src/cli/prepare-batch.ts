@@ -21,7 +21,10 @@ export function createBatchPreparer(db: Executor, accountId: string) {
 
   async function lookUp(serials: readonly string[]): Promise<void> {
     const unseen = new Set<string>();
-    for (const serial of serials) if (!meters.has(serial)) unseen.add(serial);
+    for (let i = 0; i < serials.length; i++) {
+      const serial = serials[i]!;
+      if (serial !== serials[i - 1] && !meters.has(serial)) unseen.add(serial);
+    }
     if (unseen.size === 0) return;
     const found = new Map((await readingsRepository.findMetersBySerial(db, [...unseen])).map((m) => [m.meter_sn, m]));
     for (const serial of unseen) meters.set(serial, found.get(serial));
@@ -30,11 +33,15 @@ export function createBatchPreparer(db: Executor, accountId: string) {
   return async function prepare(csv: CsvLines): Promise<PreparedReadings> {
     await lookUp(csv.serials);
     const readings = new ReadingBatch(csv.length);
+    let meter: MeterRow | undefined;
     for (let i = 0; i < csv.length; i++) {
       const serial = csv.serials[i]!;
-      const meter = meters.get(serial);
-      const problem = meterProblem(meter, accountId);
-      if (problem) throw new ImportError(csv.lines[i]!, `meter_sn: ${METER_PROBLEMS[problem](serial)}`);
+      // Lines of one meter usually follow each other: its checks are made once for them.
+      if (serial !== csv.serials[i - 1]) {
+        meter = meters.get(serial);
+        const problem = meterProblem(meter, accountId);
+        if (problem) throw new ImportError(csv.lines[i]!, `meter_sn: ${METER_PROBLEMS[problem](serial)}`);
+      }
       const { interval_minutes } = meter!;
       if (!isAlignedOnInterval(csv.ts[i]!, interval_minutes)) {
         throw new ImportError(

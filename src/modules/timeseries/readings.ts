@@ -127,7 +127,8 @@ export class ReadingBatch {
     return unique;
   }
 
-  private isInOrder(): boolean {
+  /** Whether each meter's readings are consecutive and in time order. */
+  isInOrder(): boolean {
     const seen = new Set<number>();
     for (let i = 0; i < this.length; i++) {
       const meterId = this.meterId[i]!;

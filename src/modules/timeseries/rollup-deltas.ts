@@ -66,26 +66,28 @@ interface Items {
   addTo(total: RollupRow, i: number): void;
 }
 
-/** Items combined per (meter, bucket of width ms); consecutive items of one bucket cost no lookup. */
-function group(items: Items, width: number): RollupRow[] {
+/**
+ * Items combined per (meter, bucket of width ms). Consecutive items of one bucket cost no lookup;
+ * when the items are in order (each meter's consecutive and in time order), a bucket left is never
+ * seen again and no lookup is needed at all.
+ */
+function group(items: Items, width: number, inOrder: boolean): RollupRow[] {
   const rows: RollupRow[] = [];
   // Per meter, its rows by bucket number (small integers: cheap keys).
-  const byMeter = new Map<number, Map<number, RollupRow>>();
+  const byMeter = inOrder ? undefined : new Map<number, Map<number, RollupRow>>();
   let current: RollupRow | undefined;
   for (let i = 0; i < items.count; i++) {
     const meterId = items.meterOf(i);
     const bucket = Math.floor(items.timeOf(i) / width);
     if (current?.meter_id !== meterId || current.bucket_start !== bucket * width) {
-      let buckets = byMeter.get(meterId);
-      if (!buckets) {
-        buckets = new Map();
-        byMeter.set(meterId, buckets);
-      }
-      const existing = buckets.get(bucket);
+      const existing = byMeter?.get(meterId)?.get(bucket);
       if (!existing) {
         current = items.rowOf(i, bucket * width);
-        buckets.set(bucket, current);
         rows.push(current);
+        if (byMeter) {
+          const buckets = byMeter.get(meterId) ?? new Map<number, RollupRow>();
+          byMeter.set(meterId, buckets.set(bucket, current));
+        }
         continue;
       }
       current = existing;
@@ -102,6 +104,7 @@ function group(items: Items, width: number): RollupRow[] {
  * that recomputing from all readings would give.
  */
 export function rollupDeltas(batch: ReadingBatch): { hourly: RollupRow[]; daily: RollupRow[] } {
+  const inOrder = batch.isInOrder();
   const hourly = group(
     {
       count: batch.length,
@@ -122,6 +125,7 @@ export function rollupDeltas(batch: ReadingBatch): { hourly: RollupRow[]; daily:
         ),
     },
     HOUR_MS,
+    inOrder,
   );
   const daily = group(
     {
@@ -145,6 +149,8 @@ export function rollupDeltas(batch: ReadingBatch): { hourly: RollupRow[]; daily:
       },
     },
     DAY_MS,
+    // Hours come in the order of their readings.
+    inOrder,
   );
   return { hourly, daily };
 }
