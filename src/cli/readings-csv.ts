@@ -1,5 +1,5 @@
 import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../modules/timeseries/timeseries.schemas.ts';
-import { MAX_READING_VALUE } from '../modules/timeseries/readings.ts';
+import { MAX_READING_VALUE, resized } from '../modules/timeseries/readings.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
@@ -18,23 +18,46 @@ const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
 const KNOWN = new Set<string>([...REQUIRED, ...OPTIONAL]);
 
+const NUMBER_COLUMNS = ['lines', 'ts', 'importKwh', 'exportKwh', 'kvarh', 'powerKw', 'kva'] as const;
+
 /**
- * Parsed data lines in columns, one entry per line: its number, its meter's serial and its values
- * (ts in ms since 1970 UTC; NaN where an optional column is absent or empty). Arrays of numbers
- * rather than an object per line: a batch holds tens of thousands of lines.
+ * Parsed data lines in columns, one entry per line up to length: its number, its meter's serial
+ * and its values (ts in ms since 1970 UTC; NaN where an optional column is absent or empty).
+ * Typed arrays rather than an object per line: a batch holds tens of thousands of lines.
  */
 export class CsvLines {
-  readonly lines: number[] = [];
+  length = 0;
   readonly serials: string[] = [];
-  readonly ts: number[] = [];
-  readonly importKwh: number[] = [];
-  readonly exportKwh: number[] = [];
-  readonly kvarh: number[] = [];
-  readonly powerKw: number[] = [];
-  readonly kva: number[] = [];
+  lines: Float64Array;
+  ts: Float64Array;
+  importKwh: Float64Array;
+  exportKwh: Float64Array;
+  kvarh: Float64Array;
+  powerKw: Float64Array;
+  kva: Float64Array;
 
-  get length(): number {
-    return this.lines.length;
+  constructor(capacity = 1024) {
+    this.lines = new Float64Array(capacity);
+    this.ts = new Float64Array(capacity);
+    this.importKwh = new Float64Array(capacity);
+    this.exportKwh = new Float64Array(capacity);
+    this.kvarh = new Float64Array(capacity);
+    this.powerKw = new Float64Array(capacity);
+    this.kva = new Float64Array(capacity);
+  }
+
+  /** Appends a line: values are import_kwh, export_kwh, kvarh, power_kw, kva. */
+  push(line: number, serial: string, ts: number, values: readonly number[]): void {
+    if (this.length === this.lines.length) this.resize(Math.max(16, this.length * 2));
+    const i = this.length++;
+    this.serials.push(serial);
+    this.lines[i] = line;
+    this.ts[i] = ts;
+    this.importKwh[i] = values[0]!;
+    this.exportKwh[i] = values[1]!;
+    this.kvarh[i] = values[2]!;
+    this.powerKw[i] = values[3]!;
+    this.kva[i] = values[4]!;
   }
 
   /**
@@ -44,20 +67,22 @@ export class CsvLines {
    * empty CsvLines comes back).
    */
   splitOffLastMeter(minimumKept: number): CsvLines {
-    const rest = new CsvLines();
+    const rest = new CsvLines(this.lines.length);
     const last = this.serials.at(-1);
     let start = this.length - 1;
     while (start > 0 && this.serials[start - 1] === last) start--;
     if (start < minimumKept || this.serials.lastIndexOf(last!, start - 1) >= 0) return rest;
-    for (const column of COLUMNS) {
-      const moved: (string | number)[] = this[column].splice(start);
-      for (const value of moved) (rest[column] as (string | number)[]).push(value);
-    }
+    for (const column of NUMBER_COLUMNS) rest[column].set(this[column].subarray(start, this.length));
+    for (const serial of this.serials.splice(start)) rest.serials.push(serial);
+    rest.length = this.length - start;
+    this.length = start;
     return rest;
   }
-}
 
-const COLUMNS = ['lines', 'serials', 'ts', 'importKwh', 'exportKwh', 'kvarh', 'powerKw', 'kva'] as const;
+  private resize(capacity: number): void {
+    for (const column of NUMBER_COLUMNS) this[column] = resized(this[column], capacity);
+  }
+}
 
 // Plain decimal notation, optionally with an exponent; no sign (values are >= 0), no hex.
 const NON_NEGATIVE_NUMBER = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -156,17 +181,6 @@ export function createLineParser(header: Map<Column, number>) {
   };
   const timestampOf = cachedTimestamps();
 
-  function append(into: CsvLines, line: number, serial: string, ts: number, values: readonly number[]): void {
-    into.lines.push(line);
-    into.serials.push(serial);
-    into.ts.push(ts);
-    into.importKwh.push(values[0]!);
-    into.exportKwh.push(values[1]!);
-    into.kvarh.push(values[2]!);
-    into.powerKw.push(values[3]!);
-    into.kva.push(values[4]!);
-  }
-
   const fieldCount = header.size;
   const starts = new Int32Array(fieldCount);
   const ends = new Int32Array(fieldCount);
@@ -222,7 +236,7 @@ export function createLineParser(header: Map<Column, number>) {
     }
     const ts = isoTimeAt(bytes, starts[at.ts]!, ends[at.ts]!);
     if (Number.isNaN(ts)) return false;
-    append(into, line, serial, ts, plainValues);
+    into.push(line, serial, ts, plainValues);
     return true;
   }
 
@@ -238,7 +252,7 @@ export function createLineParser(header: Map<Column, number>) {
     const ts = timestampOf(line, values[at.ts]);
     const importKwh = parseNumber(line, 'import_kwh', values[at.import_kwh]);
     if (Number.isNaN(importKwh)) throw new ImportError(line, 'import_kwh: missing');
-    append(into, line, meterSn, ts, [
+    into.push(line, meterSn, ts, [
       importKwh,
       parseNumber(line, 'export_kwh', values[at.export_kwh]),
       parseNumber(line, 'kvarh', values[at.kvarh]),

@@ -142,17 +142,19 @@ export class ReadingBatch {
 
   private grow(): void {
     const capacity = Math.max(16, this.ts.length * 2);
-    const grown = <T extends Int32Array | Float64Array>(column: T): T => {
-      const next = new (column.constructor as new (length: number) => T)(capacity);
-      next.set(column);
-      return next;
-    };
-    this.meterId = grown(this.meterId);
-    this.ts = grown(this.ts);
-    this.importKwh = grown(this.importKwh);
-    this.exportKwh = grown(this.exportKwh);
-    this.kvarh = grown(this.kvarh);
-    this.powerKw = grown(this.powerKw);
-    this.kva = grown(this.kva);
+    this.meterId = resized(this.meterId, capacity);
+    this.ts = resized(this.ts, capacity);
+    this.importKwh = resized(this.importKwh, capacity);
+    this.exportKwh = resized(this.exportKwh, capacity);
+    this.kvarh = resized(this.kvarh, capacity);
+    this.powerKw = resized(this.powerKw, capacity);
+    this.kva = resized(this.kva, capacity);
   }
+}
+
+/** A copy of a column with room for capacity values (its first ones, when it held more). */
+export function resized<T extends Int32Array | Float64Array>(column: T, capacity: number): T {
+  const next = new (column.constructor as new (length: number) => T)(capacity);
+  next.set(column.subarray(0, capacity));
+  return next;
 }
