@@ -1,5 +1,5 @@
 import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../modules/timeseries/timeseries.schemas.ts';
-import { MAX_READING_VALUE, resized } from '../modules/timeseries/readings.ts';
+import { MAX_READING_VALUE, ReadingColumns, resized } from '../modules/timeseries/readings.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
@@ -18,38 +18,22 @@ const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
 const KNOWN = new Set<string>([...REQUIRED, ...OPTIONAL]);
 
-const NUMBER_COLUMNS = ['lines', 'ts', 'importKwh', 'exportKwh', 'kvarh', 'powerKw', 'kva'] as const;
-
 /**
  * Parsed data lines in columns, one entry per line up to length: its number, its meter's serial
- * and its values (ts in ms since 1970 UTC; NaN where an optional column is absent or empty).
- * Typed arrays rather than an object per line: a batch holds tens of thousands of lines.
+ * and its values (NaN where an optional column is absent or empty).
  */
-export class CsvLines {
-  length = 0;
+export class CsvLines extends ReadingColumns {
   readonly serials: string[] = [];
   lines: Float64Array;
-  ts: Float64Array;
-  importKwh: Float64Array;
-  exportKwh: Float64Array;
-  kvarh: Float64Array;
-  powerKw: Float64Array;
-  kva: Float64Array;
 
   constructor(capacity = 1024) {
+    super(capacity);
     this.lines = new Float64Array(capacity);
-    this.ts = new Float64Array(capacity);
-    this.importKwh = new Float64Array(capacity);
-    this.exportKwh = new Float64Array(capacity);
-    this.kvarh = new Float64Array(capacity);
-    this.powerKw = new Float64Array(capacity);
-    this.kva = new Float64Array(capacity);
   }
 
   /** Appends a line: values are import_kwh, export_kwh, kvarh, power_kw, kva. */
   push(line: number, serial: string, ts: number, values: readonly number[]): void {
-    if (this.length === this.lines.length) this.resize(Math.max(16, this.length * 2));
-    const i = this.length++;
+    const i = this.nextIndex();
     this.serials.push(serial);
     this.lines[i] = line;
     this.ts[i] = ts;
@@ -67,22 +51,25 @@ export class CsvLines {
    * empty CsvLines comes back).
    */
   splitOffLastMeter(minimumKept: number): CsvLines {
-    const rest = new CsvLines(this.lines.length);
+    const rest = new CsvLines(this.ts.length);
     const last = this.serials.at(-1);
     let start = this.length - 1;
     while (start > 0 && this.serials[start - 1] === last) start--;
     if (start < minimumKept || this.serials.lastIndexOf(last!, start - 1) >= 0) return rest;
-    for (const column of NUMBER_COLUMNS) rest[column].set(this[column].subarray(start, this.length));
+    for (const column of COLUMNS) rest[column].set(this[column].subarray(start, this.length));
     for (const serial of this.serials.splice(start)) rest.serials.push(serial);
     rest.length = this.length - start;
     this.length = start;
     return rest;
   }
 
-  private resize(capacity: number): void {
-    for (const column of NUMBER_COLUMNS) this[column] = resized(this[column], capacity);
+  protected override resize(capacity: number): void {
+    super.resize(capacity);
+    this.lines = resized(this.lines, capacity);
   }
 }
+
+const COLUMNS = ['lines', 'ts', 'importKwh', 'exportKwh', 'kvarh', 'powerKw', 'kva'] as const;
 
 // Plain decimal notation, optionally with an exponent; no sign (values are >= 0), no hex.
 const NON_NEGATIVE_NUMBER = /^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -30,13 +30,15 @@ export function isAlignedOnInterval(ts: Date | number, intervalMinutes: number):
 
 const isGiven = (value: number | undefined): value is number => value !== undefined && !Number.isNaN(value);
 
+const VALUE_COLUMNS = ['ts', 'importKwh', 'exportKwh', 'kvarh', 'powerKw', 'kva'] as const;
+
 /**
- * Readings to store, every value present, in columns (a typed array per value): a batch of tens of
- * thousands of readings costs no object per reading. ts is in milliseconds since 1970 UTC.
+ * The time and the five values of readings, a typed array per column, one entry per reading up to
+ * length: tens of thousands of readings cost no object per reading. ts is in milliseconds since
+ * 1970 UTC. Subclasses add their own columns, and resize them with these.
  */
-export class ReadingBatch {
+export class ReadingColumns {
   length = 0;
-  meterId: Int32Array;
   ts: Float64Array;
   importKwh: Float64Array;
   exportKwh: Float64Array;
@@ -44,8 +46,7 @@ export class ReadingBatch {
   powerKw: Float64Array;
   kva: Float64Array;
 
-  constructor(capacity = 1024) {
-    this.meterId = new Int32Array(capacity);
+  constructor(capacity: number) {
     this.ts = new Float64Array(capacity);
     this.importKwh = new Float64Array(capacity);
     this.exportKwh = new Float64Array(capacity);
@@ -54,10 +55,30 @@ export class ReadingBatch {
     this.kva = new Float64Array(capacity);
   }
 
+  /** Makes room for one more entry and returns its index (length grows by one). */
+  protected nextIndex(): number {
+    if (this.length === this.ts.length) this.resize(Math.max(16, this.length * 2));
+    return this.length++;
+  }
+
+  /** Copies every column into new ones of capacity entries (the first ones, when there were more). */
+  protected resize(capacity: number): void {
+    for (const column of VALUE_COLUMNS) this[column] = resized(this[column], capacity);
+  }
+}
+
+/** Readings to store, every value present, with their meter. */
+export class ReadingBatch extends ReadingColumns {
+  meterId: Int32Array;
+
+  constructor(capacity = 1024) {
+    super(capacity);
+    this.meterId = new Int32Array(capacity);
+  }
+
   /** Appends a reading as stored: every value given. */
   push(meterId: number, ts: number, importKwh: number, exportKwh: number, kvarh: number, powerKw: number, kva: number) {
-    if (this.length === this.ts.length) this.grow();
-    const i = this.length++;
+    const i = this.nextIndex();
     this.meterId[i] = meterId;
     this.ts[i] = ts;
     this.importKwh[i] = importKwh;
@@ -140,15 +161,9 @@ export class ReadingBatch {
     return true;
   }
 
-  private grow(): void {
-    const capacity = Math.max(16, this.ts.length * 2);
+  protected override resize(capacity: number): void {
+    super.resize(capacity);
     this.meterId = resized(this.meterId, capacity);
-    this.ts = resized(this.ts, capacity);
-    this.importKwh = resized(this.importKwh, capacity);
-    this.exportKwh = resized(this.exportKwh, capacity);
-    this.kvarh = resized(this.kvarh, capacity);
-    this.powerKw = resized(this.powerKw, capacity);
-    this.kva = resized(this.kva, capacity);
   }
 }
 
