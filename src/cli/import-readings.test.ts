@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { insertMeter, rollupsAndRaw, storedReadings, type TestMeter } from '../../test/helpers/timeseries-factories.ts';
@@ -143,61 +143,100 @@ describe('import command', () => {
     expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it('ends batches where a meter ends, and commits them in file order: a failed batch takes the next one with it', async () => {
-    const meters = [await insertMeter(t.db, org.accountId), await insertMeter(t.db, org.accountId)];
-    meters.push(await insertMeter(t.db, org.accountId));
-    const lines = meters.flatMap((m, k) =>
-      [0, 1, 2].map((i) => `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},${k + 1},0,0`),
-    );
-    // Batches of about 4 lines: one per meter. The second fails once the third has written its
-    // readings (on PostgreSQL, where they run side by side; on the embedded database, one at a time).
-    let thirdWritten!: () => void;
-    const third = new Promise<void>((resolve) => {
-      thirdWritten = resolve;
+  describe('batches written side by side', () => {
+    let meters: TestMeter[];
+    let file: string;
+    beforeEach(async () => {
+      meters = [];
+      for (let k = 0; k < 3; k++) meters.push(await insertMeter(t.db, org.accountId));
+      const lines = meters.flatMap((m, k) =>
+        [0, 1, 2].map((i) => `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},${k + 1},0,0`),
+      );
+      file = await csv([HEADER, ...lines]);
     });
-    let transactions = 0;
-    const writtenBy = new Map<number, number>();
-    const db = new Proxy(t.db, {
-      get(target, property) {
-        if (property !== 'transaction') return Reflect.get(target, property, target);
-        return <T>(fn: (tx: Transaction) => Promise<T>) => {
-          const batch = ++transactions;
-          return target.transaction((tx) =>
-            fn({
-              query: (text, params, options) => tx.query(text, params, options),
-              exec: (script) => tx.exec(script),
-              async copyBinary(table, columns, data) {
-                if (batch === 2 && table === 'readings') {
-                  if (target.kind === 'postgres') await third;
-                  throw new Error('simulated write failure');
-                }
-                await tx.copyBinary(table, columns, data);
-                if (table === 'readings') {
-                  const [row] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM readings');
-                  writtenBy.set(batch, row!.count);
-                  if (batch === 3) thirdWritten();
-                }
-              },
-            }),
-          );
-        };
-      },
-    });
-    const stderr = collect();
-    const code = await main(
-      ['--account', org.accountId, '--file', await csv([HEADER, ...lines]), '--batch-size', '4'],
-      { withDatabase: (fn) => fn(db), stdout: new PassThrough(), stderr: stderr.stream },
-    );
-    expect(code).toBe(1);
-    expect(stderr.text()).toBe(
+
+    /**
+     * Imports the file in batches of about 4 lines (one per meter, as batches end where a meter
+     * ends) through a database whose bulk load of batch n's readings is loadReadings(n, load).
+     * On PostgreSQL two batches run side by side; on the embedded database, one at a time.
+     */
+    async function importThrough(loadReadings: (batch: number, load: () => Promise<void>) => Promise<void>) {
+      let transactions = 0;
+      const db = new Proxy(t.db, {
+        get(target, property) {
+          if (property !== 'transaction') return Reflect.get(target, property, target);
+          return <T>(fn: (tx: Transaction) => Promise<T>) => {
+            const batch = ++transactions;
+            return target.transaction((tx) =>
+              fn({
+                query: (text, params, options) => tx.query(text, params, options),
+                exec: (script) => tx.exec(script),
+                copyBinary: (table, columns, data) => {
+                  const load = () => tx.copyBinary(table, columns, data);
+                  return table === 'readings' ? loadReadings(batch, load) : load();
+                },
+              }),
+            );
+          };
+        },
+      });
+      const stderr = collect();
+      const code = await main(['--account', org.accountId, '--file', file, '--batch-size', '4'], {
+        withDatabase: (fn) => fn(db),
+        stdout: new PassThrough(),
+        stderr: stderr.stream,
+      });
+      return { code, stderr: stderr.text() };
+    }
+
+    const failure = (stored: number) =>
       'Import failed: simulated write failure\n' +
-        'Stored before the failure: 3 readings (3 inserted, 0 updated); the batch with the failing line was not stored. ' +
-        'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
-    );
-    expect((await storedReadings(t.db, meters[0]!.id)).map((r) => r.import_kwh)).toEqual([1, 1, 1]);
-    expect(await storedReadings(t.db, meters[1]!.id)).toEqual([]);
-    expect(await storedReadings(t.db, meters[2]!.id)).toEqual([]);
-    if (t.db.kind === 'postgres') expect(writtenBy.get(3)).toBeGreaterThan(0);
+      `Stored before the failure: ${stored} readings (${stored} inserted, 0 updated); the batch with the failing line was not stored. ` +
+      'Fix the file and run the import again: readings already stored are replaced by the same values.\n';
+    const stored = async () =>
+      Promise.all(meters.map(async (m) => (await storedReadings(t.db, m.id)).map((r) => r.import_kwh)));
+    const onPostgres = () => t.db.kind === 'postgres';
+    const signal = () => {
+      let fire!: () => void;
+      const fired = new Promise<void>((resolve) => {
+        fire = resolve;
+      });
+      return { fire, fired };
+    };
+
+    it('commits in file order: a failed batch takes the next one, already written, with it', async () => {
+      const thirdWritten = signal();
+      let thirdWrote = false;
+      const result = await importThrough(async (batch, load) => {
+        if (batch === 2) {
+          if (onPostgres()) await thirdWritten.fired;
+          throw new Error('simulated write failure');
+        }
+        await load();
+        if (batch === 3) {
+          thirdWrote = true;
+          thirdWritten.fire();
+        }
+      });
+      expect(result).toEqual({ code: 1, stderr: failure(3) });
+      // Batches end where a meter ends: none of the second meter's lines went with the first batch.
+      expect(await stored()).toEqual([[1, 1, 1], [], []]);
+      expect(thirdWrote).toBe(true);
+    });
+
+    it('reports a batch that fails before the one ahead of it has committed only once that one has', async () => {
+      const thirdFailed = signal();
+      const result = await importThrough(async (batch, load) => {
+        if (batch === 3) {
+          thirdFailed.fire();
+          throw new Error('simulated write failure');
+        }
+        if (batch === 2 && onPostgres()) await thirdFailed.fired;
+        await load();
+      });
+      expect(result).toEqual({ code: 1, stderr: failure(6) });
+      expect(await stored()).toEqual([[1, 1, 1], [2, 2, 2], []]);
+    });
   });
 
   it.each([

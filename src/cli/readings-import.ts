@@ -78,12 +78,20 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
         await previous;
         return counts;
       })
-      .then((counts) => {
-        summary.inserted += counts.inserted;
-        summary.updated += counts.updated;
-        summary.readings += counts.inserted + counts.updated;
-        options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
-      });
+      .then(
+        (counts) => {
+          summary.inserted += counts.inserted;
+          summary.updated += counts.updated;
+          summary.readings += counts.inserted + counts.updated;
+          options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
+        },
+        // A batch that failed on its own is done only when the one before it is: that one's
+        // failure, if it fails, comes first in the file, and its success counts in the summary.
+        async (error) => {
+          await previous;
+          throw error;
+        },
+      );
     // Observed by a later write or at the end; until then it must not count as unhandled.
     committed.catch(() => {});
     inFlight.push(committed);
