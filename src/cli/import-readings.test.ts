@@ -155,33 +155,55 @@ describe('import command', () => {
       file = await csv([HEADER, ...lines]);
     });
 
+    interface BatchHooks {
+      /** Does batch n's bulk load of readings (load does the real one). */
+      loadReadings?: (batch: number, load: () => Promise<void>) => Promise<void>;
+      /** Runs before batch n's first statement. */
+      beforeFirstStatement?: (batch: number) => Promise<void>;
+      /** Gets `start n` when batch n's transaction starts its work, `end n` once it has ended. */
+      events?: string[];
+    }
+
     /**
-     * Imports the file in batches of about 4 lines (one per meter, as batches end where a meter
-     * ends) through a database whose bulk load of batch n's readings is loadReadings(n, load).
-     * On PostgreSQL two batches run side by side; on the embedded database, one at a time.
+     * Imports a file in batches of about 4 lines (the default file: one batch per meter, as
+     * batches end where a meter ends) through a database running these hooks in each batch's
+     * transaction. On PostgreSQL batches run side by side; on the embedded database, one at a time.
      */
-    async function importThrough(loadReadings: (batch: number, load: () => Promise<void>) => Promise<void>) {
+    async function importThrough(hooks: BatchHooks, path = file) {
       let transactions = 0;
       const db = new Proxy(t.db, {
         get(target, property) {
           if (property !== 'transaction') return Reflect.get(target, property, target);
-          return <T>(fn: (tx: Transaction) => Promise<T>) => {
+          return async <T>(fn: (tx: Transaction) => Promise<T>) => {
             const batch = ++transactions;
-            return target.transaction((tx) =>
-              fn({
-                query: (text, params, options) => tx.query(text, params, options),
-                exec: (script) => tx.exec(script),
-                copyBinary: (table, columns, data) => {
-                  const load = () => tx.copyBinary(table, columns, data);
-                  return table === 'readings' ? loadReadings(batch, load) : load();
-                },
-              }),
-            );
+            let statements = 0;
+            const beforeStatement = async () => {
+              if (statements++ === 0) await hooks.beforeFirstStatement?.(batch);
+            };
+            try {
+              return await target.transaction((tx) => {
+                hooks.events?.push(`start ${batch}`);
+                return fn({
+                  query: async (text, params, options) => {
+                    await beforeStatement();
+                    return tx.query(text, params, options);
+                  },
+                  exec: (script) => tx.exec(script),
+                  copyBinary: async (table, columns, data) => {
+                    await beforeStatement();
+                    const load = () => tx.copyBinary(table, columns, data);
+                    return table === 'readings' && hooks.loadReadings ? hooks.loadReadings(batch, load) : load();
+                  },
+                });
+              });
+            } finally {
+              hooks.events?.push(`end ${batch}`);
+            }
           };
         },
       });
       const stderr = collect();
-      const code = await main(['--account', org.accountId, '--file', file, '--batch-size', '4'], {
+      const code = await main(['--account', org.accountId, '--file', path, '--batch-size', '4'], {
         withDatabase: (fn) => fn(db),
         stdout: new PassThrough(),
         stderr: stderr.stream,
@@ -207,16 +229,18 @@ describe('import command', () => {
     it('commits in file order: a failed batch takes the next one, already written, with it', async () => {
       const thirdWritten = signal();
       let thirdWrote = false;
-      const result = await importThrough(async (batch, load) => {
-        if (batch === 2) {
-          if (onPostgres()) await thirdWritten.fired;
-          throw new Error('simulated write failure');
-        }
-        await load();
-        if (batch === 3) {
-          thirdWrote = true;
-          thirdWritten.fire();
-        }
+      const result = await importThrough({
+        loadReadings: async (batch, load) => {
+          if (batch === 2) {
+            if (onPostgres()) await thirdWritten.fired;
+            throw new Error('simulated write failure');
+          }
+          await load();
+          if (batch === 3) {
+            thirdWrote = true;
+            thirdWritten.fire();
+          }
+        },
       });
       expect(result).toEqual({ code: 1, stderr: failure(3) });
       // Batches end where a meter ends: none of the second meter's lines went with the first batch.
@@ -226,16 +250,46 @@ describe('import command', () => {
 
     it('reports a batch that fails before the one ahead of it has committed only once that one has', async () => {
       const thirdFailed = signal();
-      const result = await importThrough(async (batch, load) => {
-        if (batch === 3) {
-          thirdFailed.fire();
-          throw new Error('simulated write failure');
-        }
-        if (batch === 2 && onPostgres()) await thirdFailed.fired;
-        await load();
+      const result = await importThrough({
+        loadReadings: async (batch, load) => {
+          if (batch === 3) {
+            thirdFailed.fire();
+            throw new Error('simulated write failure');
+          }
+          if (batch === 2 && onPostgres()) await thirdFailed.fired;
+          await load();
+        },
       });
       expect(result).toEqual({ code: 1, stderr: failure(6) });
       expect(await stored()).toEqual([[1, 1, 1], [2, 2, 2], []]);
+    });
+
+    it('starts a batch sharing a meter with the one being written only after that one has ended', async () => {
+      // Slot by slot, every meter in each slot: consecutive batches share meters.
+      const timeOrdered = [0, 1, 2].flatMap((i) =>
+        meters.map((m, k) => `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},${k + 1},0,0`),
+      );
+      const secondStarted = signal();
+      const events: string[] = [];
+      const result = await importThrough(
+        {
+          events,
+          // The first batch is slow to start: were the second to start meanwhile, it would lock
+          // the shared meters first and wait for the first batch's commit, which would wait for it.
+          beforeFirstStatement: async (batch) => {
+            if (batch === 2) secondStarted.fire();
+            if (batch === 1) await Promise.race([secondStarted.fired, new Promise((r) => setTimeout(r, 200))]);
+          },
+        },
+        await csv([HEADER, ...timeOrdered]),
+      );
+      expect(result).toEqual({ code: 0, stderr: '' });
+      expect(await stored()).toEqual([
+        [1, 1, 1],
+        [2, 2, 2],
+        [3, 3, 3],
+      ]);
+      expect(events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
     });
   });
 

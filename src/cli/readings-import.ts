@@ -64,12 +64,16 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
 
   // Batches are written while the next ones are read, up to WRITERS at a time on their own
   // connections; each commits only after the batch before it, so that what is stored is always
-  // the batches up to some line of the file. (A batch sharing a meter with the one before it waits
-  // for that batch's commit anyway: writers of a meter are serialised.)
+  // the batches up to some line of the file.
   let committed: Promise<void> = Promise.resolve();
-  const inFlight: Promise<void>[] = [];
+  const inFlight: { committed: Promise<void>; meters: Set<number> }[] = [];
   const write = async (readings: PreparedReadings) => {
-    if (inFlight.length >= WRITERS) await inFlight.shift();
+    if (inFlight.length >= WRITERS) await inFlight.shift()!.committed;
+    // A batch sharing a meter with one being written would wait for its commit at the meter's
+    // lock anyway; it starts after that commit, for it could otherwise take the lock first and
+    // then wait for that commit while holding it: neither would move.
+    const meters = readings.readings.distinctMeterIds();
+    if (inFlight.some((batch) => meters.some((id) => batch.meters.has(id)))) await committed.catch(() => {});
     const previous = committed;
     committed = db
       .transaction(async (tx) => {
@@ -94,7 +98,7 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
       );
     // Observed by a later write or at the end; until then it must not count as unhandled.
     committed.catch(() => {});
-    inFlight.push(committed);
+    inFlight.push({ committed, meters: new Set(meters) });
   };
 
   try {
