@@ -1,15 +1,13 @@
 import { createReadStream } from 'node:fs';
 import type { Database } from '../db/types.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
-import { type PreparedReadings, storeReadings } from '../modules/timeseries/store-readings.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
 import { linesOf } from './file-lines.ts';
+import { OrderedWrites } from './ordered-writes.ts';
 import { CsvLines, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
 
 // The largest batch an HTTP request may carry: fewer statements and commits per reading.
 export const DEFAULT_BATCH_SIZE = 50_000;
-/** Batches written at the same time: the database works on one while it waits for the other's round trips. */
-const WRITERS = 2;
 
 export interface ImportProgress {
   /** Bytes of the file read so far. */
@@ -62,44 +60,13 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   // soon and the database does not wait on the parsing of the next batch.
   const input = createReadStream(options.file, { highWaterMark: 16 * 1024 });
 
-  // Batches are written while the next ones are read, up to WRITERS at a time on their own
-  // connections; each commits only after the batch before it, so that what is stored is always
-  // the batches up to some line of the file.
-  let committed: Promise<void> = Promise.resolve();
-  const inFlight: { committed: Promise<void>; meters: Set<number> }[] = [];
-  const write = async (readings: PreparedReadings) => {
-    if (inFlight.length >= WRITERS) await inFlight.shift()!.committed;
-    // A batch sharing a meter with one being written would wait for its commit at the meter's
-    // lock anyway; it starts after that commit, for it could otherwise take the lock first and
-    // then wait for that commit while holding it: neither would move.
-    const meters = readings.readings.distinctMeterIds();
-    if (inFlight.some((batch) => meters.some((id) => batch.meters.has(id)))) await committed.catch(() => {});
-    const previous = committed;
-    committed = db
-      .transaction(async (tx) => {
-        const counts = await storeReadings(tx, options.accountId, readings);
-        // The failure of an earlier batch rolls this one back.
-        await previous;
-        return counts;
-      })
-      .then(
-        (counts) => {
-          summary.inserted += counts.inserted;
-          summary.updated += counts.updated;
-          summary.readings += counts.inserted + counts.updated;
-          options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
-        },
-        // A batch that failed on its own is done only when the one before it is: that one's
-        // failure, if it fails, comes first in the file, and its success counts in the summary.
-        async (error) => {
-          await previous;
-          throw error;
-        },
-      );
-    // Observed by a later write or at the end; until then it must not count as unhandled.
-    committed.catch(() => {});
-    inFlight.push({ committed, meters: new Set(meters) });
-  };
+  // Batches are written while the next ones are read.
+  const writes = new OrderedWrites(db, options.accountId, (counts) => {
+    summary.inserted += counts.inserted;
+    summary.updated += counts.updated;
+    summary.readings += counts.inserted + counts.updated;
+    options.onProgress?.({ bytes: input.bytesRead, readings: summary.readings });
+  });
 
   try {
     let parser: ReturnType<typeof createLineParser> | undefined;
@@ -121,22 +88,19 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
         }
         if (batch.length >= batchSize) {
           const next = batch.splitOffLastMeter(batchSize / 2);
-          await write(await prepare(batch));
+          await writes.write(await prepare(batch));
           batch = next;
         }
       }
     }
     if (!parser) throw new ImportError(1, 'the file is empty (a header line is required)');
-    if (batch.length > 0) await write(await prepare(batch));
-    await committed;
+    if (batch.length > 0) await writes.write(await prepare(batch));
+    await writes.finished();
     return summary;
   } catch (error) {
     // Let a batch being written finish, so that the summary says what is stored; its failure,
     // if it fails, comes first in the file.
-    const writeFailure = await committed.then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
+    const writeFailure = await writes.firstFailure();
     const first = (writeFailure ?? error) as Error;
     throw summary.readings > 0 ? new PartialImportError(first, { ...summary }) : first;
   } finally {
