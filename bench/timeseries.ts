@@ -1,7 +1,8 @@
 /**
  * Electricity timeseries benchmark against PostgreSQL:
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/timeseries.ts
- * Creates the database ums_bench on that server (dropped at the end) and prints:
+ * Creates the database ums_bench on that server (dropped at the end; the role must be allowed to
+ * create databases and to run CHECKPOINT, as postgres is) and prints:
  * - bulk import (the import command's path, COPY + upsert + rollups) of 1,000 meters x 30 days
  *   of 30-minute readings (1.44 M), three runs into emptied tables, and HTTP ingest of 10 meters x
  *   1 year, three rounds (after one untimed request): the median and range of each;
