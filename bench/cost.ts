@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/db/seed/demo.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
 import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
 

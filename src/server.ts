@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './db/seed/demo.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 import { loadSigningKeys } from './modules/auth/signing-keys.ts';
 
 async function main(): Promise<void> {

@@ -41,8 +41,3 @@ export interface Database extends Executor {
   connectionsInUse(): number;
   close(): Promise<void>;
 }
-
-/** A migration written in TypeScript (for data that is computed, such as public holidays). */
-export interface CodeMigration {
-  up(tx: Executor): Promise<void>;
-}

@@ -3,7 +3,6 @@ import { FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, READ_ONLY } fr
 import { organizationWithRoles, registerUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { seedDemoTariffs } from '../../db/seed/demo-tariffs.ts';
 import { CATALOGUE_ACCOUNT_ID } from './catalogue-account.ts';
 
 let t: TestApp;
@@ -309,26 +308,5 @@ describe('the catalogue is read-only', () => {
         .body.data;
       expect(contentOf(copy)).toEqual(contentOf({ ...source, tariff_items }));
     }
-  });
-});
-
-describe('demo tariffs', () => {
-  it('clones a Homeflex time-of-use tariff for grid and load and a feed-in tariff for solar', async () => {
-    const r = await organizationWithRoles(t.app);
-    const ids = await t.db.transaction((tx) => seedDemoTariffs(tx, r.accountId));
-    expect(ids.gridTariffId).toBe(ids.loadTariffId);
-    const grid = (await r.owner.client.get(`/api/v1/tariffs/${ids.gridTariffId}`, { account_id: r.accountId })).body
-      .data;
-    expect(grid).toMatchObject({
-      cloned_from: 6,
-      tariff_type: 'TIME_OF_USE',
-      tou_schedule_id: 3,
-      account_id: r.accountId,
-    });
-    expect(grid.tariff_items).toHaveLength(9);
-    const solar = (await r.owner.client.get(`/api/v1/tariffs/${ids.solarTariffId}`, { account_id: r.accountId })).body
-      .data;
-    expect(solar).toMatchObject({ cloned_from: 12, meter_type: 'SOLAR', tariff_type: 'FLAT' });
-    expect(solar.tariff_items.map((i: { item_type_code: string }) => i.item_type_code)).toEqual(['EXPORTED_ENERGY']);
   });
 });

@@ -1,10 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodeMigration, Executor } from '../../db/types.ts';
 import { easterSunday, southAfricanPublicHolidays } from './holidays.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations/', import.meta.url));
@@ -13,23 +12,10 @@ const CATALOGUE_ACCOUNT = 'ca7a1060-0000-4000-8000-000000000001';
 let db: PGlite;
 
 async function migrate(target: PGlite): Promise<void> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.+\.(sql|ts)$/.test(f)).sort();
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
   for (const file of files) {
-    const path = join(MIGRATIONS_DIR, file);
     await target.transaction(async (tx) => {
-      if (file.endsWith('.sql')) {
-        await tx.exec(await readFile(path, 'utf8'));
-        return;
-      }
-      const { migration } = (await import(pathToFileURL(path).href)) as { migration: CodeMigration };
-      const executor: Executor = {
-        query: async <T>(text: string, params?: readonly unknown[]) =>
-          (await tx.query<T>(text, params ? [...params] : [])).rows,
-        exec: async (script: string) => {
-          await tx.exec(script);
-        },
-      };
-      await migration.up(executor);
+      await tx.exec(await readFile(join(MIGRATIONS_DIR, file), 'utf8'));
     });
   }
 }
@@ -197,6 +183,21 @@ describe('reference data', () => {
 });
 
 describe('public holidays', () => {
+  it('are, for every DSO, the statutory holidays of 2024 to 2030 as the rules compute them, and the 2024 election day', async () => {
+    const expected = [2024, 2025, 2026, 2027, 2028, 2029, 2030].flatMap((year) => southAfricanPublicHolidays(year));
+    expected.push({ on_date: '2024-05-29', name: 'General election day', day_type_override: null });
+    expected.sort((a, b) => a.on_date.localeCompare(b.on_date));
+    const dsos = await rows<{ id: number }>('SELECT id FROM dsos');
+    for (const dso of dsos) {
+      const stored = await rows<{ on_date: string; name: string; day_type_override: string | null }>(
+        `SELECT to_char(on_date, 'YYYY-MM-DD') AS on_date, name, day_type_override
+         FROM dso_public_holidays WHERE dso_id = $1 ORDER BY on_date`,
+        [dso.id],
+      );
+      expect(stored).toEqual(expected);
+    }
+  });
+
   async function holiday(onDate: string) {
     const [row] = await rows<{ name: string; day_type_override: string | null }>(
       'SELECT name, day_type_override FROM dso_public_holidays WHERE dso_id = 1 AND on_date = $1',

@@ -1,5 +1,5 @@
-import { hashPassword } from '../../modules/auth/passwords.ts';
-import type { Database, Executor } from '../types.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import type { Database, Executor } from '../db/types.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';

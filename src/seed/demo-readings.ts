@@ -1,6 +1,6 @@
-import { ReadingBatch } from '../../modules/timeseries/readings.ts';
-import { prepareReadings, storeReadings } from '../../modules/timeseries/store-readings.ts';
-import type { Transaction } from '../types.ts';
+import { ReadingBatch } from '../modules/timeseries/readings.ts';
+import { prepareReadings, storeReadings } from '../modules/timeseries/store-readings.ts';
+import type { Transaction } from '../db/types.ts';
 
 const DAYS = 90;
 const INTERVAL_MINUTES = 30;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationWithRoles } from '../../../test/helpers/factories.ts';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { insertMeter, rollupsAndRaw, storedReadings, TIMESERIES } from '../../../test/helpers/timeseries-factories.ts';
-import { seedDemoReadings } from '../../db/seed/demo-readings.ts';
+import { organizationWithRoles } from '../../test/helpers/factories.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { insertMeter, rollupsAndRaw, storedReadings, TIMESERIES } from '../../test/helpers/timeseries-factories.ts';
+import { seedDemoReadings } from './demo-readings.ts';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof organizationWithRoles>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, clientFor } from '../../../test/helpers/http.ts';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { call, clientFor } from '../../test/helpers/http.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed, seedDemo } from './demo.ts';
 
 let t: TestApp;

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizationWithRoles } from '../../test/helpers/factories.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { seedDemoTariffs } from './demo-tariffs.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t.close());
+
+describe('demo tariffs', () => {
+  it('clones a Homeflex time-of-use tariff for grid and load and a feed-in tariff for solar', async () => {
+    const r = await organizationWithRoles(t.app);
+    const ids = await t.db.transaction((tx) => seedDemoTariffs(tx, r.accountId));
+    expect(ids.gridTariffId).toBe(ids.loadTariffId);
+    const grid = (await r.owner.client.get(`/api/v1/tariffs/${ids.gridTariffId}`, { account_id: r.accountId })).body
+      .data;
+    expect(grid).toMatchObject({
+      cloned_from: 6,
+      tariff_type: 'TIME_OF_USE',
+      tou_schedule_id: 3,
+      account_id: r.accountId,
+    });
+    expect(grid.tariff_items).toHaveLength(9);
+    const solar = (await r.owner.client.get(`/api/v1/tariffs/${ids.solarTariffId}`, { account_id: r.accountId })).body
+      .data;
+    expect(solar).toMatchObject({ cloned_from: 12, meter_type: 'SOLAR', tariff_type: 'FLAT' });
+    expect(solar.tariff_items.map((i: { item_type_code: string }) => i.item_type_code)).toEqual(['EXPORTED_ENERGY']);
+  });
+});
