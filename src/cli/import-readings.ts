@@ -30,7 +30,7 @@ export interface CliDeps {
 
 const defaultDeps: CliDeps = {
   async withDatabase(fn) {
-    const db = await openDatabase(loadConfig());
+    const db = await openDatabase(loadConfig(), 'the import command');
     try {
       await migrate(db);
       return await fn(db);
