@@ -29,11 +29,23 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
 }
 
+/** What was not stored at a failure, and what to do before running the file again. */
+export interface FailureAdvice {
+  notStored: string;
+  fix: string;
+}
+
+const FILE_FAILURE: FailureAdvice = {
+  notStored: 'the batch with the failing line was not stored',
+  fix: 'Fix the file',
+};
+
 /** A failure after some batches were stored: those stay (each batch is atomic). */
 export class PartialImportError extends Error {
   constructor(
     error: Error,
     readonly stored: ImportSummary,
+    readonly advice: FailureAdvice = FILE_FAILURE,
   ) {
     super(error.message, { cause: error });
     this.name = 'PartialImportError';
