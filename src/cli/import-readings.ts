@@ -30,9 +30,9 @@ Imports interval readings of electricity meters from a CSV file, one of two ways
   server instead.
 
   Through a running server, with --url: the file goes in batches to the server's readings endpoint
-  (POST ${READINGS_PATH}, at most ${MAX_READINGS_PER_REQUEST} readings per
-  request), which stores them at once. The access token of an OWNER or ADMIN of the account is
-  read from the environment variable UMS_TOKEN (never from the command line).
+  (POST ${READINGS_PATH}, at most ${MAX_READINGS_PER_REQUEST} readings
+  per request), which stores them at once. The access token of an OWNER or ADMIN of the account
+  is read from the environment variable UMS_TOKEN (never from the command line).
 
 The CSV file starts with a header line naming its columns: meter_sn, ts, import_kwh, and
 optionally export_kwh, kvarh, power_kw, kva. --batch-size: lines per batch, 1 to
