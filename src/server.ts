@@ -7,7 +7,7 @@ import { loadSigningKeys } from './modules/auth/signing-keys.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, 'the server');
   await migrate(db);
   if (config.seedDemo) await seedDemo(db);
   const keys = loadSigningKeys(config.jwtPrivateKey, config.dataDir);

@@ -8,14 +8,50 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Database } from '../db/types.ts';
 import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
-import { DEFAULT_BATCH_SIZE, type ImportSummary, importReadings, PartialImportError } from './readings-import.ts';
+import {
+  DEFAULT_BATCH_SIZE,
+  type ImportProgress,
+  type ImportSummary,
+  importReadings,
+  PartialImportError,
+} from './readings-import.ts';
+import { READINGS_PATH, sendReadings } from './send-readings.ts';
 
-const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--batch-size <rows, default ${DEFAULT_BATCH_SIZE}>]
-CSV columns (header line first): meter_sn, ts, import_kwh, and optionally export_kwh, kvarh, power_kw, kva.
-Each batch of lines is stored in one transaction. The import stops at the first bad line: earlier batches stay
-stored, the batch holding the line does not; run the fixed file again to complete it (readings are replaced).`;
+const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--batch-size <rows>]
+       npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--batch-size <rows>]`;
+
+const HELP = `${USAGE}
+
+Imports interval readings of electricity meters from a CSV file, one of two ways:
+
+  Directly into the database: PostgreSQL when DATABASE_URL is set, else the embedded database in
+  DATA_DIR (default ./data). The embedded database belongs to one process at a time: while the
+  server runs on it, the import stops at once, naming the server's process; import through the
+  server instead.
+
+  Through a running server, with --url: the file goes in batches to the server's readings endpoint
+  (POST ${READINGS_PATH}, at most ${MAX_READINGS_PER_REQUEST} readings
+  per request), which stores them at once. The access token of an OWNER or ADMIN of the account
+  is read from the environment variable UMS_TOKEN (never from the command line).
+
+The CSV file starts with a header line naming its columns: meter_sn, ts, import_kwh, and
+optionally export_kwh, kvarh, power_kw, kva. --batch-size: lines per batch, 1 to
+${MAX_READINGS_PER_REQUEST} (default ${DEFAULT_BATCH_SIZE}).
+
+Batches are stored in file order, each one whole or not at all (through a server: each request,
+one meter's lines of a batch). The import stops at the first bad line or failed request: what was
+stored before it stays, and the summary says how much; run the fixed file again to complete it
+(readings already stored are replaced, never doubled).
+
+Examples:
+  npm run import -- --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file readings.csv
+
+  export UMS_TOKEN=$(curl -s http://127.0.0.1:3000/api/v1/auth/login -H 'content-type: application/json' \\
+    -d '{"email":"owner@example.com","password":"..."}' | jq -r .data.access_token)
+  npm run import -- --url http://127.0.0.1:3000 --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file readings.csv`;
 
 const argsSchema = z.object({
+  url: z.url({ protocol: /^https?$/ }).optional(),
   account: z.uuid(),
   file: z.string().min(1),
   'batch-size': z.coerce.number().int().min(1).max(MAX_READINGS_PER_REQUEST).default(DEFAULT_BATCH_SIZE),
@@ -24,13 +60,15 @@ const argsSchema = z.object({
 export interface CliDeps {
   /** Runs fn with the configured database, migrated, and closes it afterwards. */
   withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T>;
+  /** The environment: UMS_TOKEN. */
+  env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
 const defaultDeps: CliDeps = {
   async withDatabase(fn) {
-    const db = await openDatabase(loadConfig());
+    const db = await openDatabase(loadConfig(), 'the import command');
     try {
       await migrate(db);
       return await fn(db);
@@ -38,6 +76,7 @@ const defaultDeps: CliDeps = {
       await db.close();
     }
   },
+  env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
 };
@@ -45,9 +84,16 @@ const defaultDeps: CliDeps = {
 function parseCommandLine(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
-    options: { account: { type: 'string' }, file: { type: 'string' }, 'batch-size': { type: 'string' } },
+    options: {
+      help: { type: 'boolean' },
+      url: { type: 'string' },
+      account: { type: 'string' },
+      file: { type: 'string' },
+      'batch-size': { type: 'string' },
+    },
     strict: true,
   });
+  if (values.help) return 'help';
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
     throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
@@ -61,11 +107,24 @@ const counted = (summary: ImportSummary) =>
 /** The import command: returns the exit code (0 done, 1 import failed, 2 bad arguments). */
 export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Promise<number> {
   const deps = { ...defaultDeps, ...overrides };
-  let args: ReturnType<typeof parseCommandLine>;
+  let args: Exclude<ReturnType<typeof parseCommandLine>, 'help'>;
   try {
-    args = parseCommandLine(argv);
+    const parsed = parseCommandLine(argv);
+    if (parsed === 'help') {
+      deps.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    args = parsed;
   } catch (error) {
-    deps.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    deps.stderr.write(`${(error as Error).message}\n${USAGE}\n(npm run import -- --help explains both)\n`);
+    return 2;
+  }
+  const token = deps.env.UMS_TOKEN;
+  if (args.url && !token) {
+    deps.stderr.write(
+      'UMS_TOKEN is not set: with --url, the import sends the file to the server with an access token read from the ' +
+        'environment variable UMS_TOKEN (log in through POST /api/v1/auth/login, then export UMS_TOKEN=<access_token>).\n',
+    );
     return 2;
   }
   const bar = new SingleBar(
@@ -76,14 +135,15 @@ export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Pr
   try {
     const size = statSync(args.file).size;
     bar.start(size, 0, { readings: 0 });
-    const summary = await deps.withDatabase((db) =>
-      importReadings(db, {
-        accountId: args.account,
-        file: args.file,
-        batchSize: args['batch-size'],
-        onProgress: ({ bytes, readings }) => bar.update(bytes, { readings }),
-      }),
-    );
+    const options = {
+      accountId: args.account,
+      file: args.file,
+      batchSize: args['batch-size'],
+      onProgress: ({ bytes, readings }: ImportProgress) => bar.update(bytes, { readings }),
+    };
+    const summary = args.url
+      ? await sendReadings({ ...options, url: args.url, token: token! })
+      : await deps.withDatabase((db) => importReadings(db, options));
     bar.update(size);
     bar.stop();
     const seconds = (performance.now() - started) / 1000;
@@ -97,8 +157,8 @@ export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Pr
     deps.stderr.write(`Import failed: ${(error as Error).message}\n`);
     if (error instanceof PartialImportError) {
       deps.stderr.write(
-        `Stored before the failure: ${counted(error.stored)}; the batch with the failing line was not stored. ` +
-          'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
+        `Stored before the failure: ${counted(error.stored)}; ${error.advice.notStored}. ` +
+          `${error.advice.fix} and run the import again: readings already stored are replaced by the same values.\n`,
       );
     }
     return 1;

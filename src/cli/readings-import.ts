@@ -2,9 +2,8 @@ import { createReadStream } from 'node:fs';
 import type { Database } from '../db/types.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
-import { linesOf } from './file-lines.ts';
+import { csvBatches } from './csv-batches.ts';
 import { OrderedWrites } from './ordered-writes.ts';
-import { CsvLines, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
 
 // The largest batch an HTTP request may carry: fewer statements and commits per reading.
 export const DEFAULT_BATCH_SIZE = 50_000;
@@ -30,11 +29,23 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
 }
 
+/** What was not stored at a failure, and what to do before running the file again. */
+export interface FailureAdvice {
+  notStored: string;
+  fix: string;
+}
+
+const FILE_FAILURE: FailureAdvice = {
+  notStored: 'the batch with the failing line was not stored',
+  fix: 'Fix the file',
+};
+
 /** A failure after some batches were stored: those stay (each batch is atomic). */
 export class PartialImportError extends Error {
   constructor(
     error: Error,
     readonly stored: ImportSummary,
+    readonly advice: FailureAdvice = FILE_FAILURE,
   ) {
     super(error.message, { cause: error });
     this.name = 'PartialImportError';
@@ -69,32 +80,14 @@ export async function importReadings(db: Database, options: ImportOptions): Prom
   });
 
   try {
-    let parser: ReturnType<typeof createLineParser> | undefined;
-    let batch = new CsvLines();
-    let lineNumber = 0;
-    for await (const { bytes, bounds } of linesOf(input)) {
-      for (let k = 0; k < bounds.length; k += 2) {
-        lineNumber++;
-        if (!parser) {
-          parser = createLineParser(parseHeader(bytes.toString('utf8', bounds[k], bounds[k + 1])));
-          continue;
-        }
-        try {
-          parser.parseBytes(batch, lineNumber, bytes, bounds[k]!, bounds[k + 1]!);
-        } catch (error) {
-          // A bad meter on an earlier line of the batch is the first error of the file.
-          await prepare(batch);
-          throw error;
-        }
-        if (batch.length >= batchSize) {
-          const next = batch.splitOffLastMeter(batchSize / 2);
-          await writes.write(await prepare(batch));
-          batch = next;
-        }
+    for await (const { lines, failure } of csvBatches(input, batchSize)) {
+      if (failure) {
+        // A bad meter on an earlier line of the batch is the first error of the file.
+        await prepare(lines);
+        throw failure;
       }
+      await writes.write(await prepare(lines));
     }
-    if (!parser) throw new ImportError(1, 'the file is empty (a header line is required)');
-    if (batch.length > 0) await writes.write(await prepare(batch));
     await writes.finished();
     return summary;
   } catch (error) {

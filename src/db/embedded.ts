@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction as PGliteTransaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { typeParsers } from './type-parsers.ts';
 import type { Database, Executor, Transaction } from './types.ts';
 
@@ -33,18 +34,34 @@ export interface EmbeddedDatabase extends Database {
   dump(): Promise<Blob>;
 }
 
-/** The embedded PostgreSQL (PGlite): persisted under dataDir, or in memory, or loaded from a dump. */
+/**
+ * The embedded PostgreSQL (PGlite): persisted under dataDir, or in memory, or loaded from a dump.
+ * A dataDir belongs to one process at a time: this one holds its lock until close (or exit), and
+ * the opening fails with DatabaseInUseError while another live process holds it. owner says what
+ * this process is, for that message.
+ */
 export async function openEmbeddedDatabase(options: {
   dataDir?: string;
   loadDataDir?: Blob;
+  owner?: string;
 }): Promise<EmbeddedDatabase> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pg = await PGlite.create({
-    dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
-    parsers: typeParsers,
-    extensions: { pg_trgm },
-  });
+  let lock: DataDirLock | undefined;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    lock = lockDataDir(options.dataDir, options.owner);
+  }
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadDataDir,
+      parsers: typeParsers,
+      extensions: { pg_trgm },
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   return {
     kind: 'embedded',
     ...executorOf(pg),
@@ -61,7 +78,11 @@ export async function openEmbeddedDatabase(options: {
     },
     connectionsInUse: () => (pg.closed ? 0 : 1),
     async close() {
-      if (!pg.closed) await pg.close();
+      try {
+        if (!pg.closed) await pg.close();
+      } finally {
+        lock?.release();
+      }
     },
     async dump() {
       return pg.dumpDataDir('none');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'src', 'cli', 'import-readings.ts');
+export const SERVER = join(ROOT, 'src', 'server.ts');
 
 /** The application_name of the import command's database sessions, to find them in pg_stat_activity. */
 export const IMPORTER_NAME = 'readings-import-under-test';
@@ -18,11 +19,15 @@ export interface ImportProcess {
   output(): { stdout: string; stderr: string };
 }
 
-/** The import command as its own process, on the PostgreSQL database at databaseUrl. */
-export function startImport(args: string[], databaseUrl: string, dataDir: string): ImportProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+/**
+ * A script of the project (the import command by default) as its own process, with this
+ * environment changed by env (a variable set to undefined is removed).
+ */
+export function startScript(args: string[], env: Record<string, string | undefined>, script = CLI): ImportProcess {
+  const merged = Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined);
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME },
+    env: Object.fromEntries(merged),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -40,9 +45,35 @@ export function startImport(args: string[], databaseUrl: string, dataDir: string
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
-/** Runs the import command to its end. */
-export async function runImport(args: string[], databaseUrl: string, dataDir: string) {
-  const run = startImport(args, databaseUrl, dataDir);
+/** The import command as its own process, on the PostgreSQL database at databaseUrl. */
+export function startImport(args: string[], databaseUrl: string, dataDir: string): ImportProcess {
+  return startScript(args, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME });
+}
+
+/** Runs a script to its end. */
+export async function runScript(args: string[], env: Record<string, string | undefined>, script = CLI) {
+  const run = startScript(args, env, script);
   const exit = await run.exited;
   return { exit, ...run.output() };
+}
+
+/** Runs the import command to its end. */
+export async function runImport(args: string[], databaseUrl: string, dataDir: string) {
+  return runScript(args, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME });
+}
+
+/** The server as its own process: address resolves once it listens, and rejects if it exits before. */
+export function startServer(env: Record<string, string | undefined>) {
+  const server = startScript([], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, SERVER);
+  const address = new Promise<string>((resolve, reject) => {
+    const onOutput = () => {
+      const listening = /service at (http:\/\/[\d.:]+)/.exec(server.output().stdout);
+      if (listening) resolve(listening[1]!);
+    };
+    server.child.stdout?.on('data', onOutput);
+    void server.exited.then((exit) =>
+      reject(new Error(`the server exited (${JSON.stringify(exit)}): ${server.output().stderr}`)),
+    );
+  });
+  return { server, address };
 }

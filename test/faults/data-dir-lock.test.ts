@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockFileOf } from '../../src/db/data-dir-lock.ts';
+import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
+import { type ImportProcess, runScript, SERVER, startServer } from './import-process.ts';
+
+let dir: string;
+let server: ImportProcess | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'data-dir-lock-'));
+});
+afterAll(async () => {
+  server?.child.kill('SIGKILL');
+  await server?.exited;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The environment of a process on the embedded database under dataDir (never PostgreSQL). */
+const embedded = (dataDir: string) => ({ DATA_DIR: dataDir, DATABASE_URL: undefined, SEED_DEMO: 'false' });
+const ACCOUNT = '00000000-0000-4000-8000-000000000001';
+
+/** The pid of a process that has ended. */
+function goneProcessPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+  return Number(child.stdout.trim());
+}
+
+async function writeLock(pglite: string, holder: Record<string, unknown>): Promise<void> {
+  await mkdir(pglite, { recursive: true });
+  await writeFile(
+    lockFileOf(pglite),
+    JSON.stringify({ owner: 'the server', since: '2026-01-01T00:00:00.000Z', token: 't', ...holder }),
+  );
+}
+
+describe('the embedded database has one owner', () => {
+  it('a running server holds its DATA_DIR: the import command and a second server stop at once naming it and what to do', async () => {
+    const dataDir = join(dir, 'server');
+    const started = startServer(embedded(dataDir));
+    server = started.server;
+    await started.address;
+    const pid = server.child.pid!;
+    const inUse = new RegExp(
+      `the embedded database in ${join(dataDir, 'pglite')} is in use by process ${pid} \\(the server, since [^)]+\\)\\. ` +
+        'Only one process at a time may open it: stop that process first, or, to import readings while the server runs, ' +
+        'send them through the server: npm run import -- --url http://<host>:<port> --account <uuid> --file <readings.csv>, ' +
+        'with an access token in the environment variable UMS_TOKEN',
+    );
+
+    const file = join(dir, 'readings.csv');
+    await writeFile(file, 'meter_sn,ts,import_kwh\n');
+    const importer = await runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir));
+    expect(importer.exit).toEqual({ code: 1, signal: null });
+    expect(importer.stderr).toMatch(new RegExp(`Import failed: ${inUse.source}`));
+
+    const second = await runScript([], { ...embedded(dataDir), PORT: '0' }, SERVER);
+    expect(second.exit).toEqual({ code: 1, signal: null });
+    expect(second.stderr).toMatch(inUse);
+
+    // The server stopped, the lock is released and the import opens the database.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(lockFileOf(join(dataDir, 'pglite')))).toBe(false);
+    const after = await runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir));
+    expect(after.stderr).toMatch(`Import failed: account ${ACCOUNT} not found`);
+  }, 120_000);
+
+  it('takes over a lock whose process is gone, and releases it on close', async () => {
+    const pglite = join(dir, 'stale', 'pglite');
+    await writeLock(pglite, { pid: goneProcessPid() });
+    const db = await openEmbeddedDatabase({ dataDir: pglite, owner: 'a test' });
+    try {
+      await db.ping();
+      const holder = JSON.parse(await readFile(lockFileOf(pglite), 'utf8'));
+      expect(holder).toMatchObject({ pid: process.pid, owner: 'a test' });
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(lockFileOf(pglite))).toBe(false);
+  });
+
+  it('takes over a lock whose pid now belongs to another process (the pid was reused)', async () => {
+    const pglite = join(dir, 'reused', 'pglite');
+    await writeLock(pglite, { pid: process.ppid, start: 'another-boot/1' });
+    const db = await openEmbeddedDatabase({ dataDir: pglite });
+    await db.close();
+    expect(existsSync(lockFileOf(pglite))).toBe(false);
+  });
+
+  it('refuses a second opening of a data directory in the same process', async () => {
+    const pglite = join(dir, 'twice', 'pglite');
+    const db = await openEmbeddedDatabase({ dataDir: pglite, owner: 'a test' });
+    try {
+      await expect(openEmbeddedDatabase({ dataDir: pglite })).rejects.toThrow(
+        `the embedded database in ${pglite} is in use by process ${process.pid} (a test, since`,
+      );
+    } finally {
+      await db.close();
+    }
+  });
+});
