@@ -14,7 +14,11 @@ describe.runIf(onPostgres)('organization rules under concurrent requests (Postgr
   let c: TestUser;
   beforeAll(async () => {
     t = await startTestApp();
-    [primary, b, c] = await Promise.all([registerUser(t.app, 'primary'), registerUser(t.app, 'b'), registerUser(t.app, 'c')]);
+    [primary, b, c] = await Promise.all([
+      registerUser(t.app, 'primary'),
+      registerUser(t.app, 'b'),
+      registerUser(t.app, 'c'),
+    ]);
   });
   afterAll(async () => t.close());
 
@@ -49,7 +53,9 @@ describe.runIf(onPostgres)('organization rules under concurrent requests (Postgr
     const violations = await countViolations(async () => {
       const accountId = await createOrganization(primary);
       await addMember(primary, accountId, b, 'ADMIN');
-      const replies: Reply[] = await Promise.all([0, 1].map(() => primary.client.delete(`${base}/${accountId}/members/${b.id}`)));
+      const replies: Reply[] = await Promise.all(
+        [0, 1].map(() => primary.client.delete(`${base}/${accountId}/members/${b.id}`)),
+      );
       const loser = replies.find((r) => r.status !== 204);
       if (loser && !same(loser.body, notFound('Member'))) wrongAnswers.push(summary(loser));
       return replies.filter((r) => r.status === 204).length !== 1;

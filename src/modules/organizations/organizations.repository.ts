@@ -70,10 +70,10 @@ export const organizationsRepository = {
 
   /** The user's role in the organization, read from the table (not from a cache). */
   async roleOf(db: Executor, accountId: string, userId: string) {
-    const [row] = await db.query<{ role: Role }>('SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2', [
-      accountId,
-      userId,
-    ]);
+    const [row] = await db.query<{ role: Role }>(
+      'SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2',
+      [accountId, userId],
+    );
     return row?.role;
   },
 

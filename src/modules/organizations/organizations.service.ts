@@ -43,7 +43,8 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
     if (!(await repo.lock(tx, id, need === 'owner' ? 'delete' : 'members'))) throw notFound('Organization');
     const role = await repo.roleOf(tx, id, auth.userId);
     if (!role) throw forbidden('You are not a member of this organization');
-    if (role === 'MEMBER' || (need === 'owner' && role !== 'OWNER')) throw forbidden('Your role does not allow this action');
+    if (role === 'MEMBER' || (need === 'owner' && role !== 'OWNER'))
+      throw forbidden('Your role does not allow this action');
     return role;
   }
 

@@ -43,7 +43,10 @@ describe.runIf(onPostgres)('item and tier rules under concurrent requests (Postg
   }
 
   const increasing = (limits: (number | null)[]) =>
-    limits.every((limit, i) => i === 0 || (limit === null ? i === limits.length - 1 : limits[i - 1]! !== null && limit > limits[i - 1]!));
+    limits.every(
+      (limit, i) =>
+        i === 0 || (limit === null ? i === limits.length - 1 : limits[i - 1]! !== null && limit > limits[i - 1]!),
+    );
 
   it('keeps tiers strictly increasing when two block updates are each valid alone (one 200, the other 400)', async () => {
     const wrongAnswers: unknown[] = [];
@@ -55,7 +58,10 @@ describe.runIf(onPostgres)('item and tier rules under concurrent requests (Postg
         owner.client.put(`${itemUrl}/blocks/${blockIds[1]}${query}`, { upper_limit: 400 }),
       ]);
       const loser = replies.find((r) => r.status !== 200);
-      if (!same(statuses(replies), [200, 400]) || !same(loser?.body, invalid('upper_limit: Must increase strictly with block_index'))) {
+      if (
+        !same(statuses(replies), [200, 400]) ||
+        !same(loser?.body, invalid('upper_limit: Must increase strictly with block_index'))
+      ) {
         wrongAnswers.push(replies.map(summary));
       }
       return !increasing(await upperLimits(itemUrl));
@@ -69,7 +75,9 @@ describe.runIf(onPostgres)('item and tier rules under concurrent requests (Postg
     const wrongAnswers: unknown[] = [];
     const violations = await countViolations(async () => {
       const target = await url();
-      const replies: Reply[] = await Promise.all([0, 1].map(() => owner.client.delete(target, { account_id: accountId })));
+      const replies: Reply[] = await Promise.all(
+        [0, 1].map(() => owner.client.delete(target, { account_id: accountId })),
+      );
       const loser = replies.find((r) => r.status !== 204);
       if (loser && !same(loser.body, expected404)) wrongAnswers.push(summary(loser));
       return replies.filter((r) => r.status === 204).length !== 1;
@@ -87,7 +95,10 @@ describe.runIf(onPostgres)('item and tier rules under concurrent requests (Postg
   });
 
   it('deletes an item exactly once when two deletes race', async () => {
-    const { violations, wrongAnswers } = await deletedOnce(async () => (await itemWithThreeTiers()).itemUrl, notFound('Tariff item'));
+    const { violations, wrongAnswers } = await deletedOnce(
+      async () => (await itemWithThreeTiers()).itemUrl,
+      notFound('Tariff item'),
+    );
     expect(violations).toBe(0);
     expect(wrongAnswers).toEqual([]);
   });

@@ -69,7 +69,10 @@ export const tariffItemsRepository = {
    * run one at a time and each checks the tiers the previous one left. Whether it exists.
    */
   async lock(db: Executor, tariffId: number, itemId: number) {
-    const rows = await db.query('SELECT id FROM tariff_items WHERE id = $1 AND tariff_id = $2 FOR UPDATE', [itemId, tariffId]);
+    const rows = await db.query('SELECT id FROM tariff_items WHERE id = $1 AND tariff_id = $2 FOR UPDATE', [
+      itemId,
+      tariffId,
+    ]);
     return rows.length > 0;
   },
 

@@ -19,26 +19,31 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
   });
   afterAll(async () => t.close());
 
-  const put = (id: number, body: Record<string, unknown>) => owner.client.put(`${base}/${id}`, { account_id: accountId, ...body });
+  const put = (id: number, body: Record<string, unknown>) =>
+    owner.client.put(`${base}/${id}`, { account_id: accountId, ...body });
   const remove = (id: number) => owner.client.delete(`${base}/${id}`, { account_id: accountId });
 
   async function tariffRow(id: number) {
-    const [row] = await t.db.query<{ tariff_type: string; tou_schedule_id: number | null; effective_from: string; effective_to: string }>(
-      'SELECT tariff_type, tou_schedule_id, effective_from::text, effective_to::text FROM tariffs WHERE id = $1',
-      [id],
-    );
+    const [row] = await t.db.query<{
+      tariff_type: string;
+      tou_schedule_id: number | null;
+      effective_from: string;
+      effective_to: string;
+    }>('SELECT tariff_type, tou_schedule_id, effective_from::text, effective_to::text FROM tariffs WHERE id = $1', [
+      id,
+    ]);
     return row!;
   }
 
   it('never stores a TIME_OF_USE tariff without a schedule when one update sets the type and another removes the schedule', async () => {
     const wrongAnswers: unknown[] = [];
     const violations = await countViolations(async () => {
-      const tariff = { id: await insertTariff(t.db, accountId) };
+      const tariffId = await insertTariff(t.db, accountId);
       const [setType, dropSchedule] = await Promise.all([
-        put(tariff.id, { tariff_type: 'TIME_OF_USE', tou_schedule_id: 3 }),
-        put(tariff.id, { tou_schedule_id: null }),
+        put(tariffId, { tariff_type: 'TIME_OF_USE', tou_schedule_id: 3 }),
+        put(tariffId, { tou_schedule_id: null }),
       ]);
-      const row = await tariffRow(tariff.id);
+      const row = await tariffRow(tariffId);
       // Whichever came first, the result is TIME_OF_USE with schedule 3; removing the schedule afterwards is a 400.
       if (setType.status !== 200) wrongAnswers.push(summary(setType));
       if (dropSchedule.status === 400) {
@@ -55,9 +60,12 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
   it('answers the loser of two updates that move each end of the validity the rule message (400)', async () => {
     const wrongAnswers: unknown[] = [];
     const violations = await countViolations(async () => {
-      const tariff = { id: await insertTariff(t.db, accountId) };
-      const replies = await Promise.all([put(tariff.id, { effective_from: '2028-01-01' }), put(tariff.id, { effective_to: '2026-12-31' })]);
-      const row = await tariffRow(tariff.id);
+      const tariffId = await insertTariff(t.db, accountId);
+      const replies = await Promise.all([
+        put(tariffId, { effective_from: '2028-01-01' }),
+        put(tariffId, { effective_to: '2026-12-31' }),
+      ]);
+      const row = await tariffRow(tariffId);
       const loser = replies.find((r) => r.status !== 200);
       if (
         !same(statuses(replies), [200, 400]) ||
@@ -74,8 +82,8 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
   it('deletes a tariff exactly once when five deletes race: one 204, the others 404', async () => {
     const wrongAnswers: unknown[] = [];
     const violations = await countViolations(async () => {
-      const tariff = { id: await insertTariff(t.db, accountId) };
-      const replies = await Promise.all(Array.from({ length: 5 }, () => remove(tariff.id)));
+      const tariffId = await insertTariff(t.db, accountId);
+      const replies = await Promise.all(Array.from({ length: 5 }, () => remove(tariffId)));
       for (const reply of replies.filter((r) => r.status !== 204)) {
         if (reply.status !== 404 || !same(reply.body, notFound('Tariff'))) wrongAnswers.push(summary(reply));
       }
@@ -88,8 +96,11 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
   it('deletes a tariff exactly once when a DELETE races a PUT with deleted_at', async () => {
     const wrongAnswers: unknown[] = [];
     const violations = await countViolations(async () => {
-      const tariff = { id: await insertTariff(t.db, accountId) };
-      const [viaDelete, viaPut] = await Promise.all([remove(tariff.id), put(tariff.id, { deleted_at: new Date().toISOString() })]);
+      const tariffId = await insertTariff(t.db, accountId);
+      const [viaDelete, viaPut] = await Promise.all([
+        remove(tariffId),
+        put(tariffId, { deleted_at: new Date().toISOString() }),
+      ]);
       const succeeded = [viaDelete.status === 204, viaPut.status === 200].filter(Boolean).length;
       const loser = viaDelete.status === 204 ? viaPut : viaDelete;
       if (succeeded === 1 && (loser.status !== 404 || !same(loser.body, notFound('Tariff')))) {
@@ -122,9 +133,9 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
     async function race(write: (tariffId: number, round: number) => Promise<Reply>, path: string, user: string) {
       const wrongAnswers: unknown[] = [];
       const violations = await countViolations(async (round) => {
-        const tariff = { id: await insertTariff(t.db, accountId) };
-        const [deleted, written] = await Promise.all([remove(tariff.id), write(tariff.id, round)]);
-        const writeLost = invalid(`${path}: Tariff ${tariff.id} not found in this organization`);
+        const tariffId = await insertTariff(t.db, accountId);
+        const [deleted, written] = await Promise.all([remove(tariffId), write(tariffId, round)]);
+        const writeLost = invalid(`${path}: Tariff ${tariffId} not found in this organization`);
         const deleteLost = conflict(`The tariff is still referenced by ${user}`);
         const ok =
           (deleted.status === 204 && written.status === 400 && same(written.body, writeLost)) ||
@@ -138,7 +149,8 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
     it('never leaves a meter on a deleted tariff (PUT /meters/:id with tariff_id)', async () => {
       const meters = await Promise.all(Array.from({ length: ROUNDS }, () => insertMeter(t.db, accountId, blockId)));
       const { violations, wrongAnswers } = await race(
-        (tariffId, round) => owner.client.put(`/api/v1/meters/${meters[round]}`, { account_id: accountId, tariff_id: tariffId }),
+        (tariffId, round) =>
+          owner.client.put(`/api/v1/meters/${meters[round]}`, { account_id: accountId, tariff_id: tariffId }),
         'tariff_id',
         'a meter',
       );
@@ -148,7 +160,11 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
 
     it('never leaves a dashboard config on a deleted tariff (PUT /building_blocks/:id/config)', async () => {
       const { violations, wrongAnswers } = await race(
-        (tariffId) => owner.client.put(`/api/v1/building_blocks/${blockId}/config`, { account_id: accountId, grid_tariff_id: tariffId }),
+        (tariffId) =>
+          owner.client.put(`/api/v1/building_blocks/${blockId}/config`, {
+            account_id: accountId,
+            grid_tariff_id: tariffId,
+          }),
         'grid_tariff_id',
         'an energy dashboard config',
       );

@@ -3,7 +3,12 @@ import { conflict, invalid, notFound } from '../../../test/helpers/envelopes.ts'
 import { createOrganization, registerUser, type TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
 import { countViolations, onPostgres, same, summary } from '../../../test/helpers/races.ts';
-import { insertBuildingBlock, insertMeter, insertTariff, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
+import {
+  insertBuildingBlock,
+  insertMeter,
+  insertTariff,
+  insertTransition,
+} from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 const url = (tariffId: number) => `/api/v1/tariffs/${tariffId}/transitions`;
@@ -95,7 +100,10 @@ describe.runIf(onPostgres)('transition rules under concurrent requests (PostgreS
         const ok =
           (created.status === 201 && deleted.status === 409 && same(deleted.body, STILL_REFERENCED)) ||
           (deleted.status === 204 &&
-            same(created.body, invalid('successor_id: The successor must be an existing tariff of the same organization')));
+            same(
+              created.body,
+              invalid('successor_id: The successor must be an existing tariff of the same organization'),
+            ));
         if (!ok) wrongAnswers.push([summary(deleted), summary(created)]);
         return (await transitionsToDeleted()) > 0;
       });
