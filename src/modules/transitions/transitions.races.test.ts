@@ -80,6 +80,29 @@ describe.runIf(onPostgres)('transition rules under concurrent requests (PostgreS
     expect(wrongAnswers).toEqual([]);
   });
 
+  it('accepts only one of an update X→Y (was X→Z) and a create Y→X sent together', async () => {
+    const wrongAnswers: unknown[] = [];
+    const violations = await countViolations(async () => {
+      const [x, y, z] = (await tariffs(3)) as [number, number, number];
+      await insertTransition(t.db, accountId, x, z, inAMonth());
+      const replies = await Promise.all([
+        owner.client.put(url(x), { account_id: accountId, successor_id: y }),
+        create(y, x, inAMonth().toISOString()),
+      ]);
+      const accepted = replies.filter((r) => r.status === 200 || r.status === 201);
+      const refused = replies.filter((r) => r.status !== 200 && r.status !== 201);
+      if (accepted.length !== 1 || !same(refused[0]?.body, CYCLE)) wrongAnswers.push(replies.map(summary));
+      const [row] = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM tariff_transitions
+         WHERE (predecessor_id = $1 AND successor_id = $2) OR (predecessor_id = $2 AND successor_id = $1)`,
+        [x, y],
+      );
+      return row!.n > 1;
+    });
+    expect(violations).toBe(0);
+    expect(wrongAnswers).toEqual([]);
+  });
+
   describe('a tariff delete racing a transition create', () => {
     const remove = (id: number) => owner.client.delete(`/api/v1/tariffs/${id}`, { account_id: accountId });
     const STILL_REFERENCED = conflict('The tariff is still referenced by a tariff transition');
