@@ -70,9 +70,13 @@ export const metersRepository = {
   update: (db: Executor, accountId: string, id: number, values: MeterValues) =>
     updateRow<Meter>(db, TABLE, accountId, id, values),
 
-  /** Locks the meter against concurrent readings (writers take FOR KEY SHARE on it) until the transaction ends. */
+  /**
+   * Locks the meter against concurrent readings (writers take FOR KEY SHARE on it) until the
+   * transaction ends. Whether it still exists (a racing delete may have removed it).
+   */
   async lock(db: Executor, accountId: string, id: number) {
-    await db.query('SELECT id FROM meters WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
+    const rows = await db.query('SELECT id FROM meters WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
+    return rows.length > 0;
   },
 
   async hasReadings(db: Executor, id: number) {

@@ -79,7 +79,7 @@ export function createMetersService({ db, guard }: MetersDeps) {
     async remove(auth: AuthContext, accountId: string, id: number, force: boolean) {
       await owned(auth, accountId, id, 'write');
       await db.transaction(async (tx) => {
-        await repo.lock(tx, accountId, id);
+        if (!(await repo.lock(tx, accountId, id))) throw notFound('Meter');
         if (!force && (await repo.hasReadings(tx, id))) {
           throw conflict('The meter has readings; delete it with force=true to delete them too');
         }

@@ -17,6 +17,9 @@ const MEMBER_SELECT = `m.user_id, m.account_id, m.role, u.email,
   (a.primary_owner_user_id = m.user_id) AS is_primary_owner, m.created_at`;
 const MEMBER_FROM = 'memberships m JOIN users u ON u.id = m.user_id JOIN accounts a ON a.id = m.account_id';
 
+const LOCK_FOR_MEMBERS = 'SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE';
+const LOCK_FOR_DELETE = 'SELECT id FROM accounts WHERE id = $1 FOR UPDATE';
+
 export const organizationsRepository = {
   async find(db: Executor, id: string) {
     const [row] = await db.query<OrganizationRow>(`SELECT ${ORGANIZATION_COLUMNS} FROM accounts WHERE id = $1`, [id]);
@@ -52,6 +55,26 @@ export const organizationsRepository = {
       ],
     );
     return row!;
+  },
+
+  /**
+   * Locks the organization's row until the transaction ends, and tells whether it exists. 'members'
+   * (FOR NO KEY UPDATE) makes membership changes run one at a time, each checking the roles the one
+   * before left; 'delete' (FOR UPDATE) also waits for the writes whose foreign key names the
+   * organization to commit, so that the dependents check sees them.
+   */
+  async lock(db: Executor, id: string, mode: 'members' | 'delete') {
+    const rows = await db.query(mode === 'delete' ? LOCK_FOR_DELETE : LOCK_FOR_MEMBERS, [id]);
+    return rows.length > 0;
+  },
+
+  /** The user's role in the organization, read from the table (not from a cache). */
+  async roleOf(db: Executor, accountId: string, userId: string) {
+    const [row] = await db.query<{ role: Role }>(
+      'SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2',
+      [accountId, userId],
+    );
+    return row?.role;
   },
 
   async hasDependents(db: Executor, id: string) {

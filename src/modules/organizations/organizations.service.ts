@@ -20,13 +20,32 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
   async function access(auth: AuthContext, id: string, need: 'read' | 'write' | 'owner') {
     const organization = await repo.find(db, id);
     if (!organization) throw notFound('Organization');
-    const role = await guard.require(auth, id, need);
-    return { organization, role };
+    try {
+      return { organization, role: await guard.require(auth, id, need) };
+    } catch (error) {
+      // Deleted in between (its memberships went with it): unknown, as for a request that came after.
+      if (!(await repo.find(db, id))) throw notFound('Organization');
+      throw error;
+    }
   }
 
   /** Only an OWNER may grant, change or remove the OWNER role. */
   function assertMayManage(callerRole: Role, targetRole: Role) {
     if (targetRole === 'OWNER' && callerRole !== 'OWNER') throw forbidden('Only an OWNER may manage owners');
+  }
+
+  /**
+   * Within a transaction that changes the organization or its members: locks its row (404 once
+   * gone) and checks the caller's role again on the memberships table, as the access guard would.
+   * A racing change that committed first (the caller removed, say) is seen here.
+   */
+  async function lockedRole(tx: Executor, auth: AuthContext, id: string, need: 'write' | 'owner'): Promise<Role> {
+    if (!(await repo.lock(tx, id, need === 'owner' ? 'delete' : 'members'))) throw notFound('Organization');
+    const role = await repo.roleOf(tx, id, auth.userId);
+    if (!role) throw forbidden('You are not a member of this organization');
+    if (role === 'MEMBER' || (need === 'owner' && role !== 'OWNER'))
+      throw forbidden('Your role does not allow this action');
+    return role;
   }
 
   return {
@@ -50,6 +69,7 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
         throw new AppError(400, 'Invalid request', 'A personal account cannot be deleted');
       }
       await db.transaction(async (tx) => {
+        await lockedRole(tx, auth, id, 'owner');
         if (await repo.hasDependents(tx, id)) {
           throw conflict('The organization has dependent records (building blocks, meters or tariffs)');
         }
@@ -68,6 +88,7 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
       assertMayManage(role, body.role);
       if (!(await repo.userExists(db, body.userId))) throw notFound('User');
       const member = await db.transaction(async (tx) => {
+        assertMayManage(await lockedRole(tx, auth, id, 'write'), body.role);
         await membershipsChange(tx, id);
         return repo.insertMember(tx, id, body.userId, body.role);
       });
@@ -76,12 +97,13 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
     },
 
     async removeMember(auth: AuthContext, id: string, userId: string) {
-      const { role } = await access(auth, id, 'write');
-      const member = await repo.findMember(db, id, userId);
-      if (!member) throw notFound('Member');
-      if (member.is_primary_owner) throw conflict('The primary owner cannot be removed');
-      assertMayManage(role, member.role);
+      await access(auth, id, 'write');
       await db.transaction(async (tx) => {
+        const role = await lockedRole(tx, auth, id, 'write');
+        const member = await repo.findMember(tx, id, userId);
+        if (!member) throw notFound('Member');
+        if (member.is_primary_owner) throw conflict('The primary owner cannot be removed');
+        assertMayManage(role, member.role);
         await membershipsChange(tx, id);
         await repo.deleteMember(tx, id, userId);
       });

@@ -25,14 +25,6 @@ export const tariffBlocksRepository = {
     );
   },
 
-  async find(db: Executor, itemId: number, blockId: number) {
-    const [row] = await db.query<TariffBlock>(
-      `SELECT ${BLOCK_COLUMNS} FROM tariff_blocks WHERE id = $1 AND tariff_item_id = $2`,
-      [blockId, itemId],
-    );
-    return row;
-  },
-
   async insertAll(db: Executor, itemId: number, blocks: readonly BlockInput[]) {
     if (blocks.length === 0) return;
     await db.query(
@@ -70,7 +62,12 @@ export const tariffBlocksRepository = {
     return row;
   },
 
+  /** Whether the block was deleted. */
   async delete(db: Executor, itemId: number, blockId: number) {
-    await db.query('DELETE FROM tariff_blocks WHERE id = $1 AND tariff_item_id = $2', [blockId, itemId]);
+    const deleted = await db.query('DELETE FROM tariff_blocks WHERE id = $1 AND tariff_item_id = $2 RETURNING id', [
+      blockId,
+      itemId,
+    ]);
+    return deleted.length > 0;
   },
 };

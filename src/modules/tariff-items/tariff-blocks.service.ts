@@ -1,10 +1,11 @@
+import type { Executor } from '../../db/types.ts';
 import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
 import { type BlockInput, tariffBlocksRepository as repo } from './tariff-blocks.repository.ts';
 import type { BlockChanges } from './tariff-blocks.schemas.ts';
-import { requireItem } from './tariff-items.service.ts';
+import { lockItem, requireItem } from './tariff-items.service.ts';
 import { tierViolations } from './tiers.ts';
 import { conflictOnDuplicate } from './unique-conflict.ts';
 
@@ -19,22 +20,29 @@ export interface BlockAddress {
 export function createTariffBlocksService({ db, guard, cache }: TariffBlocksDeps) {
   const access = createTariffAccess(db, guard, cache);
 
-  async function item(auth: AuthContext, at: BlockAddress, need: 'read' | 'write') {
-    await access.tariff(auth, at.tariffId, at.accountId, need);
-    return requireItem(db, at.tariffId, at.itemId);
+  /**
+   * A write to the item's tiers, in a transaction that holds the item's lock: writes to one item's
+   * tiers run one at a time, so each checks the tiers that the one before it left.
+   */
+  async function writeTiers<T>(auth: AuthContext, at: BlockAddress, write: (tx: Executor) => Promise<T>) {
+    await access.tariff(auth, at.tariffId, at.accountId, 'write');
+    return db.transaction(async (tx) => {
+      await lockItem(tx, at.tariffId, at.itemId);
+      await access.changed(tx, at.tariffId);
+      return write(tx);
+    });
   }
 
   return {
     async list(auth: AuthContext, at: BlockAddress) {
-      await item(auth, at, 'read');
+      await access.tariff(auth, at.tariffId, at.accountId, 'read');
+      await requireItem(db, at.tariffId, at.itemId);
       return repo.ofItem(db, at.itemId);
     },
 
     /** The item's whole tier set is replaced at once (an empty set clears it). */
     async replace(auth: AuthContext, at: BlockAddress, blocks: BlockInput[]) {
-      await item(auth, at, 'write');
-      return db.transaction(async (tx) => {
-        await access.changed(tx, at.tariffId);
+      return writeTiers(auth, at, async (tx) => {
         await repo.deleteAll(tx, at.itemId);
         await repo.insertAll(tx, at.itemId, blocks);
         return repo.ofItem(tx, at.itemId);
@@ -43,9 +51,8 @@ export function createTariffBlocksService({ db, guard, cache }: TariffBlocksDeps
 
     /** The tier set that results must still be consistent, else nothing changes (400). */
     async update(auth: AuthContext, at: BlockAddress, blockId: number, changes: BlockChanges) {
-      await item(auth, { ...at, accountId: addressedAccount(at.accountId, changes.account_id) }, 'write');
-      return db.transaction(async (tx) => {
-        await access.changed(tx, at.tariffId);
+      const address = { ...at, accountId: addressedAccount(at.accountId, changes.account_id) };
+      return writeTiers(auth, address, async (tx) => {
         const updated = await conflictOnDuplicate(
           repo.update(tx, at.itemId, blockId, changes),
           `The item already has a block with block_index ${changes.block_index}`,
@@ -65,11 +72,8 @@ export function createTariffBlocksService({ db, guard, cache }: TariffBlocksDeps
     },
 
     async remove(auth: AuthContext, at: BlockAddress, blockId: number) {
-      await item(auth, at, 'write');
-      if (!(await repo.find(db, at.itemId, blockId))) throw notFound('Tariff block');
-      await db.transaction(async (tx) => {
-        await access.changed(tx, at.tariffId);
-        await repo.delete(tx, at.itemId, blockId);
+      await writeTiers(auth, at, async (tx) => {
+        if (!(await repo.delete(tx, at.itemId, blockId))) throw notFound('Tariff block');
       });
     },
   };

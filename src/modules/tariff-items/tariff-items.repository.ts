@@ -64,6 +64,18 @@ export const tariffItemsRepository = {
     return row;
   },
 
+  /**
+   * Locks the item of that tariff until the transaction ends, so that writes to it and its tiers
+   * run one at a time and each checks the tiers the previous one left. Whether it exists.
+   */
+  async lock(db: Executor, tariffId: number, itemId: number) {
+    const rows = await db.query('SELECT id FROM tariff_items WHERE id = $1 AND tariff_id = $2 FOR UPDATE', [
+      itemId,
+      tariffId,
+    ]);
+    return rows.length > 0;
+  },
+
   async insert(db: Executor, tariffId: number, item: ItemInput) {
     const [row] = await db.query<{ id: number }>(
       'INSERT INTO tariff_items (tariff_id, item_type_code, price, season) VALUES ($1, $2, $3, $4) RETURNING id',

@@ -20,6 +20,12 @@ export async function requireItem(db: Executor, tariffId: number, itemId: number
   return item;
 }
 
+/** Within a write's transaction: locks the item of that tariff (404 when it is gone) and returns it. */
+export async function lockItem(tx: Executor, tariffId: number, itemId: number): Promise<TariffItem> {
+  if (!(await repo.lock(tx, tariffId, itemId))) throw notFound('Tariff item');
+  return requireItem(tx, tariffId, itemId);
+}
+
 export function createTariffItemsService({ db, guard, cache }: TariffItemsDeps) {
   const access = createTariffAccess(db, guard, cache);
 
@@ -52,8 +58,8 @@ export function createTariffItemsService({ db, guard, cache }: TariffItemsDeps) 
       changes: ItemChanges,
     ) {
       await access.tariff(auth, tariffId, addressedAccount(accountId, changes.account_id), 'write');
-      const current = await requireItem(db, tariffId, itemId);
       return db.transaction(async (tx) => {
+        const current = await lockItem(tx, tariffId, itemId);
         await access.changed(tx, tariffId);
         return conflictOnDuplicate(repo.update(tx, tariffId, itemId, changes), duplicateMessage({ ...current, ...changes }));
       });
@@ -61,8 +67,8 @@ export function createTariffItemsService({ db, guard, cache }: TariffItemsDeps) 
 
     async remove(auth: AuthContext, tariffId: number, itemId: number, accountId: string | undefined) {
       await access.tariff(auth, tariffId, accountId, 'write');
-      await requireItem(db, tariffId, itemId);
       await db.transaction(async (tx) => {
+        await lockItem(tx, tariffId, itemId);
         await access.changed(tx, tariffId);
         await repo.delete(tx, tariffId, itemId);
       });

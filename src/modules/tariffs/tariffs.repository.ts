@@ -70,6 +70,19 @@ export const tariffsRepository = {
     return row;
   },
 
+  /**
+   * The live tariff of the organization, locked for a write to it until the transaction ends. FOR
+   * UPDATE also waits for the writes that name the tariff (they hold FOR SHARE or, through a
+   * foreign key, FOR KEY SHARE on it) to commit.
+   */
+  async lockForWrite(db: Executor, id: number, accountId: string) {
+    const [row] = await db.query<TariffRow>(
+      `SELECT ${TARIFF_RECORD} FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR UPDATE`,
+      [id, accountId],
+    );
+    return row;
+  },
+
   list(db: Executor, filters: TariffFilters, list: ListParams, fuzzy = false) {
     const params = new SqlParams();
     const where = [`t.account_id = ${params.add(filters.accountId)}`, 't.deleted_at IS NULL'];

@@ -43,6 +43,17 @@ async function assertUnreferenced(db: Executor, id: number): Promise<void> {
   if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`);
 }
 
+/** The tariff locked for a write to it (404 once deleted): its rules are checked on this row, not on a cached copy. */
+async function lockTariff(tx: Executor, id: number, accountId: string) {
+  const tariff = await repo.lockForWrite(tx, id, accountId);
+  if (!tariff) throw notFound('Tariff');
+  return tariff;
+}
+
+/**
+ * Runs on the locked tariff: a write naming it holds FOR SHARE on it until it commits, so the lock
+ * waits for it and the check below sees its reference.
+ */
 async function softDelete(tx: Executor, id: number, accountId: string, at: string | null): Promise<void> {
   await assertUnreferenced(tx, id);
   await repo.softDelete(tx, id, accountId, at);
@@ -70,10 +81,11 @@ export function createTariffsService({ db, guard, cache }: TariffsDeps) {
 
     async update(auth: AuthContext, id: number, body: UpdateTariffBody) {
       const { account_id, deleted_at, ...changes } = body;
-      const current = await access.tariff(auth, id, account_id, 'write');
-      assertTariffRules({ ...current, ...changes });
-      await assertReferencesExist(db, changes);
+      await access.tariff(auth, id, account_id, 'write');
       return db.transaction(async (tx) => {
+        const current = await lockTariff(tx, id, account_id);
+        assertTariffRules({ ...current, ...changes });
+        await assertReferencesExist(tx, changes);
         await access.changed(tx, id);
         const updated = await repo.update(tx, id, account_id, changes, auth.userId);
         if (deleted_at) await softDelete(tx, id, account_id, deleted_at);
@@ -84,6 +96,7 @@ export function createTariffsService({ db, guard, cache }: TariffsDeps) {
     async remove(auth: AuthContext, id: number, accountId: string) {
       await access.tariff(auth, id, accountId, 'write');
       await db.transaction(async (tx) => {
+        await lockTariff(tx, id, accountId);
         await access.changed(tx, id);
         await softDelete(tx, id, accountId, null);
       });

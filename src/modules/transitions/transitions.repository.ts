@@ -53,14 +53,31 @@ export const transitionsRepository = {
     return row!;
   },
 
-  async delete(db: Executor, id: number, accountId: string) {
-    await db.query('DELETE FROM tariff_transitions WHERE id = $1 AND account_id = $2', [id, accountId]);
+  /** Whether the predecessor's transition was deleted (by this call; a racing delete finds none). */
+  async deleteOfPredecessor(db: Executor, accountId: string, predecessorId: number) {
+    const deleted = await db.query(
+      'DELETE FROM tariff_transitions WHERE account_id = $1 AND predecessor_id = $2 RETURNING id',
+      [accountId, predecessorId],
+    );
+    return deleted.length > 0;
   },
 
-  /** The successor tariff if it can take over: same organization and not deleted. */
-  async findLiveTariff(db: Executor, accountId: string, id: number) {
+  /**
+   * Serialises the changes to the organization's transition chains until the transaction ends, so
+   * that each cycle check sees the transitions written before it. Locks the organization's row in
+   * a mode that the foreign key checks of other writes (FOR KEY SHARE) do not wait for.
+   */
+  async lockChains(db: Executor, accountId: string) {
+    await db.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+  },
+
+  /**
+   * The tariff if a transition may name it: same organization and not deleted. Locked (FOR SHARE)
+   * until the transaction ends: a delete of the tariff waits, then finds the transition.
+   */
+  async lockLiveTariff(db: Executor, accountId: string, id: number) {
     const [row] = await db.query<{ id: number }>(
-      'SELECT id FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+      'SELECT id FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR SHARE',
       [id, accountId],
     );
     return row;

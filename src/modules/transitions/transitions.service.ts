@@ -19,7 +19,7 @@ export function createTransitionsService({ db, tariffAccess, now }: TransitionsD
   /** The successor must be another live tariff of the organization, and must not lead back. */
   async function assertValidSuccessor(tx: Executor, accountId: string, predecessorId: number, successorId: number) {
     if (successorId === predecessorId) throw badRequest('successor_id: A tariff cannot be its own successor');
-    if (!(await repo.findLiveTariff(tx, accountId, successorId))) {
+    if (!(await repo.lockLiveTariff(tx, accountId, successorId))) {
       throw badRequest('successor_id: The successor must be an existing tariff of the same organization');
     }
     if (await repo.chainReaches(tx, accountId, successorId, predecessorId)) {
@@ -46,6 +46,8 @@ export function createTransitionsService({ db, tariffAccess, now }: TransitionsD
       if (body.successor_id === tariffId) throw badRequest('successor_id: A tariff cannot be its own successor');
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
+        await repo.lockChains(tx, body.account_id);
+        if (!(await repo.lockLiveTariff(tx, body.account_id, tariffId))) throw notFound('Tariff');
         await assertValidSuccessor(tx, body.account_id, tariffId, body.successor_id);
         const inserted = await repo.insert(tx, {
           accountId: body.account_id,
@@ -65,6 +67,7 @@ export function createTransitionsService({ db, tariffAccess, now }: TransitionsD
       if (body.successor_id === tariffId) throw badRequest('successor_id: A tariff cannot be its own successor');
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
+        await repo.lockChains(tx, body.account_id);
         const current = await repo.findByPredecessor(tx, body.account_id, tariffId, true);
         if (!current) throw notFound('Transition');
         if (current.applied_at) throw conflict('The transition has already been applied');
@@ -82,9 +85,7 @@ export function createTransitionsService({ db, tariffAccess, now }: TransitionsD
 
     async remove(auth: AuthContext, tariffId: number, accountId: string) {
       await tariffAccess.tariff(auth, tariffId, accountId, 'write');
-      const transition = await repo.findByPredecessor(db, accountId, tariffId);
-      if (!transition) throw notFound('Transition');
-      await repo.delete(db, transition.id, accountId);
+      if (!(await repo.deleteOfPredecessor(db, accountId, tariffId))) throw notFound('Transition');
     },
   };
 }
