@@ -65,7 +65,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = mapError(error);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-    reply.code(mapped.status).headers(mapped.headers ?? {}).send(failure(mapped.message, mapped.error));
+    // Every 401 carries a challenge (RFC 9110); the authentication hook sets a precise one.
+    const challenge = mapped.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+    reply.code(mapped.status).headers({ ...challenge, ...mapped.headers }).send(failure(mapped.message, mapped.error));
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(failure('Not found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
