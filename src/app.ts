@@ -11,7 +11,7 @@ import { createMetrics, registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerReplySerializer } from './http/serializer.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerUrlLimit, transportOptions } from './http/transport-errors.ts';
+import { registerTransportHooks, transportOptions } from './http/transport-errors.ts';
 import type { App } from './http/types.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerAdminRoutes } from './modules/admin/admin.routes.ts';
@@ -58,7 +58,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
-  registerUrlLimit(app);
+  registerTransportHooks(app);
   registerSecurityHeaders(app);
   registerReplySerializer(app);
   if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);

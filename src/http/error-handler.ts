@@ -49,6 +49,7 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   '22P05': { status: 400, message: INVALID_REQUEST, error: 'A text contains a character that is not allowed' },
 };
 
+const ABORTED_BODY: Mapped = { status: 400, message: INVALID_REQUEST, error: 'body: The request body was not received completely' };
 const UNAVAILABLE: Mapped = { status: 503, message: 'Service unavailable', error: 'The database is unavailable' };
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003']);
 
@@ -66,11 +67,13 @@ function mapError(error: Thrown): Mapped {
   const code = error.code;
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];
   if (code && DATABASE_ERRORS[code]) return DATABASE_ERRORS[code];
-  if (isConnectionFailure(error)) return UNAVAILABLE;
+  // A status set by Fastify or a plugin means the client caused it, whatever the code says.
   if (error.statusCode === 429) return { status: 429, message: 'Too many requests', error: error.message };
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    if (code === 'ECONNRESET') return ABORTED_BODY;
     return { status: error.statusCode, message: INVALID_REQUEST, error: error.message };
   }
+  if (isConnectionFailure(error)) return UNAVAILABLE;
   return { status: 500, message: 'Internal server error', error: 'Internal server error' };
 }
 

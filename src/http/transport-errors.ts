@@ -61,9 +61,9 @@ function clientErrorHandler(requestTimeoutS: number) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const answer = clientErrorAnswer(error, requestTimeoutS);
     this.log.debug({ code: error.code, status: answer.status }, 'client error');
-    // A response already started on this socket cannot be followed by another one.
+    // A request answered (or being answered) on this socket gets no second answer.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
+    if (socket.writable && !inFlight?.headersSent && !answeredBeforeBody.has(socket)) {
       const body = JSON.stringify(failure(answer.message, answer.detail));
       socket.write(
         `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
@@ -87,7 +87,7 @@ export function transportOptions(requestTimeoutS: number): FastifyHttpOptions<Se
   const requestTimeout = requestTimeoutS * 1000;
   return {
     requestTimeout,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     http: {
       maxHeaderSize: MAX_HEADER_BYTES,
       requestTimeout,
@@ -101,9 +101,26 @@ export function transportOptions(requestTimeoutS: number): FastifyHttpOptions<Se
   };
 }
 
-/** 414 for a URL past the limit, before any other hook (authentication, CORS) looks at the request. */
-export function registerUrlLimit(app: FastifyInstance): void {
+/**
+ * Sockets whose current request was answered before its body arrived (401, 429, 413...): when that
+ * body then runs out of time, the socket is closed without a second, unsolicited answer.
+ */
+const answeredBeforeBody = new WeakSet<Socket>();
+
+/**
+ * 414 for a URL past the limit, before any other hook (authentication, CORS) looks at the request;
+ * and notes the requests answered before their body arrived.
+ */
+export function registerTransportHooks(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     done(urlTooLong(request.raw.url) ? uriTooLong(MAX_URL_BYTES) : undefined);
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    const { raw } = request;
+    if (!raw.complete) {
+      answeredBeforeBody.add(raw.socket);
+      raw.once('end', () => answeredBeforeBody.delete(raw.socket));
+    }
+    done();
   });
 }

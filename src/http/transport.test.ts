@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { errorCodes } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, invalid } from '../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, failure, invalid } from '../../test/helpers/envelopes.ts';
 import { rawRequest } from '../../test/helpers/raw-http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { loadConfig } from '../config.ts';
@@ -42,6 +42,19 @@ describe('a body that does not arrive in time', () => {
     expect(res.closed).toBe(true);
     expect(res.status).toBe(408);
     expect(JSON.parse(res.body)).toEqual(failure('Request timeout', 'The request was not received within 1 s'));
+  });
+
+  it('closes without a second answer when the request was answered before its body came', async () => {
+    const request = head([
+      'POST /api/v1/organizations HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      'Content-Length: 100',
+    ]);
+    const res = await rawRequest(port, `${request}{"name":`);
+    expect(res.closed).toBe(true);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toEqual(AUTH_REQUIRED);
   });
 
   it('is configured by REQUEST_TIMEOUT_S: 30 s unless set, whole seconds from 1', () => {
@@ -195,6 +208,19 @@ describe('errors of the framework', () => {
       failure('Service unavailable', 'The request took too long'),
     ],
   ];
+
+  it('maps a body the client aborted to 400, not to an unavailable database', async () => {
+    const app = Fastify({ logger: false });
+    registerErrorHandler(app);
+    app.get('/aborted', async () => {
+      // What Fastify passes on when the socket closes while it reads a body.
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+    });
+    const res = await app.inject({ method: 'GET', url: '/aborted' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(invalid('body: The request body was not received completely'));
+    await app.close();
+  });
 
   it.each(cases)('maps %s to the envelope without echoing the URL', async (_case, error, status, envelope) => {
     const app = Fastify({ logger: false });
