@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
 import type { Config } from './config.ts';
@@ -6,11 +5,13 @@ import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { registerAuthentication } from './http/authenticate.ts';
+import { registerCors } from './http/cors.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerReplySerializer } from './http/serializer.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerTransportHooks, transportOptions } from './http/transport-errors.ts';
 import type { App } from './http/types.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerAdminRoutes } from './modules/admin/admin.routes.ts';
@@ -50,15 +51,17 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    ...transportOptions(config.requestTimeoutS),
   }).withTypeProvider() as unknown as App;
 
   app.setValidatorCompiler(zodValidatorCompiler);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
+  registerTransportHooks(app);
   registerSecurityHeaders(app);
   registerReplySerializer(app);
-  if (config.corsOrigins.length > 0) await app.register(cors, { origin: [...config.corsOrigins] });
+  if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
 

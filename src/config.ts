@@ -16,6 +16,7 @@ const envSchema = z.object({
   TRANSITION_POLL_S: z.coerce.number().positive().default(30),
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   CORS_ORIGINS: z.string().optional(),
+  REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   readonly transitionPollS: number;
   readonly authRateLimitPerMin: number;
   readonly corsOrigins: readonly string[];
+  /** Time a client has to send a whole request (head and body); later: 408 and the socket closed. */
+  readonly requestTimeoutS: number;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -57,5 +60,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transitionPollS: e.TRANSITION_POLL_S,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+    requestTimeoutS: e.REQUEST_TIMEOUT_S,
   });
 }

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../modules/auth/access-tokens.ts';
 import './auth-context.ts';
-import { unauthorized } from './errors.ts';
+import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -25,12 +25,13 @@ export function registerAuthentication(app: FastifyInstance, tokens: AccessToken
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     const token = bearerToken(request);
+    if (!token) throw unauthorized();
     if (config.serviceRole) {
-      if (!token || !serviceRoleKey || !sameSecret(token, serviceRoleKey)) throw unauthorized();
+      if (!serviceRoleKey || !sameSecret(token, serviceRoleKey)) throw unauthorized(INVALID_TOKEN, true);
       return;
     }
-    const auth = token ? await tokens.verify(token) : null;
-    if (!auth) throw unauthorized();
-    request.auth = auth;
+    const check = await tokens.verify(token);
+    if ('refused' in check) throw unauthorized(check.refused === 'expired' ? EXPIRED_TOKEN : INVALID_TOKEN, true);
+    request.auth = check.auth;
   });
 }

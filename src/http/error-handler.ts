@@ -1,6 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { failure } from './envelope.ts';
+import { MAX_PARAM_LENGTH } from './limits.ts';
+
+/** Anything thrown: Fastify's errors and the database's carry a code, some a status. */
+type Thrown = Error & { code?: string; statusCode?: number };
 
 interface Mapped {
   status: number;
@@ -19,6 +23,16 @@ const FASTIFY_ERRORS: Record<string, Mapped> = {
     error: 'Content type must be application/json',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: INVALID_REQUEST, error: 'Invalid content length' },
+  // The router's refusals: their own messages echo the URL.
+  FST_ERR_BAD_URL: { status: 400, message: INVALID_REQUEST, error: 'path: Invalid percent-encoding' },
+  FST_ERR_INVALID_URL: { status: 400, message: INVALID_REQUEST, error: 'path: Invalid URL' },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 400,
+    message: INVALID_REQUEST,
+    error: `path: A path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+  },
+  FST_ERR_NOT_FOUND: { status: 404, message: 'Not found', error: 'Route not found' },
+  FST_ERR_HANDLER_TIMEOUT: { status: 503, message: 'Service unavailable', error: 'The request took too long' },
 };
 
 // Database failures that a request can cause; anything else from the database is a 500.
@@ -35,38 +49,46 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   '22P05': { status: 400, message: INVALID_REQUEST, error: 'A text contains a character that is not allowed' },
 };
 
+const ABORTED_BODY: Mapped = { status: 400, message: INVALID_REQUEST, error: 'body: The request body was not received completely' };
 const UNAVAILABLE: Mapped = { status: 503, message: 'Service unavailable', error: 'The database is unavailable' };
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003']);
 
-function isConnectionFailure(error: FastifyError & { code?: string }): boolean {
+function isConnectionFailure(error: Thrown): boolean {
   if (error.code && CONNECTION_CODES.has(error.code)) return true;
   return /Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end/i.test(
     error.message ?? '',
   );
 }
 
-function mapError(error: FastifyError): Mapped {
+function mapError(error: Thrown): Mapped {
   if (error instanceof AppError) {
     return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
   }
-  const code = (error as { code?: string }).code;
+  const code = error.code;
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];
   if (code && DATABASE_ERRORS[code]) return DATABASE_ERRORS[code];
-  if (isConnectionFailure(error)) return UNAVAILABLE;
+  // A status set by Fastify or a plugin means the client caused it, whatever the code says.
   if (error.statusCode === 429) return { status: 429, message: 'Too many requests', error: error.message };
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    if (code === 'ECONNRESET') return ABORTED_BODY;
     return { status: error.statusCode, message: INVALID_REQUEST, error: error.message };
   }
+  if (isConnectionFailure(error)) return UNAVAILABLE;
   return { status: 500, message: 'Internal server error', error: 'Internal server error' };
 }
 
-/** The one error handler: every failure leaves as the envelope; a 500 says nothing of its cause. */
+/** Writes a failure as the envelope; a 500 says nothing of its cause. */
+export function sendFailure(error: Thrown, request: FastifyRequest, reply: FastifyReply): void {
+  const mapped = mapError(error);
+  if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+  // Every 401 carries a challenge (RFC 9110); the authentication hook sets a precise one.
+  const challenge = mapped.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+  reply.code(mapped.status).headers({ ...challenge, ...mapped.headers }).send(failure(mapped.message, mapped.error));
+}
+
+/** The one error handler: every failure leaves as the envelope. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const mapped = mapError(error);
-    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-    reply.code(mapped.status).headers(mapped.headers ?? {}).send(failure(mapped.message, mapped.error));
-  });
+  app.setErrorHandler(sendFailure);
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(failure('Not found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });

@@ -15,9 +15,17 @@ export const INVALID_REQUEST = 'Invalid request body';
 export const CATALOGUE_READ_ONLY = 'Catalogue is read-only';
 
 export const badRequest = (detail: string) => new AppError(400, INVALID_REQUEST, detail);
-export const unauthorized = (detail = 'Invalid or missing bearer token') =>
-  new AppError(401, 'Authentication required', detail);
+export const MISSING_TOKEN = 'Invalid or missing bearer token';
+export const INVALID_TOKEN = 'Invalid bearer token';
+export const EXPIRED_TOKEN = 'The access token has expired';
+
+/** 401 with its RFC 6750 challenge: bare without a token, `invalid_token` when one was sent. */
+export const unauthorized = (detail = MISSING_TOKEN, tokenSent = false) =>
+  new AppError(401, 'Authentication required', detail, {
+    'www-authenticate': tokenSent ? `Bearer error="invalid_token", error_description="${detail}"` : 'Bearer',
+  });
 export const invalidCredentials = (detail: string) => new AppError(401, 'Unauthorized', detail);
+export const uriTooLong = (maxBytes: number) => new AppError(414, 'URI too long', `The URL is longer than ${maxBytes} bytes`);
 export const forbidden = (detail = 'You do not have access to this organization') =>
   new AppError(403, 'Forbidden', detail);
 export const notFound = (what: string) => new AppError(404, 'Not found', `${what} not found`);

@@ -6,7 +6,8 @@ import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export const SERVICE_ROLE_KEY = 'test-service-role-key-0123456789';
-const keys = generateSigningKeys();
+/** The key pair every test app signs its access tokens with (for tests that forge tokens). */
+export const TEST_SIGNING_KEYS = generateSigningKeys();
 
 /** A clock the test can move forward; it follows real time otherwise. */
 export class TestClock {
@@ -38,7 +39,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new TestClock();
-  const app = await buildApp({ config, db, keys, now: clock.now });
+  const app = await buildApp({ config, db, keys: TEST_SIGNING_KEYS, now: clock.now });
   await app.ready();
   return {
     app,

@@ -1,15 +1,21 @@
-import { jwtVerify, SignJWT } from 'jose';
+import { errors, jwtVerify, SignJWT } from 'jose';
 import type { AuthContext } from '../../http/auth-context.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 const ISSUER = 'utility-management-service';
 const VERIFIED_CACHE_SIZE = 10_000;
 
+/** A verified caller, or why the token is refused. */
+export type TokenCheck = { auth: AuthContext } | { refused: 'expired' | 'invalid' };
+
 export interface AccessTokens {
   sign(subject: AuthContext): Promise<{ token: string; expiresAt: number }>;
-  /** The caller, or null for a token that is malformed, expired or signed by another key. */
-  verify(token: string): Promise<AuthContext | null>;
+  /** Refused as invalid: malformed, signed by another key, without expiry or subject; else expired. */
+  verify(token: string): Promise<TokenCheck>;
 }
+
+const INVALID: TokenCheck = { refused: 'invalid' };
+const EXPIRED: TokenCheck = { refused: 'expired' };
 
 export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: () => Date): AccessTokens {
   // A client sends the same token with every request: its signature is checked once, and the
@@ -36,19 +42,20 @@ export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: (
     async verify(token) {
       const nowSeconds = now().getTime() / 1000;
       const known = verified.get(token);
-      if (known) return known.expiresAt > nowSeconds ? known.auth : null;
+      if (known) return known.expiresAt > nowSeconds ? { auth: known.auth } : EXPIRED;
       try {
         const { payload } = await jwtVerify(token, keys.publicKey, {
           issuer: ISSUER,
           algorithms: ['EdDSA'],
+          requiredClaims: ['exp', 'sub'],
           currentDate: now(),
         });
-        if (typeof payload.sub !== 'string' || typeof payload.session_id !== 'string') return null;
+        if (typeof payload.sub !== 'string' || typeof payload.session_id !== 'string') return INVALID;
         const auth = { userId: payload.sub, email: String(payload.email ?? ''), sessionId: payload.session_id };
-        remember(token, auth, payload.exp ?? nowSeconds);
-        return auth;
-      } catch {
-        return null;
+        remember(token, auth, payload.exp!);
+        return { auth };
+      } catch (error) {
+        return error instanceof errors.JWTExpired ? EXPIRED : INVALID;
       }
     },
   };

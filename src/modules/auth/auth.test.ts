@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REQUIRED, failure, invalid } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, registerUser } from '../../../test/helpers/factories.ts';
 import { call, clientFor } from '../../../test/helpers/http.ts';
-import { SERVICE_ROLE_KEY, startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { SERVICE_ROLE_KEY, startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/helpers/test-app.ts';
 import { generateSigningKeys } from './signing-keys.ts';
 
 let t: TestApp;
@@ -153,13 +153,32 @@ describe('logout', () => {
 });
 
 describe('bearer token', () => {
-  it.each([
-    ['no header', undefined],
-    ['a malformed token', 'not-a-jwt'],
-  ])('answers 401 with %s', async (_case, token) => {
-    const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token });
+  const BEARER_INVALID = 'Bearer error="invalid_token", error_description="Invalid bearer token"';
+  const INVALID_TOKEN = failure('Authentication required', 'Invalid bearer token');
+
+  /** A token signed with the app's own key, with or without an expiry. */
+  async function signWithAppKey(user: { id: string; email: string }, withExpiry: boolean) {
+    const jwt = new SignJWT({ email: user.email, session_id: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'EdDSA', kid: TEST_SIGNING_KEYS.kid, typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuer('utility-management-service')
+      .setIssuedAt();
+    if (withExpiry) jwt.setExpirationTime('1h');
+    return jwt.sign(TEST_SIGNING_KEYS.privateKey);
+  }
+
+  it('answers 401 without a token, with a bare Bearer challenge', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/auth/organizations');
     expect(res.status).toBe(401);
     expect(res.body).toEqual(AUTH_REQUIRED);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('answers 401 invalid_token for a malformed token', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token: 'not-a-jwt' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(INVALID_TOKEN);
+    expect(res.headers['www-authenticate']).toBe(BEARER_INVALID);
   });
 
   it('answers 401 for a token signed by another key', async () => {
@@ -173,19 +192,62 @@ describe('bearer token', () => {
       .sign(generateSigningKeys().privateKey);
     const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token: forged });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(AUTH_REQUIRED);
+    expect(res.body).toEqual(INVALID_TOKEN);
+    expect(res.headers['www-authenticate']).toBe(BEARER_INVALID);
   });
 
-  it('answers 401 for an expired token', async () => {
+  it('refuses a token without expiry even when the app signed it', async () => {
+    const user = await registerUser(t.app);
+    const withExpiry = await signWithAppKey(user, true);
+    expect((await call(t.app, 'GET', '/api/v1/auth/organizations', { token: withExpiry })).status).toBe(200);
+    const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token: await signWithAppKey(user, false) });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(INVALID_TOKEN);
+    expect(res.headers['www-authenticate']).toBe(BEARER_INVALID);
+  });
+
+  it('answers 401 for an expired token and says it expired, also for a token used before', async () => {
     const user = await registerUser(t.app);
     t.clock.advance(3601);
     try {
       const res = await user.client.get('/api/v1/auth/organizations');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(AUTH_REQUIRED);
+      expect(res.body).toEqual(failure('Authentication required', 'The access token has expired'));
+      expect(res.headers['www-authenticate']).toBe(
+        'Bearer error="invalid_token", error_description="The access token has expired"',
+      );
     } finally {
       t.clock.advance(-3601);
     }
+  });
+
+  it('answers 401 for an expired token never seen before', async () => {
+    const user = await registerUser(t.app);
+    const fresh = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    t.clock.advance(3601);
+    try {
+      const res = await clientFor(t.app, fresh.body.data.access_token).get('/api/v1/auth/organizations');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(failure('Authentication required', 'The access token has expired'));
+    } finally {
+      t.clock.advance(-3601);
+    }
+  });
+
+  it('challenges a wrong service-role key with invalid_token', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/admin/users', { token: 'not-the-service-role-key' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(INVALID_TOKEN);
+    expect(res.headers['www-authenticate']).toBe(BEARER_INVALID);
+    const none = await call(t.app, 'GET', '/api/v1/admin/users');
+    expect(none.body).toEqual(AUTH_REQUIRED);
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('carries a Bearer challenge on every 401, also for failed credentials', async () => {
+    const res = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'nobody@example.com', password: 'password1' } });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('comes before validation: an invalid body without a token is 401', async () => {

@@ -1,0 +1,4 @@
+/** Sizes the HTTP layer accepts; beyond them the request is refused with the envelope. */
+export const MAX_URL_BYTES = 8192; // 414 beyond
+export const MAX_HEADER_BYTES = 16384; // request line and headers together (Node's default); 431 beyond
+export const MAX_PARAM_LENGTH = 100; // one path parameter, decoded (ids are 36 characters at most); 400 beyond
