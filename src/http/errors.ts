@@ -32,7 +32,21 @@ export const notFound = (what: string) => new AppError(404, 'Not found', `${what
 export const conflict = (detail: string) => new AppError(409, 'Conflict', detail);
 export const catalogueReadOnly = () => new AppError(400, CATALOGUE_READ_ONLY, CATALOGUE_READ_ONLY);
 
-/** Validation issues as `field.path: message; other: message`. */
-export function formatIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[], root: string): string {
-  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : root}: ${i.message}`).join('; ');
+interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  keys?: readonly string[];
+}
+
+/** Validation issues as `field.path: message; other: message`; each unknown key as `its.path: Unrecognized key "key"`. */
+export function formatIssues(issues: readonly Issue[], root: string): string {
+  const where = (path: readonly PropertyKey[]) => (path.length > 0 ? path.map(String).join('.') : root);
+  return issues
+    .flatMap((i) =>
+      i.code === 'unrecognized_keys' && i.keys
+        ? i.keys.map((key) => `${where([...i.path, key])}: Unrecognized key "${key}"`)
+        : [`${where(i.path)}: ${i.message}`],
+    )
+    .join('; ');
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Executor } from '../db/types.ts';
+import { integerParam } from './fields.ts';
 
 /** Collects values for a parameterized query: add() returns the placeholder ($1, $2, ...). */
 export class SqlParams {
@@ -23,8 +24,8 @@ export function commonSort(alias: string, extra: readonly string[] = []): SortCo
 export function listQuerySchema(sortColumns: SortColumns) {
   const sortable = Object.keys(sortColumns) as [string, ...string[]];
   return z.object({
-    page: z.coerce.number().int().min(1).default(1).describe('Page number, from 1'),
-    limit: z.coerce.number().int().min(1).max(100).default(10).describe('Rows per page, 1 to 100'),
+    page: integerParam(1, 2_147_483_647).default(1).describe('Page number, from 1'),
+    limit: integerParam(1, 100).default(10).describe('Rows per page, 1 to 100'),
     query: z
       .string()
       .max(200)

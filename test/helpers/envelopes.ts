@@ -2,7 +2,6 @@
 export const failure = (message: string, error: string) => ({ success: false, message, error });
 
 export const invalid = (error: string) => failure('Invalid request body', error);
-export const invalidRequest = (error: string) => failure('Invalid request', error);
 export const forbidden = (error: string) => failure('Forbidden', error);
 export const conflict = (error: string) => failure('Conflict', error);
 export const notFound = (what: string) => failure('Not found', `${what} not found`);

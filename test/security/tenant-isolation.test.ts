@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockBody, meterBody } from '../helpers/building-factories.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
+import { FORBIDDEN_NOT_MEMBER, invalid } from '../helpers/envelopes.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { tariffBody } from '../helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -406,6 +407,12 @@ function fill(template: string, params: Record<string, string | number> = {}): s
   });
 }
 
+/** The path parameters that are integer ids: all but the organization and user ids (uuids). */
+function integerParamNames(template: string): string[] {
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return template.startsWith('/api/v1/organizations/') ? [] : names.filter((name) => name !== 'userId');
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -418,6 +425,50 @@ function withAccount(request: Request, accountId: string | undefined): Request {
   };
   return { ...request, query: swap(request.query), body: swap(request.body) };
 }
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** value with every uuid in it (keys and values, at any depth) in upper case. */
+function upperCaseUuids<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(UUID, (id) => id.toUpperCase()) as T;
+  if (Array.isArray(value)) return value.map(upperCaseUuids) as T;
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, upperCaseUuids(v)])) as T;
+  return value;
+}
+
+/** The same call with every uuid (account_id, organization and user ids) in params, query and body upper-cased. */
+function inUpperCase(request: Request): Request {
+  const upper = upperCaseUuids(request);
+  expect(upper).not.toEqual(request);
+  return upper;
+}
+
+/** Every uuid an answer shows is lower-case. */
+function expectLowerCaseUuids(res: Reply) {
+  const ids = JSON.stringify(res.body ?? null).match(UUID) ?? [];
+  expect(ids.filter((id) => id !== id.toLowerCase())).toEqual([]);
+}
+
+const UNKNOWN_KEY = 'unexpected_key';
+
+/** The call's body with a key the endpoint does not know (in the first element of an array body), and where the error names it. */
+function withUnknownKey(body: unknown): { body: unknown; path: string } | undefined {
+  if (Array.isArray(body) && isRecord(body[0])) {
+    return { body: [{ ...body[0], [UNKNOWN_KEY]: 1 }, ...body.slice(1)], path: `0.${UNKNOWN_KEY}` };
+  }
+  if (isRecord(body)) return { body: { ...body, [UNKNOWN_KEY]: 1 }, path: UNKNOWN_KEY };
+  return undefined;
+}
+
+/** Integer ids that are not plain decimal digits: each is 400, never read as the id it resembles. */
+const INTEGER_ID_FORMS = [
+  (id: number) => `0x${id.toString(16)}`,
+  (id: number) => `+${id}`,
+  (id: number) => `${id}.0`,
+  (id: number) => `000${id}`,
+  (id: number) => `${id}e0`,
+  (id: number) => ` ${id}`,
+];
 
 function crossTenantCalls(entry: RouteEntry): CrossTenantCall[] {
   const calls: CrossTenantCall[] = [];
@@ -517,6 +568,39 @@ describe.each(Object.entries(ROUTES))('%s', (route, entry) => {
     expectRefused(await send(route, entry.victim(w), users.attacker.token), [403]);
   });
 
+  it("answers 403 to another organization's OWNER naming the victim's account in upper case", async () => {
+    expectRefused(await send(route, inUpperCase(entry.victim(w)), users.attacker.token), [403]);
+  });
+
+  it("answers 400 to the victim's OWNER for a body key the endpoint does not know", async () => {
+    const victimCall = entry.victim(w);
+    const unknown = withUnknownKey(victimCall.body);
+    if (!unknown) {
+      expect(victimCall.body).toBeUndefined();
+      return;
+    }
+    const res = await send(route, { ...victimCall, body: unknown.body }, users.victimOwner.token);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toEqual(invalid(`${unknown.path}: Unrecognized key "${UNKNOWN_KEY}"`));
+  });
+
+  const integerParams = integerParamNames(parseRoute(route).template);
+  if (integerParams.length > 0) {
+    it("answers 400 to the victim's OWNER for an integer id that is not plain decimal digits", async () => {
+      const victimCall = entry.victim(w);
+      for (const name of integerParams) {
+        const id = victimCall.params?.[name];
+        expect(typeof id, name).toBe('number');
+        for (const form of INTEGER_ID_FORMS) {
+          const params = { ...victimCall.params, [name]: form(id as number) };
+          const res = await send(route, { ...victimCall, params }, users.victimOwner.token);
+          expect(res.status, `${name}=${params[name]}: ${JSON.stringify(res.body)}`).toBe(400);
+          expect(res.body).toEqual(invalid(`${name}: Must be a whole number in plain decimal digits`));
+        }
+      }
+    });
+  }
+
   const crossCalls = crossTenantCalls(entry);
   if (crossCalls.length > 0) {
     it.each(crossCalls.map((c) => [c.names, c] as const))(
@@ -531,15 +615,19 @@ describe.each(Object.entries(ROUTES))('%s', (route, entry) => {
   }
 
   if (isWrite(route, entry)) {
-    it('answers 403 to a MEMBER of the victim', async () => {
+    it('answers 403 to a MEMBER of the victim, uuids in any case', async () => {
       expectRefused(await send(route, entry.victim(w), users.victimMember.token), [403]);
+      expectRefused(await send(route, inUpperCase(entry.victim(w)), users.victimMember.token), [403]);
     });
   } else {
-    it("answers 200 to the victim's MEMBER and OWNER", async () => {
+    it("answers 200 to the victim's MEMBER and OWNER, uuids in any case, showing them lower-case", async () => {
       for (const user of [users.victimMember, users.victimOwner]) {
-        const res = await send(route, entry.victim(w), user.token);
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        expect(res.body.success).toBe(true);
+        for (const request of [entry.victim(w), inUpperCase(entry.victim(w))]) {
+          const res = await send(route, request, user.token);
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          expect(res.body.success).toBe(true);
+          expectLowerCaseUuids(res);
+        }
       }
     });
   }
@@ -587,13 +675,48 @@ describe('operations outside organizations', () => {
 
 describe("the table's write calls are valid: the victim's OWNER gets through on a fresh copy", () => {
   const writes = Object.entries(ROUTES).filter(([route, entry]) => isWrite(route, entry));
-  it.each(writes)('%s', async (route, entry) => {
+  const cases = writes.flatMap(([route, entry]) => [
+    [route, 'uuids as given', entry, (request: Request) => request] as const,
+    [route, 'every uuid upper-cased', entry, inUpperCase] as const,
+  ]);
+  it.each(cases)('%s, %s', async (route, _case, entry, transform) => {
     const copy = await buildOrganization(
       users.victimOwner,
       [{ user: users.victimAdmin, role: 'ADMIN' }],
       'Victim copy',
     );
-    const res = await send(route, entry.victim({ ...w, victim: copy }), users.victimOwner.token);
+    const res = await send(route, transform(entry.victim({ ...w, victim: copy })), users.victimOwner.token);
     expect(res.status, JSON.stringify(res.body)).toBe(successStatus(route, entry));
+    expectLowerCaseUuids(res);
+  });
+});
+
+describe('a removed member, whatever the case of the ids', () => {
+  const blocks = (accountId: string) => ({ account_id: accountId });
+
+  it.each([
+    ['mixed case', (id: string) => id.replace(/[a-f]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))],
+    ['upper case', (id: string) => id.toUpperCase()],
+  ])('loses access at once after calling with account_id in %s', async (_case, spell) => {
+    const org = await buildOrganization(users.victimOwner, [{ user: users.victimAdmin, role: 'ADMIN' }], 'Removal');
+    const admin = users.victimAdmin.client;
+    const spelled = spell(org.accountId);
+    expect(spelled).not.toBe(org.accountId);
+    for (const accountId of [spelled, org.accountId]) {
+      expect((await admin.get('/api/v1/building_blocks', blocks(accountId))).status).toBe(200);
+    }
+
+    const removed = await users.victimOwner.client.delete(
+      `/api/v1/organizations/${spell(org.accountId)}/members/${spell(users.victimAdmin.id)}`,
+    );
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204);
+
+    for (const accountId of [spelled, org.accountId, org.accountId.toUpperCase()]) {
+      const res = await admin.get('/api/v1/building_blocks', blocks(accountId));
+      expect(res.status, accountId).toBe(403);
+      expect(res.body).toEqual(FORBIDDEN_NOT_MEMBER);
+      const write = await admin.put(`/api/v1/meters/${org.meterId}`, { account_id: accountId, name: 'Still mine' });
+      expect(write.status, accountId).toBe(403);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ok, okList } from '../../http/envelope.ts';
+import { uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import type { App } from '../../http/types.ts';
 import { credentialsBody } from '../auth/auth.schemas.ts';
@@ -16,7 +17,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
   app.get('/api/v1/admin/users', { config, schema: { tags, querystring: listQuerySchema(USER_SORT) } }, async (req) =>
     okList(await admin.listUsers(req.query)),
   );
-  app.delete('/api/v1/admin/users/:id', { config, schema: { tags, params: z.object({ id: z.uuid() }) } }, async (req, reply) => {
+  app.delete('/api/v1/admin/users/:id', { config, schema: { tags, params: z.object({ id: uuid }) } }, async (req, reply) => {
     await admin.deleteUser(req.params.id);
     return reply.code(204).send();
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { uuid } from '../../http/fields.ts';
 
-export const credentialsBody = z.object({
+export const credentialsBody = z.strictObject({
   email: z
     .email()
     .max(254)
@@ -9,11 +10,11 @@ export const credentialsBody = z.object({
   password: z.string().min(8).max(128).describe('8 to 128 characters'),
 });
 
-export const loginBody = z.object({
+export const loginBody = z.strictObject({
   email: z.string().min(1).max(254).transform((e) => e.toLowerCase()),
   password: z.string().min(1).max(1024),
 });
 
-export const refreshBody = z.object({ refresh_token: z.string().min(1).max(512) });
+export const refreshBody = z.strictObject({ refresh_token: z.string().min(1).max(512) });
 
-export const userIdParams = z.object({ userId: z.uuid() });
+export const userIdParams = z.object({ userId: uuid });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
-import { bodyId, recordId, text } from '../../http/fields.ts';
+import { bodyId, recordId, text, uuid } from '../../http/fields.ts';
 
 export const BUILDING_TYPES = [
   'RESIDENTIAL',
@@ -33,8 +33,8 @@ const optionalFields = {
 };
 
 export const createBuildingBlockBody = z
-  .object({
-    account_id: z.uuid(),
+  .strictObject({
+    account_id: uuid,
     // Required columns may be absent (or null) here: the database then refuses the row (23502), which
     // the contract reports in its database-error form. Values that are present are still checked.
     name: requiredFields.name.nullish(),
@@ -56,7 +56,7 @@ const typeAliasAgrees = (value: { type?: BuildingType | undefined; building_type
 const TYPE_ALIAS_CONFLICT = { path: ['type'], message: 'Must equal building_type when both are given' };
 
 export const updateBuildingBlockBody = z
-  .object({ account_id: z.uuid(), ...typeAlias })
+  .strictObject({ account_id: uuid, ...typeAlias })
   .extend(z.object({ ...requiredFields, ...optionalFields }).partial().shape)
   .refine(typeAliasAgrees, TYPE_ALIAS_CONFLICT);
 export type UpdateBuildingBlock = z.infer<typeof updateBuildingBlockBody>;
@@ -72,7 +72,7 @@ export const BUILDING_BLOCK_SORT = commonSort('b', [
 
 export const listBuildingBlocksQuery = listQuerySchema(BUILDING_BLOCK_SORT)
   .extend({
-    account_id: z.uuid(),
+    account_id: uuid,
     parent_id: recordId.optional().describe('Only the children of this building block'),
     building_type: buildingType.optional(),
     ...typeAlias,

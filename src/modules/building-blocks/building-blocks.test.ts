@@ -255,7 +255,7 @@ describe('GET /building_blocks', () => {
     [{ page: 0 }, 'page: Too small: expected number to be >=1'],
     [{ type: 'CASTLE' }, expect.stringMatching(/^type: Invalid option/)],
     [{ type: 'PUBLIC', building_type: 'OTHER' }, 'type: Must equal building_type when both are given'],
-    [{ parent_id: 'root' }, 'parent_id: Invalid input: expected number, received NaN'],
+    [{ parent_id: 'root' }, 'parent_id: Must be a whole number in plain decimal digits'],
     [{ account_id: 'nope' }, 'account_id: Invalid UUID'],
   ])('answers invalid list parameters %j with 400', async (query, error) => {
     const res = await list(query);
@@ -288,7 +288,7 @@ describe('GET /building_blocks/:id', () => {
     expect(await read(2_000_000_000)).toMatchObject({ status: 404, body: NO_BLOCK });
     expect(await read('abc')).toMatchObject({
       status: 400,
-      body: invalid('id: Invalid input: expected number, received NaN'),
+      body: invalid('id: Must be a whole number in plain decimal digits'),
     });
     const own = await createBlock(org.owner.client, org.accountId);
     expect(await read(own.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listQuerySchema } from '../../http/list.ts';
-import { recordId } from '../../http/fields.ts';
+import { recordId, uuid } from '../../http/fields.ts';
 import { TARIFF_SORT, tariffFilters } from '../tariffs/tariffs.schemas.ts';
 
 export const catalogueListQuery = listQuerySchema(TARIFF_SORT).extend({
@@ -12,8 +12,8 @@ export type CatalogueListQuery = z.infer<typeof catalogueListQuery>;
 
 export const catalogueIdParams = z.object({ id: recordId.describe('Catalogue tariff id') });
 
-export const cloneBody = z.object({
-  account_id: z.uuid().describe('Destination organization'),
+export const cloneBody = z.strictObject({
+  account_id: uuid.describe('Destination organization'),
   name: z.string().trim().min(1).max(200).optional().describe("Defaults to the source tariff's name"),
 });
 export type CloneBody = z.infer<typeof cloneBody>;

@@ -136,7 +136,7 @@ describe('read', () => {
       expect([res.status, res.body]).toEqual([404, CATALOGUE_NOT_FOUND]);
     }
     const bad = await r.owner.client.get(`${base}/-3`);
-    expect([bad.status, bad.body]).toEqual([400, invalid('id: Too small: expected number to be >0')]);
+    expect([bad.status, bad.body]).toEqual([400, invalid('id: Must be a whole number in plain decimal digits')]);
   });
 });
 

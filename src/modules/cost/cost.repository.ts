@@ -16,6 +16,7 @@ export interface CostMeterRow {
   id: number;
   account_id: string;
   meter_sn: string;
+  meter_type: string;
   interval_minutes: number;
 }
 
@@ -34,7 +35,7 @@ export const costRepository = {
 
   async findMeterBySn(db: Executor, meterSn: string) {
     const [row] = await db.query<CostMeterRow>(
-      'SELECT id, account_id, meter_sn, interval_minutes FROM meters WHERE meter_sn = $1',
+      'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE meter_sn = $1',
       [meterSn],
     );
     return row;
@@ -42,7 +43,7 @@ export const costRepository = {
 
   async findMeter(db: Executor, accountId: string, id: number) {
     const [row] = await db.query<CostMeterRow>(
-      'SELECT id, account_id, meter_sn, interval_minutes FROM meters WHERE id = $1 AND account_id = $2',
+      'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE id = $1 AND account_id = $2',
       [id, accountId],
     );
     return row;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { uuid } from '../../http/fields.ts';
 
 const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 const range = z.object({
-  account_id: z.uuid(),
+  account_id: uuid,
   start: z.iso.datetime({ offset: true }).describe('Start of the period (inclusive), ISO 8601'),
   end: z.iso.datetime({ offset: true }).describe('End of the period (exclusive), ISO 8601'),
 });

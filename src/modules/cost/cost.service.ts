@@ -2,14 +2,17 @@ import { Decimal } from 'decimal.js';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { isCatalogueAccount } from '../catalogue/catalogue-account.ts';
+import { isElectricityMeter } from '../timeseries/meter-checks.ts';
 import { costRepository as repo, type CostMeterRow } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import { priceReadings } from './engine/index.ts';
 import { tariffSegments } from './tariff-segments.ts';
 
 const SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
+
+const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
 
 function unpricedReason(meterId: number | null, tariffId: number | null): string {
   if (meterId === null && tariffId === null) return 'No meter and no tariff configured';
@@ -45,18 +48,20 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
   async function priceSource(accountId: string, meterId: number, tariffId: number, start: Date, end: Date) {
     const meter = await repo.findMeter(db, accountId, meterId);
     if (!meter) throw notFound('Meter');
+    if (!isElectricityMeter(meter)) return { meter, bills: [], unpriced: notElectricity(meter) };
     const transitions = await repo.transitionsWithin(db, accountId, start, end);
     const bills: Bill[] = [];
     for (const segment of tariffSegments(tariffId, start, end, transitions)) {
       bills.push(await bill(accountId, segment.tariffId, meter, segment.start, segment.end));
     }
-    return { meter, bills };
+    return { meter, bills, unpriced: null };
   }
 
   return {
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
       const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
+      if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
       return bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
     },
 
@@ -74,7 +79,8 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
           if (meterId === null || tariffId === null) {
             return { ...base, meter_sn: null, priced: false, reason: unpricedReason(meterId, tariffId), bills: [], total: null };
           }
-          const { meter, bills } = await priceSource(query.account_id, meterId, tariffId, start, end);
+          const { meter, bills, unpriced } = await priceSource(query.account_id, meterId, tariffId, start, end);
+          if (unpriced) return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
           const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
           return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
         }),

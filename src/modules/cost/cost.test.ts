@@ -141,6 +141,60 @@ describe('one meter with one tariff', () => {
   });
 });
 
+describe('meter types', () => {
+  const query = (meterSn: string) => ({ account_id: r.accountId, meter_sn: meterSn, start: '2025-03-03T00:00:00Z', end: '2025-03-04T00:00:00Z' });
+
+  it.each(['WATER', 'GAS', 'CARBON'])('answers 400 for a %s meter: it is not priced with electricity rules', async (meterType) => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const meterSn = `COST-${meterType}`;
+    const meterId = await insertMeter(t.db, r.accountId, block, { meterSn, meterType });
+    await insertReadings(t.db, meterId, '2025-03-03T00:00:00Z', 48, () => ({ import_kwh: 1 }));
+    const tariff = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
+    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      message: 'Invalid request body',
+      error: `meter_sn: Meter ${meterSn} is not an electricity meter`,
+    });
+  });
+
+  it.each(['SOLAR', 'GENSET', 'EV', 'HVAC'])('prices a %s meter', async (meterType) => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const meterSn = `COST-${meterType}`;
+    const meterId = await insertMeter(t.db, r.accountId, block, { meterSn, meterType });
+    await insertReadings(t.db, meterId, '2025-03-03T00:00:00Z', 48, () => ({ import_kwh: 1 }));
+    const tariff = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
+    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn));
+    expect(res.status).toBe(200);
+    expect(res.body.data.total).toBe(96);
+  });
+
+  it('leaves a building source with a water meter unpriced, with the reason', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const water = await insertMeter(t.db, r.accountId, block, { meterSn: 'BLD-WATER-GRID', meterType: 'WATER' });
+    const tariff = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
+    await insertDashboardConfig(t.db, r.accountId, block, { grid: tariff }, { grid: water });
+    const res = await r.member.client.get(`/api/v1/building_blocks/${block}/energy-cost`, {
+      account_id: r.accountId,
+      start: '2025-03-03T00:00:00Z',
+      end: '2025-03-04T00:00:00Z',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.sources[0]).toEqual({
+      source: 'grid',
+      meter_id: water,
+      tariff_id: tariff,
+      meter_sn: 'BLD-WATER-GRID',
+      priced: false,
+      reason: 'Meter BLD-WATER-GRID is not an electricity meter',
+      bills: [],
+      total: null,
+    });
+    expect(res.body.data.totals).toEqual({});
+  });
+});
+
 describe('a building block', () => {
   it('prices each configured source, lists the unpriced ones, and splits a source at a transition', async () => {
     const block = await insertBuildingBlock(t.db, r.accountId);

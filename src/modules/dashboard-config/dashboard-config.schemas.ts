@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId } from '../../http/fields.ts';
+import { bodyId, uuid } from '../../http/fields.ts';
 
 /** Config fields naming a meter: one per energy source. */
 export const METER_FIELDS = [
@@ -22,8 +22,8 @@ export const TARIFF_FIELDS = [
 const meterId = bodyId.nullable().optional().describe('Meter of the same organization, or null');
 const tariffId = bodyId.nullable().optional().describe('Tariff of the same organization, or null');
 
-export const upsertConfigBody = z.object({
-  account_id: z.uuid(),
+export const upsertConfigBody = z.strictObject({
+  account_id: uuid,
   grid_meter_id: meterId,
   solar_meter_id: meterId,
   genset_meter_id: meterId,

@@ -6,7 +6,7 @@ import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 export const INTERVAL_MINUTES = [5, 10, 15, 30, 60] as const;
 const meterType = z.enum(METER_TYPES);
 
-const meterFields = z.object({
+const meterFields = z.strictObject({
   building_block_id: bodyId.describe('Building block of the same organization'),
   meter_sn: text(1, 64).describe('Serial number, unique across the whole service'),
   meter_type: meterType,

@@ -195,7 +195,7 @@ describe('meter lists', () => {
   it.each([
     [{ sortBy: 'tariff_id' }, expect.stringMatching(/^sortBy: Invalid option/)],
     [{ meter_type: 'STEAM' }, expect.stringMatching(/^meter_type: Invalid option/)],
-    [{ building_block_id: 'x' }, 'building_block_id: Invalid input: expected number, received NaN'],
+    [{ building_block_id: 'x' }, 'building_block_id: Must be a whole number in plain decimal digits'],
     [{ limit: 0 }, 'limit: Too small: expected number to be >=1'],
   ])('answers invalid parameters %j with 400', async (query, error) => {
     expect(await list(query)).toMatchObject({ status: 400, body: invalid(error) });
@@ -253,7 +253,7 @@ describe('GET /meters/:id', () => {
     expect(await read(foreign.id)).toMatchObject({ status: 403, body: FOREIGN_METER });
     expect(await read(2_000_000_000)).toMatchObject({ status: 404, body: NO_METER });
     expect(await read(meter.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
-    expect(await read('0')).toMatchObject({ status: 400, body: invalid('id: Too small: expected number to be >0') });
+    expect(await read('0')).toMatchObject({ status: 400, body: invalid('id: Too small: expected number to be >=1') });
   });
 });
 

@@ -1,27 +1,28 @@
 import { z } from 'zod';
 import { ROLES } from '../../http/access-guard.ts';
+import { jsonObject, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 
-export const organizationIdParams = z.object({ id: z.uuid() });
-export const memberParams = z.object({ id: z.uuid(), userId: z.uuid() });
+export const organizationIdParams = z.object({ id: uuid });
+export const memberParams = z.object({ id: uuid, userId: uuid });
 
-export const createOrganizationBody = z.object({
+export const createOrganizationBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
-  primary_owner_user_id: z.uuid().describe('Must be the caller, who becomes OWNER'),
+  primary_owner_user_id: uuid.describe('Must be the caller, who becomes OWNER'),
 });
 
 export const updateOrganizationBody = z
-  .object({
+  .strictObject({
     name: z.string().trim().min(1).max(200),
     email: z.email().max(254).nullable(),
     picture_url: z.url().max(2048).nullable(),
-    public_data: z.record(z.string(), z.unknown()),
+    public_data: jsonObject,
   })
   .partial();
 export type OrganizationChanges = z.infer<typeof updateOrganizationBody>;
 
-export const addMemberBody = z.object({
-  userId: z.uuid(),
+export const addMemberBody = z.strictObject({
+  userId: uuid,
   role: z.enum(ROLES),
 });
 

@@ -2,7 +2,7 @@ import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { AccessGuard, Role } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { ListParams } from '../../http/list.ts';
 import { organizationsRepository as repo } from './organizations.repository.ts';
 import type { OrganizationChanges } from './organizations.schemas.ts';
@@ -66,7 +66,7 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
     async remove(auth: AuthContext, id: string) {
       const { organization } = await access(auth, id, 'owner');
       if (organization.is_personal_account) {
-        throw new AppError(400, 'Invalid request', 'A personal account cannot be deleted');
+        throw badRequest('A personal account cannot be deleted');
       }
       await db.transaction(async (tx) => {
         await lockedRole(tx, auth, id, 'owner');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, forbidden, FORBIDDEN_NOT_MEMBER, invalid, invalidRequest, notFound } from '../../../test/helpers/envelopes.ts';
+import { conflict, forbidden, FORBIDDEN_NOT_MEMBER, invalid, notFound } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, organizationWithRoles, registerUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';
@@ -116,7 +116,7 @@ describe('read, update, delete', () => {
     const owner = await registerUser(t.app);
     const personal = await owner.client.delete(`${base}/${owner.personalAccountId}`);
     expect(personal.status).toBe(400);
-    expect(personal.body).toEqual(invalidRequest('A personal account cannot be deleted'));
+    expect(personal.body).toEqual(invalid('A personal account cannot be deleted'));
     const accountId = await createOrganization(owner);
     await insertTariff(t.db, accountId);
     const res = await owner.client.delete(`${base}/${accountId}`);

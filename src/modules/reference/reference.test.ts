@@ -166,12 +166,12 @@ describe('time-of-use schedules', () => {
     const badId = await user.client.get('/api/v1/tou_schedules/three');
     expect([badId.status, badId.body]).toEqual([
       400,
-      invalid('id: Invalid input: expected number, received NaN'),
+      invalid('id: Must be a whole number in plain decimal digits'),
     ]);
     const badDso = await user.client.get('/api/v1/tou_schedules', { dso_id: 0 });
     expect([badDso.status, badDso.body]).toEqual([
       400,
-      invalid('dso_id: Too small: expected number to be >0'),
+      invalid('dso_id: Too small: expected number to be >=1'),
     ]);
   });
 });

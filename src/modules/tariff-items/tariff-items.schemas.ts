@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { listQuerySchema } from '../../http/list.ts';
 import { ITEM_TYPE_CODES, SEASONS } from '../tariffs/tariff-enums.ts';
-import { recordId } from '../../http/fields.ts';
+import { price, recordId, uuid } from '../../http/fields.ts';
 import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
 
 const itemFields = {
   item_type_code: z.enum(ITEM_TYPE_CODES),
-  price: z.number().describe('Price in the tariff currency per unit of the item type'),
+  price: price.describe('Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals'),
   season: z.enum(SEASONS),
 };
 
-const itemInput = z.object({
+const itemInput = z.strictObject({
   ...itemFields,
   season: itemFields.season.default('SUMMER'),
   blocks: tierSet.optional().describe('Tiers of a BLOCK tariff'),
 });
 
-const singleItem = itemInput.extend({ account_id: z.uuid().optional() });
+const singleItem = itemInput.extend({ account_id: uuid.optional() });
 const itemList = z.array(itemInput).min(1);
 export type CreateItemsBody = z.infer<typeof singleItem> | z.infer<typeof itemList>;
 
@@ -35,12 +35,13 @@ export const createItemsBody = z
   .transform((body, ctx): CreateItemsBody => {
     const result = (Array.isArray(body) ? itemList : singleItem).safeParse(body);
     if (result.success) return result.data;
-    for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+    // Passed on as they are: an unknown key keeps its code, so that each key is named in the answer.
+    for (const issue of result.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
     return z.NEVER;
   })
   .meta({ description: 'One item or an array of items', ...inputJsonSchema(z.union([singleItem, itemList])) });
 
-export const updateItemBody = z.object(itemFields).partial().extend({ account_id: z.uuid().optional() });
+export const updateItemBody = z.strictObject(itemFields).partial().extend({ account_id: uuid.optional() });
 export type ItemChanges = z.infer<typeof updateItemBody>;
 
 export const ITEM_SORT = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, recordId } from '../../http/fields.ts';
+import { bodyId, recordId, uuid } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { tariffRuleViolations } from './tariff-rules.ts';
@@ -48,11 +48,11 @@ const tariffFields = {
   cloned_from: bodyId.nullable(),
 };
 
-const optionalTariffFields = z.object(tariffFields).partial();
+const optionalTariffFields = z.strictObject(tariffFields).partial();
 
 export const createTariffBody = optionalTariffFields
   .extend({
-    account_id: z.uuid(),
+    account_id: uuid,
     name: tariffFields.name,
     tariff_type: tariffFields.tariff_type.default('FLAT'),
     effective_from: tariffFields.effective_from,
@@ -64,7 +64,7 @@ export const createTariffBody = optionalTariffFields
 export type CreateTariffBody = z.infer<typeof createTariffBody>;
 
 export const updateTariffBody = optionalTariffFields.extend({
-  account_id: z.uuid(),
+  account_id: uuid,
   deleted_at: z.iso.datetime({ offset: true }).nullable().optional().describe('A time deletes the tariff (soft)'),
 });
 export type UpdateTariffBody = z.infer<typeof updateTariffBody>;
@@ -79,5 +79,5 @@ export const tariffFilters = {
   dso_id: recordId.optional(),
 };
 
-export const tariffListQuery = listQuerySchema(TARIFF_SORT).extend({ account_id: z.uuid(), ...tariffFilters });
+export const tariffListQuery = listQuerySchema(TARIFF_SORT).extend({ account_id: uuid, ...tariffFilters });
 export type TariffListQuery = z.infer<typeof tariffListQuery>;

@@ -2,7 +2,7 @@ import type { Database, Executor } from '../../db/types.ts';
 import type { ReadCache } from '../../db/read-cache.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { referenceRepository } from '../reference/reference.repository.ts';
 import { createTariffAccess } from './tariff-access.ts';
 import { tariffDetails } from './tariff-details.ts';
@@ -105,7 +105,7 @@ export function createTariffsService({ db, guard, cache }: TariffsDeps) {
     async schedule(auth: AuthContext, id: number, accountId: string) {
       const tariff = await access.tariff(auth, id, accountId, 'read');
       if (tariff.tariff_type !== 'TIME_OF_USE') {
-        throw new AppError(400, 'Invalid request', `Tariff ${id} is not TIME_OF_USE`);
+        throw badRequest(`Tariff ${id} is not TIME_OF_USE`);
       }
       const schedule = await referenceRepository.findSchedule(db, tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID);
       if (!schedule) throw notFound('Time-of-use schedule');

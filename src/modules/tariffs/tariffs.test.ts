@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, invalidRequest, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
@@ -275,7 +275,7 @@ describe('read', () => {
     const unknown = await r.owner.client.get(`${base}/999999`, { account_id: r.accountId });
     expect([unknown.status, unknown.body]).toEqual([404, NOT_FOUND]);
     const badId = await r.owner.client.get(`${base}/abc`, { account_id: r.accountId });
-    expect([badId.status, badId.body]).toEqual([400, invalid('id: Invalid input: expected number, received NaN')]);
+    expect([badId.status, badId.body]).toEqual([400, invalid('id: Must be a whole number in plain decimal digits')]);
     const noAccount = await r.owner.client.get(`${base}/${own.id}`);
     expect([noAccount.status, noAccount.body]).toEqual([
       400,
@@ -358,7 +358,7 @@ describe('list', () => {
     [{ sortBy: 'password' }, expect.stringMatching(/^sortBy: Invalid option/)],
     [{ sortOrder: 'up' }, 'sortOrder: Invalid option: expected one of "asc"|"desc"'],
     [{ meter_type: 'STEAM' }, expect.stringMatching(/^meter_type: Invalid option/)],
-    [{ dso_id: 'x' }, 'dso_id: Invalid input: expected number, received NaN'],
+    [{ dso_id: 'x' }, 'dso_id: Must be a whole number in plain decimal digits'],
   ])('rejects %j with 400', async (query, error) => {
     const r = await organizationWithRoles(t.app);
     const res = await r.owner.client.get(base, { account_id: r.accountId, ...query });
@@ -621,7 +621,7 @@ describe('schedule', () => {
     const notTou = await r.owner.client.get(`${base}/${flat.id}/schedule`, { account_id: r.accountId });
     expect([notTou.status, notTou.body]).toEqual([
       400,
-      invalidRequest(`Tariff ${flat.id} is not TIME_OF_USE`),
+      invalid(`Tariff ${flat.id} is not TIME_OF_USE`),
     ]);
     const unknown = await r.owner.client.get(`${base}/999999/schedule`, { account_id: r.accountId });
     expect([unknown.status, unknown.body]).toEqual([404, NOT_FOUND]);

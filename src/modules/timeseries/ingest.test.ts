@@ -361,6 +361,22 @@ describe('ingest access', () => {
     expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Meter NO-SUCH-METER not found' });
   });
 
+  it.each(['ELECTRICITY', 'SOLAR', 'GENSET', 'EV', 'HVAC'])('stores the readings of a %s meter', async (meter_type) => {
+    const m = await meter({ meter_type });
+    const res = await org.admin.client.post(URL, body(m, one));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({ inserted: 1, updated: 0 });
+    expect(await storedReadings(t.db, m.id)).toHaveLength(1);
+  });
+
+  it.each(['WATER', 'GAS', 'CARBON'])('answers 400 for the readings of a %s meter', async (meter_type) => {
+    const m = await meter({ meter_type });
+    const res = await org.owner.client.post(URL, body(m, one));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`meter_sn: Meter ${m.meter_sn} is not an electricity meter`));
+    expect(await storedReadings(t.db, m.id)).toEqual([]);
+  });
+
   it('answers 400 for a meter that is not an electricity meter', async () => {
     const water = await meter({ meter_type: 'WATER' });
     const res = await org.owner.client.post(URL, body(water, one));

@@ -342,7 +342,7 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
     [{ end: at(BASE, -30) }, 'end: Must be after start'],
     [{ bucket_minutes: 0 }, 'bucket_minutes: Too small: expected number to be >=1'],
     [{ bucket_minutes: 1441 }, 'bucket_minutes: Too big: expected number to be <=1440'],
-    [{ bucket_minutes: 'x' }, 'bucket_minutes: Invalid input: expected number, received NaN'],
+    [{ bucket_minutes: 'x' }, 'bucket_minutes: Must be a whole number in plain decimal digits'],
   ])('rejects %j with 400', async (override, error) => {
     const res = await get(endpoint, { ...base(), ...override });
     expect(res.status).toBe(400);
@@ -378,6 +378,22 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
     const res = await get(endpoint, { ...base(), meter_sn: 'NO-SUCH-METER' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Meter NO-SUCH-METER not found' });
+  });
+
+  it.each(['SOLAR', 'GENSET', 'EV', 'HVAC'])('reads the readings of a %s meter', async (meter_type) => {
+    const m = await insertMeter(t.db, org.accountId, { meter_type });
+    await ingest(org.owner.client, org.accountId, m.meter_sn, [{ ts: BASE, import_kwh: 2, kva: 4 }]);
+    const res = await get(endpoint, query(m, BASE, at(BASE, 60)));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).not.toEqual([]);
+    expect(res.body.data).not.toBeNull();
+  });
+
+  it.each(['GAS', 'CARBON'])('answers 400 for a %s meter', async (meter_type) => {
+    const m = await insertMeter(t.db, org.accountId, { meter_type });
+    const res = await get(endpoint, query(m, BASE, at(BASE, 60)));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`meter_sn: Meter ${m.meter_sn} is not an electricity meter`));
   });
 
   it('answers 400 for a meter that is not an electricity meter', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerParam, uuid } from '../../http/fields.ts';
 import { MAX_READING_VALUE } from './readings.ts';
 
 export const MAX_READINGS_PER_REQUEST = 50_000;
@@ -30,17 +31,13 @@ const meterSn = z
   .max(64)
   .refine((value) => !value.includes('\u0000'), 'Must not contain the NUL character');
 
-const bucketMinutes = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(1440)
-  .default(30)
-  .describe('Bucket size in minutes, 1 to 1440; buckets are counted from start');
+const BUCKET_MINUTES = 'Bucket size in minutes, 1 to 1440; buckets are counted from start';
+const bucketMinutesParam = integerParam(1, 1440).default(30).describe(BUCKET_MINUTES);
+const bucketMinutesField = z.number().int().min(1).max(1440).default(30);
 
 const energy = z.number().nonnegative().max(MAX_READING_VALUE);
 
-const readingSchema = z.object({
+const readingSchema = z.strictObject({
   ts: timestamp.describe("Start of the meter's interval"),
   import_kwh: energy,
   export_kwh: energy.optional().describe('0 when absent'),
@@ -49,8 +46,8 @@ const readingSchema = z.object({
   kva: energy.optional().describe('Derived from power_kw and kvarh when absent'),
 });
 
-export const ingestBody = z.object({
-  account_id: z.uuid(),
+export const ingestBody = z.strictObject({
+  account_id: uuid,
   meter_sn: meterSn,
   readings: z
     .array(readingSchema)
@@ -87,11 +84,11 @@ function endAfterStart(range: Range, ctx: z.RefinementCtx) {
 }
 
 const meterQuery = z.object({
-  account_id: z.uuid(),
+  account_id: uuid,
   meter_sn: meterSn,
   start: timestamp.describe('Inclusive'),
   end: timestamp.describe('Exclusive'),
-  bucket_minutes: bucketMinutes,
+  bucket_minutes: bucketMinutesParam,
 });
 
 /** latest-power and energy-sum: bucket_minutes is accepted (the common parameters) but unused. */
@@ -113,8 +110,8 @@ export const profileQuery = meterQuery.superRefine((query, ctx) => {
 export type ProfileQuery = z.infer<typeof profileQuery>;
 
 export const energySumsBody = z
-  .object({
-    account_id: z.uuid(),
+  .strictObject({
+    account_id: uuid,
     meter_sns: z
       .array(meterSn)
       .min(1)
@@ -129,7 +126,7 @@ export const energySumsBody = z
       }),
     start: timestamp.describe('Inclusive'),
     end: timestamp.describe('Exclusive'),
-    bucket_minutes: bucketMinutes.describe('Accepted as in the contract; sums do not depend on it'),
+    bucket_minutes: bucketMinutesField.describe('Accepted as in the contract; sums do not depend on it'),
     max_meters_per_query: z.number().int().min(1).max(1000).default(100).describe('Meters summed per database query'),
   })
   .superRefine(endAfterStart);

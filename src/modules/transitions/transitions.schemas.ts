@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { accountQuery, bodyId } from '../../http/fields.ts';
+import { accountQuery, bodyId, uuid } from '../../http/fields.ts';
 import { tariffIdParams } from '../tariffs/tariffs.schemas.ts';
 
 export { accountQuery, tariffIdParams };
 
 const effectiveFrom = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp from which the successor applies');
 
-export const createTransitionBody = z.object({
-  account_id: z.uuid(),
+export const createTransitionBody = z.strictObject({
+  account_id: uuid,
   successor_id: bodyId.describe('Tariff that replaces the predecessor (same organization)'),
   effective_from: effectiveFrom,
   notes: z.string().max(2000).optional(),
 });
 export type CreateTransitionBody = z.infer<typeof createTransitionBody>;
 
-export const updateTransitionBody = z.object({
-  account_id: z.uuid(),
+export const updateTransitionBody = z.strictObject({
+  account_id: uuid,
   successor_id: bodyId.optional(),
   effective_from: effectiveFrom.optional(),
   notes: z.string().max(2000).optional(),
