@@ -16,6 +16,8 @@ const envSchema = z.object({
   TRANSITION_POLL_S: z.coerce.number().positive().default(30),
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   CORS_ORIGINS: z.string().optional(),
+  STATEMENT_TIMEOUT_S: z.coerce.number().min(0).default(30),
+  EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
 });
 
 export interface Config {
@@ -32,6 +34,10 @@ export interface Config {
   readonly transitionPollS: number;
   readonly authRateLimitPerMin: number;
   readonly corsOrigins: readonly string[];
+  /** PostgreSQL statement_timeout of the pool's connections, in seconds; 0 = none. */
+  readonly statementTimeoutS: number;
+  /** Expensive requests (cost, large sums and profiles) one organization may run at once. */
+  readonly expensiveConcurrencyPerOrg: number;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -57,5 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transitionPollS: e.TRANSITION_POLL_S,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+    statementTimeoutS: e.STATEMENT_TIMEOUT_S,
+    expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,
   });
 }

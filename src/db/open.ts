@@ -6,6 +6,6 @@ import type { Database } from './types.ts';
 
 /** PostgreSQL when DATABASE_URL is set, else the embedded database persisted under DATA_DIR. */
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgresDatabase(config.databaseUrl);
+  if (config.databaseUrl) return openPostgresDatabase(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutS * 1000 });
   return openEmbeddedDatabase({ dataDir: join(config.dataDir, 'pglite') });
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DatabaseBusyError } from '../db/database-busy.ts';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { failure } from './envelope.ts';
 
@@ -48,6 +49,9 @@ function isConnectionFailure(error: FastifyError & { code?: string }): boolean {
 function mapError(error: FastifyError): Mapped {
   if (error instanceof AppError) {
     return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
+  }
+  if (error instanceof DatabaseBusyError) {
+    return { status: 503, message: 'Service unavailable', error: error.detail, headers: { 'retry-after': String(error.retryAfterS) } };
   }
   const code = (error as { code?: string }).code;
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];
