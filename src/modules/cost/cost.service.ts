@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
+import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { isCatalogueAccount } from '../catalogue/catalogue-account.ts';
@@ -16,7 +17,14 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
   return meterId === null ? 'No meter configured' : 'No tariff configured';
 }
 
-export function createCostService({ db, guard }: { db: Database; guard: AccessGuard }) {
+interface CostDeps {
+  db: Database;
+  guard: AccessGuard;
+  /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
+  admission: Admission;
+}
+
+export function createCostService({ db, guard, admission }: CostDeps) {
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
   async function bill(accountId: string, tariffId: number, meter: CostMeterRow, start: Date, end: Date) {
     const tariff = await repo.findTariff(db, tariffId);
@@ -57,7 +65,9 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
       const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
-      return bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
+      return admission.admit(query.account_id, () =>
+        bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end)),
+      );
     },
 
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
@@ -66,7 +76,7 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
       const config = await repo.config(db, query.account_id, blockId);
       if (!config) throw notFound('Dashboard config');
       const [start, end] = [new Date(query.start), new Date(query.end)];
-      const sources = await Promise.all(
+      const sources = await admission.admit(query.account_id, () => Promise.all(
         SOURCES.map(async (source) => {
           const meterId = config[`${source}_meter_id`] ?? null;
           const tariffId = config[`${source}_tariff_id`] ?? null;
@@ -78,7 +88,7 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
           const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
           return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
         }),
-      );
+      ));
       const totals = new Map<string, Decimal>();
       for (const b of sources.flatMap((s) => s.bills)) {
         totals.set(b.currency, (totals.get(b.currency) ?? new Decimal(0)).plus(b.total));
