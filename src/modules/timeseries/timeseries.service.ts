@@ -150,13 +150,13 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
      */
     async energySums(auth: AuthContext, body: EnergySumsBody) {
       await guard.require(auth, body.account_id, 'read');
-      const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
-      const perChunk = await admitIf(meters.length > CHEAP_SUMS_METERS, body.account_id, () =>
-        mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
+      return admitIf(body.meter_sns.length > CHEAP_SUMS_METERS, body.account_id, async () => {
+        const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
+        const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
           energySums(body.account_id, chunk, body),
-        ),
-      );
-      return perChunk.flat();
+        );
+        return perChunk.flat();
+      });
     },
   };
 }
