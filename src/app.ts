@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
 import { createAccessGuard } from './http/access-guard.ts';
+import { createAdmission } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -81,9 +82,10 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
   registerAuthRoutes(app, auth, authRateLimit);
   if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth, cache));
   registerOrganizationRoutes(app, createOrganizationsService({ db, guard, cache }));
-  registerTimeseriesRoutes(app, createTimeseriesService({ db, guard }));
+  const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  registerTimeseriesRoutes(app, createTimeseriesService({ db, guard, admission }));
   registerTariffModules(app, { db, guard, cache });
-  registerCostRoutes(app, createCostService({ db, guard }));
+  registerCostRoutes(app, createCostService({ db, guard, admission }));
   registerTransitionModule(app, {
     db,
     guard,

@@ -17,6 +17,8 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   CORS_ORIGINS: z.string().optional(),
   REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(30),
+  STATEMENT_TIMEOUT_S: z.coerce.number().min(0).default(30),
+  EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
 });
 
 export interface Config {
@@ -35,6 +37,10 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Time a client has to send a whole request (head and body); later: 408 and the socket closed. */
   readonly requestTimeoutS: number;
+  /** PostgreSQL statement_timeout of the pool's connections, in seconds; 0 = none. */
+  readonly statementTimeoutS: number;
+  /** Expensive requests (cost, large sums and profiles) one organization may run at once. */
+  readonly expensiveConcurrencyPerOrg: number;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -61,5 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
     requestTimeoutS: e.REQUEST_TIMEOUT_S,
+    statementTimeoutS: e.STATEMENT_TIMEOUT_S,
+    expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,
   });
 }

@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${template}`);
-    const db = openPostgresDatabase(databaseUrlFor(url, template), 1);
+    const db = openPostgresDatabase(databaseUrlFor(url, template), { max: 1 });
     await migrate(db);
     await db.close();
     project.provide('databaseTemplate', { kind: 'postgres', url, template });

@@ -26,7 +26,11 @@ async function pendingMigrations(db: Executor): Promise<string[]> {
 export async function migrate(db: Database): Promise<string[]> {
   return db.transaction(async (tx) => {
     // Several server processes may start together on one PostgreSQL: only one migrates.
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    if (db.kind === 'postgres') {
+      // A migration over a large table, or the wait for another process's, may outlast the pool's statement timeout.
+      await tx.query('SET LOCAL statement_timeout = 0');
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    }
     const pending = await pendingMigrations(tx);
     for (const file of pending) {
       await tx.exec(await readFile(join(MIGRATIONS_DIR, file), 'utf8'));

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { busyOr } from './database-busy.ts';
 import { typeParsers } from './type-parsers.ts';
 import type { Database, Executor, QueryOptions, Transaction } from './types.ts';
 
@@ -18,17 +19,21 @@ function statementName(text: string): string {
   return name;
 }
 
+function rethrowBusy(error: unknown): never {
+  throw busyOr(error);
+}
+
 function executorOf(client: pg.Pool | pg.PoolClient): Executor {
   return {
     async query<T>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
       const values = params as unknown[];
-      const result = await client.query(
-        options.reusePlan ? { name: statementName(text), text, values } : { text, values },
-      );
+      const result = await client
+        .query(options.reusePlan ? { name: statementName(text), text, values } : { text, values })
+        .catch(rethrowBusy);
       return result.rows as T[];
     },
     async exec(script: string) {
-      await client.query(script);
+      await client.query(script).catch(rethrowBusy);
     },
   };
 }
@@ -38,7 +43,7 @@ function transactionOf(client: pg.PoolClient): Transaction {
     ...executorOf(client),
     async copyBinary(table, columns, data) {
       const copy = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
-      await pipeline(Readable.from([data]), copy);
+      await pipeline(Readable.from([data]), copy).catch(rethrowBusy);
     },
   };
 }
@@ -107,9 +112,27 @@ export interface PostgresDatabase extends Database {
   readonly pool: pg.Pool;
 }
 
+export interface PoolOptions {
+  /** Connections in the pool. */
+  max?: number;
+  /** How long a query waits for a free connection (or a new one to connect) before failing. */
+  connectionTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout on every connection; 0 = none. */
+  statementTimeoutMs?: number;
+}
+
 /** A node-postgres pool behind the same interface as the embedded database. */
-export function openPostgresDatabase(connectionString: string, max = 10): PostgresDatabase {
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5000 });
+export function openPostgresDatabase(
+  connectionString: string,
+  { max = 10, connectionTimeoutMs = 5000, statementTimeoutMs = 0 }: PoolOptions = {},
+): PostgresDatabase {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types,
+    connectionTimeoutMillis: connectionTimeoutMs,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: Math.round(statementTimeoutMs) } : {}),
+  });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return {
@@ -117,7 +140,7 @@ export function openPostgresDatabase(connectionString: string, max = 10): Postgr
     pool,
     ...executorOf(pool),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(rethrowBusy);
       try {
         await client.query('BEGIN');
         const result = await fn(transactionOf(client));

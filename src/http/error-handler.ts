@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseBusyError } from '../db/database-busy.ts';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { failure } from './envelope.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
@@ -63,6 +64,9 @@ function isConnectionFailure(error: Thrown): boolean {
 function mapError(error: Thrown): Mapped {
   if (error instanceof AppError) {
     return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
+  }
+  if (error instanceof DatabaseBusyError) {
+    return { status: 503, message: 'Service unavailable', error: error.detail, headers: { 'retry-after': String(error.retryAfterS) } };
   }
   const code = error.code;
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];

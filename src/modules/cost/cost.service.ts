@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
+import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { isCatalogueAccount } from '../catalogue/catalogue-account.ts';
@@ -19,7 +20,14 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
   return meterId === null ? 'No meter configured' : 'No tariff configured';
 }
 
-export function createCostService({ db, guard }: { db: Database; guard: AccessGuard }) {
+interface CostDeps {
+  db: Database;
+  guard: AccessGuard;
+  /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
+  admission: Admission;
+}
+
+export function createCostService({ db, guard, admission }: CostDeps) {
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
   async function bill(accountId: string, tariffId: number, meter: CostMeterRow, start: Date, end: Date) {
     const tariff = await repo.findTariff(db, tariffId);
@@ -57,45 +65,55 @@ export function createCostService({ db, guard }: { db: Database; guard: AccessGu
     return { meter, bills, unpriced: null };
   }
 
+  async function meterCost(tariffId: number, query: TariffCostQuery) {
+    const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
+    if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
+    return bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
+  }
+
+  async function buildingCost(blockId: number, query: BuildingCostQuery) {
+    assertOwned(await repo.findBlock(db, blockId), query.account_id, 'Building block');
+    const config = await repo.config(db, query.account_id, blockId);
+    if (!config) throw notFound('Dashboard config');
+    const [start, end] = [new Date(query.start), new Date(query.end)];
+    const sources = await Promise.all(
+      SOURCES.map(async (source) => {
+        const meterId = config[`${source}_meter_id`] ?? null;
+        const tariffId = config[`${source}_tariff_id`] ?? null;
+        const base = { source, meter_id: meterId, tariff_id: tariffId };
+        if (meterId === null || tariffId === null) {
+          return { ...base, meter_sn: null, priced: false, reason: unpricedReason(meterId, tariffId), bills: [], total: null };
+        }
+        const { meter, bills, unpriced } = await priceSource(query.account_id, meterId, tariffId, start, end);
+        if (unpriced) return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
+        const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
+        return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
+      }),
+    );
+    const totals = new Map<string, Decimal>();
+    for (const b of sources.flatMap((s) => s.bills)) {
+      totals.set(b.currency, (totals.get(b.currency) ?? new Decimal(0)).plus(b.total));
+    }
+    return {
+      building_block_id: blockId,
+      start: start.toISOString(),
+      end: end.toISOString(),
+      sources,
+      totals: Object.fromEntries([...totals].map(([currency, amount]) => [currency, amount.toNumber()])),
+    };
+  }
+
+  // Admission comes right after the organization's access check: a refused request costs no
+  // database work, which matters when one organization floods.
   return {
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
-      if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
-      return bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
+      return admission.admit(query.account_id, () => meterCost(tariffId, query));
     },
 
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      assertOwned(await repo.findBlock(db, blockId), query.account_id, 'Building block');
-      const config = await repo.config(db, query.account_id, blockId);
-      if (!config) throw notFound('Dashboard config');
-      const [start, end] = [new Date(query.start), new Date(query.end)];
-      const sources = await Promise.all(
-        SOURCES.map(async (source) => {
-          const meterId = config[`${source}_meter_id`] ?? null;
-          const tariffId = config[`${source}_tariff_id`] ?? null;
-          const base = { source, meter_id: meterId, tariff_id: tariffId };
-          if (meterId === null || tariffId === null) {
-            return { ...base, meter_sn: null, priced: false, reason: unpricedReason(meterId, tariffId), bills: [], total: null };
-          }
-          const { meter, bills, unpriced } = await priceSource(query.account_id, meterId, tariffId, start, end);
-          if (unpriced) return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
-          const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
-          return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
-        }),
-      );
-      const totals = new Map<string, Decimal>();
-      for (const b of sources.flatMap((s) => s.bills)) {
-        totals.set(b.currency, (totals.get(b.currency) ?? new Decimal(0)).plus(b.total));
-      }
-      return {
-        building_block_id: blockId,
-        start: start.toISOString(),
-        end: end.toISOString(),
-        sources,
-        totals: Object.fromEntries([...totals].map(([currency, amount]) => [currency, amount.toNumber()])),
-      };
+      return admission.admit(query.account_id, () => buildingCost(blockId, query));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/types.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
+import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { aggregatesRepository as aggregates, type TimeRange } from './aggregates.repository.ts';
@@ -12,10 +13,18 @@ import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from '
 import { ENERGY, type EnergyTotals, POWER } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
+/** Above these sizes a query is expensive: it runs under the admission of its organization. */
+const CHEAP_SUMS_METERS = 100;
+const CHEAP_PROFILE_BUCKETS = 2000;
 
 export interface TimeseriesDeps {
   db: Database;
   guard: AccessGuard;
+  admission: Admission;
+}
+
+function bucketCount(query: ProfileQuery): number {
+  return Math.ceil((query.end.getTime() - query.start.getTime()) / (query.bucket_minutes * 60_000));
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -38,7 +47,10 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
+export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps) {
+  const admitIf = <T>(expensive: boolean, accountId: string, fn: () => Promise<T>) =>
+    expensive ? admission.admit(accountId, fn) : fn();
+
   /**
    * The meters with these serials, in the same order: 403 when one belongs to another
    * organization, else 404 when one is unknown, else 400 when one is not an electricity meter.
@@ -94,7 +106,9 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
-      const buckets = await aggregates.profile(db, ENERGY, query.account_id, meter.id, query, query.bucket_minutes);
+      const buckets = await admitIf(bucketCount(query) > CHEAP_PROFILE_BUCKETS, query.account_id, () =>
+        aggregates.profile(db, ENERGY, query.account_id, meter.id, query, query.bucket_minutes),
+      );
       return buckets.map(({ key, totals }) => ({
         ts: key.toISOString(),
         import_kwh: totals.import_kwh,
@@ -106,7 +120,9 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
-      const buckets = await aggregates.profile(db, POWER, query.account_id, meter.id, query, query.bucket_minutes);
+      const buckets = await admitIf(bucketCount(query) > CHEAP_PROFILE_BUCKETS, query.account_id, () =>
+        aggregates.profile(db, POWER, query.account_id, meter.id, query, query.bucket_minutes),
+      );
       return buckets.map(({ key, totals }) => ({
         ts: key.toISOString(),
         avg_kw: totals.avg_kw,
@@ -134,11 +150,13 @@ export function createTimeseriesService({ db, guard }: TimeseriesDeps) {
      */
     async energySums(auth: AuthContext, body: EnergySumsBody) {
       await guard.require(auth, body.account_id, 'read');
-      const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
-      const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
-        energySums(body.account_id, chunk, body),
-      );
-      return perChunk.flat();
+      return admitIf(body.meter_sns.length > CHEAP_SUMS_METERS, body.account_id, async () => {
+        const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
+        const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
+          energySums(body.account_id, chunk, body),
+        );
+        return perChunk.flat();
+      });
     },
   };
 }

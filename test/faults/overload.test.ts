@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/types.ts';
+import type { App } from '../../src/http/types.ts';
+import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { FORBIDDEN_NOT_MEMBER, failure } from '../helpers/envelopes.ts';
+import { organizationWithRoles } from '../helpers/factories.ts';
+import type { Reply } from '../helpers/http.ts';
+import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertReadings, insertTariff } from '../helpers/sql-fixtures.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+
+const TOO_MANY = failure('Too many requests', 'Too many expensive requests of this organization at once; retry shortly');
+const TIMESERIES = '/api/v1/timeseries/electricity';
+const START = '2025-03-03T00:00:00.000Z';
+const minutesAfterStart = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
+
+/**
+ * The database with a switch: once held, the next query that reads the readings table waits
+ * until released. A request that reaches it stays in flight, having passed its access checks and
+ * its admission, however fast the database is (the embedded one runs one query at a time).
+ */
+function holdable(db: Database) {
+  let armed: { reached: () => void; released: Promise<void> } | undefined;
+  const wrapped: Database = {
+    ...db,
+    async query(text, params, options) {
+      if (armed && /\breadings\b/.test(text)) {
+        const { reached, released } = armed;
+        armed = undefined;
+        reached();
+        await released;
+      }
+      return db.query(text, params, options);
+    },
+  };
+  function hold() {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const reachedPromise = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    armed = { reached, released };
+    return { reached: reachedPromise, release };
+  }
+  return { db: wrapped, hold };
+}
+
+let database: TestDatabase;
+let app: App;
+let hold: ReturnType<typeof holdable>['hold'];
+let r: Awaited<ReturnType<typeof organizationWithRoles>>;
+let blockId: number;
+let tariffId: number;
+let otherTariffId: number;
+const meterSns: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const holding = holdable(database.db);
+  hold = holding.hold;
+  const config = loadConfig({ LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_MIN: '0', SEED_DEMO: 'false', EXPENSIVE_CONCURRENCY_PER_ORG: '1' });
+  app = await buildApp({ config, db: holding.db, keys: generateSigningKeys() });
+  await app.ready();
+  r = await organizationWithRoles(app);
+
+  const db = database.db;
+  blockId = await insertBuildingBlock(db, r.accountId);
+  tariffId = await insertTariff(db, r.accountId);
+  await db.query(`INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`, [tariffId]);
+  for (let i = 0; i < 101; i++) {
+    const sn = `OVL-A-${String(i).padStart(3, '0')}`;
+    await insertMeter(db, r.accountId, blockId, { meterSn: sn });
+    meterSns.push(sn);
+  }
+  const [grid] = await db.query<{ id: number }>('SELECT id FROM meters WHERE meter_sn = $1', [meterSns[0]]);
+  await insertReadings(db, grid!.id, START, 4, () => ({ import_kwh: 1 }));
+  await insertDashboardConfig(db, r.accountId, blockId, { grid: tariffId }, { grid: grid!.id });
+
+  const otherBlock = await insertBuildingBlock(db, r.otherAccountId);
+  const otherMeter = await insertMeter(db, r.otherAccountId, otherBlock, { meterSn: 'OVL-B-001' });
+  await insertReadings(db, otherMeter, START, 4, () => ({ import_kwh: 1 }));
+  otherTariffId = await insertTariff(db, r.otherAccountId);
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+const period = { start: START, end: '2025-03-04T00:00:00.000Z' };
+
+function buildingCost(client: typeof r.member.client, accountId = r.accountId) {
+  return client.get(`/api/v1/building_blocks/${blockId}/energy-cost`, { account_id: accountId, ...period });
+}
+
+function tariffCost(client: typeof r.member.client, accountId: string, tariff: number, meterSn: string) {
+  return client.get(`/api/v1/tariffs/${tariff}/cost`, { account_id: accountId, meter_sn: meterSn, ...period });
+}
+
+function profile(kind: 'energy' | 'power', buckets: number) {
+  return r.member.client.get(`${TIMESERIES}/${kind}-profile`, {
+    account_id: r.accountId,
+    meter_sn: meterSns[0],
+    start: START,
+    end: minutesAfterStart(buckets),
+    bucket_minutes: 1,
+  });
+}
+
+function energySums(meters: number) {
+  return r.member.client.post(`${TIMESERIES}/energy-sums`, {
+    account_id: r.accountId,
+    meter_sns: meterSns.slice(0, meters),
+    start: START,
+    end: period.end,
+  });
+}
+
+function expectTooMany(reply: Reply) {
+  expect({ status: reply.status, body: reply.body, retryAfter: reply.headers['retry-after'] }).toEqual({
+    status: 429,
+    body: TOO_MANY,
+    retryAfter: '1',
+  });
+}
+
+/** Runs fn while one building cost of the organization is held in flight; returns that request's reply. */
+async function whileOneInFlight(fn: () => Promise<void>): Promise<Reply> {
+  const held = hold();
+  const inFlight = buildingCost(r.member.client);
+  await held.reached;
+  try {
+    await fn();
+  } finally {
+    held.release();
+  }
+  return inFlight;
+}
+
+describe('expensive requests per organization (EXPENSIVE_CONCURRENCY_PER_ORG=1)', () => {
+  it('answers 429 with Retry-After to more of its cost requests while one is in flight, and serves it again after', async () => {
+    const first = await whileOneInFlight(async () => {
+      const replies = await Promise.all([
+        buildingCost(r.owner.client),
+        buildingCost(r.admin.client),
+        tariffCost(r.member.client, r.accountId, tariffId, meterSns[0]!),
+      ]);
+      for (const reply of replies) expectTooMany(reply);
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.data.sources.find((s: { source: string }) => s.source === 'grid').total).toBe(8);
+
+    expect((await buildingCost(r.owner.client)).status).toBe(200);
+    expect((await tariffCost(r.member.client, r.accountId, tariffId, meterSns[0]!)).status).toBe(200);
+  });
+
+  it('counts energy-sums of more than 100 meters and profiles of more than 2,000 buckets; smaller ones pass', async () => {
+    await whileOneInFlight(async () => {
+      expectTooMany(await energySums(101));
+      expectTooMany(await profile('energy', 2001));
+      expectTooMany(await profile('power', 2001));
+
+      const small = await Promise.all([energySums(100), profile('energy', 2000), profile('power', 2000)]);
+      expect(small.map((reply) => reply.status)).toEqual([200, 200, 200]);
+      expect(small[0]!.body.count).toBe(100);
+    });
+  });
+
+  it('admits another organization while one is full, and checks access before admission', async () => {
+    await whileOneInFlight(async () => {
+      const other = await tariffCost(r.outsider.client, r.otherAccountId, otherTariffId, 'OVL-B-001');
+      expect(other.status).toBe(200);
+      expect(other.body.data.import_kwh).toBe(4);
+
+      const outsider = await buildingCost(r.outsider.client);
+      expect(outsider.status).toBe(403);
+      expect(outsider.body).toEqual(FORBIDDEN_NOT_MEMBER);
+    });
+  });
+});
