@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { importReadings } from '../src/cli/readings-import.ts';
+import { importReadings } from '../src/modules/timeseries/import/import-into-database.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';

@@ -14,8 +14,8 @@ import {
   type ImportSummary,
   importReadings,
   PartialImportError,
-} from './readings-import.ts';
-import { READINGS_PATH, sendReadings } from './send-readings.ts';
+} from '../modules/timeseries/import/import-into-database.ts';
+import { READINGS_PATH, sendReadings } from '../modules/timeseries/import/import-through-server.ts';
 
 const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--batch-size <rows>]
        npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--batch-size <rows>]`;

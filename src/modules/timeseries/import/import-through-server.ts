@@ -7,7 +7,7 @@ import {
   type ImportOptions,
   type ImportSummary,
   PartialImportError,
-} from './readings-import.ts';
+} from './import-into-database.ts';
 
 export const READINGS_PATH = '/api/v1/timeseries/electricity/readings';
 

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import type { Database } from '../db/types.ts';
-import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
+import type { Database } from '../../../db/types.ts';
+import { readingsRepository } from '../readings.repository.ts';
 import { createBatchPreparer } from './prepare-batch.ts';
 import { csvBatches } from './csv-batches.ts';
 import { OrderedWrites } from './ordered-writes.ts';
