@@ -94,7 +94,7 @@ function fields(text: string): string[] {
 
 /** The same as the timestamp schema, without its cost on the valid texts that make up a file. */
 function parseTimestamp(line: number, text: string | undefined): Date {
-  if (text !== undefined && ISO_DATE_TIME?.test(text)) {
+  if (text !== undefined && ISO_DATE_TIME.test(text)) {
     const date = new Date(text);
     if (isWithinTimestampRange(date)) return date;
   }
