@@ -1,4 +1,4 @@
-import { Dec, toMicro } from './money.ts';
+import { Dec, toMillionths } from './money.ts';
 import type { Period, PricingItem, Season } from './types.ts';
 
 /** What a tariff item is charged on. */
@@ -60,7 +60,7 @@ function tiersOf(item: PricingItem, sign: number): Tier[] {
     upperMicro:
       block.upper_limit === null || index === blocks.length - 1
         ? Number.POSITIVE_INFINITY
-        : toMicro(Number(block.upper_limit)),
+        : toMillionths(Number(block.upper_limit)),
     unitPrice: new Dec(block.unit_price_cents).div(100).times(sign),
   }));
 }

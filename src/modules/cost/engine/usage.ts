@@ -1,6 +1,6 @@
 import type { DescribeDay } from './calendar.ts';
 import { createLocalClock, DAY_MS, MINUTE_MS } from './local-time.ts';
-import { toMicro } from './money.ts';
+import { toMillionths } from './money.ts';
 import { type LookupPeriods, PERIODS, type PeriodsByMinute } from './tou.ts';
 import type { Period, PricingInput, Season } from './types.ts';
 
@@ -54,10 +54,10 @@ export function measureUsage(input: PricingInput, describeDay: DescribeDay, look
         segments.push(segment);
       }
     }
-    const importMicro = toMicro(reading.import_kwh);
+    const importMicro = toMillionths(reading.import_kwh);
     segment.importMicro += importMicro;
-    segment.exportMicro += toMicro(reading.export_kwh);
-    segment.kvarhMicro += toMicro(reading.kvarh);
+    segment.exportMicro += toMillionths(reading.export_kwh);
+    segment.kvarhMicro += toMillionths(reading.kvarh);
     if (reading.kva > segment.maxKva) segment.maxKva = reading.kva;
 
     // An interval takes the period of its start minute.
