@@ -1,7 +1,8 @@
+import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import type { DescribeDay } from './calendar.ts';
 import { createLocalClock, DAY_MS, MINUTE_MS } from './local-time.ts';
 import { toMillionths } from './money.ts';
-import { type LookupPeriods, PERIODS, type PeriodsByMinute } from './tou.ts';
+import type { LookupPeriods, PeriodsByMinute } from './tou.ts';
 import type { Period, PricingInput, Season } from './types.ts';
 
 /** Consecutive readings of one local month and one season, summed (metered values in millionths). */
@@ -62,7 +63,7 @@ export function measureUsage(input: PricingInput, describeDay: DescribeDay, look
 
     // An interval takes the period of its start minute.
     const periodCode = periods ? periods[Math.floor((localMs - dayNumber * DAY_MS) / MINUTE_MS)]! : 0;
-    if (periodCode > 0) segment.importByPeriodMicro[PERIODS[periodCode - 1]!] += importMicro;
+    if (periodCode > 0) segment.importByPeriodMicro[TOU_PERIODS[periodCode - 1]!] += importMicro;
     else unclassifiedImportMicro += importMicro;
 
     const slot = Math.floor((utcMs - startMs) / intervalMs);
