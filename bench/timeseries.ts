@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { importReadings } from '../src/cli/readings-import.ts';
+import { importIntoDatabase } from '../src/modules/timeseries/import/import-into-database.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
       await db.query('CHECKPOINT');
       rss = { before: process.memoryUsage().rss, peak: process.memoryUsage().rss };
       const started = performance.now();
-      imported = await importReadings(db, {
+      imported = await importIntoDatabase(db, {
         accountId,
         file: csv,
         onProgress: () => {

@@ -12,10 +12,10 @@ import {
   DEFAULT_BATCH_SIZE,
   type ImportProgress,
   type ImportSummary,
-  importReadings,
   PartialImportError,
-} from './readings-import.ts';
-import { READINGS_PATH, sendReadings } from './send-readings.ts';
+} from '../modules/timeseries/import/csv-import.ts';
+import { importIntoDatabase } from '../modules/timeseries/import/import-into-database.ts';
+import { importThroughServer, READINGS_PATH } from '../modules/timeseries/import/import-through-server.ts';
 
 const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--batch-size <rows>]
        npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--batch-size <rows>]`;
@@ -142,8 +142,8 @@ export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Pr
       onProgress: ({ bytes, readings }: ImportProgress) => bar.update(bytes, { readings }),
     };
     const summary = args.url
-      ? await sendReadings({ ...options, url: args.url, token: token! })
-      : await deps.withDatabase((db) => importReadings(db, options));
+      ? await importThroughServer({ ...options, url: args.url, token: token! })
+      : await deps.withDatabase((db) => importIntoDatabase(db, options));
     bar.update(size);
     bar.stop();
     const seconds = (performance.now() - started) / 1000;

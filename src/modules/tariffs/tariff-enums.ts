@@ -3,6 +3,8 @@ export const METER_TYPES = ['ELECTRICITY', 'WATER', 'GAS', 'SOLAR', 'GENSET', 'H
 export const TARIFF_TYPES = ['FLAT', 'TIME_OF_USE', 'BLOCK', 'DYNAMIC'] as const;
 export const CURRENCIES = ['ZAR', 'USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY', 'CNY'] as const;
 export const SEASONS = ['SUMMER', 'WINTER', 'TRANSITION', 'ALL_YEAR'] as const;
+export const TOU_DAY_TYPES = ['WEEKDAY', 'SATURDAY', 'SUNDAY', 'PUBLIC_HOLIDAY'] as const;
+export const TOU_PERIODS = ['PEAK', 'STANDARD', 'OFF_PEAK'] as const;
 export const ITEM_TYPE_CODES = [
   'TOU_PEAK_ENERGY',
   'TOU_OFF_PEAK_ENERGY',
@@ -30,3 +32,7 @@ export const ITEM_TYPE_CODES = [
 ] as const;
 
 export type TariffType = (typeof TARIFF_TYPES)[number];
+export type Season = (typeof SEASONS)[number];
+export type DayType = (typeof TOU_DAY_TYPES)[number];
+export type Period = (typeof TOU_PERIODS)[number];
+export type ItemTypeCode = (typeof ITEM_TYPE_CODES)[number];

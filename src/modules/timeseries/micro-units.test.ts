@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { addMicro, toMicro } from './micro-units.ts';
+import { addMicro, kiloToMicro } from './micro-units.ts';
 import { MAX_READING_VALUE } from './readings.ts';
 
 let t: TestApp;
@@ -29,13 +29,13 @@ function halfwayValues(): number[] {
   return found;
 }
 
-describe('toMicro', () => {
+describe('kiloToMicro', () => {
   it('rounds halves to the even neighbour, as the database does', async () => {
     const ties = halfwayValues();
     expect(ties.length).toBeGreaterThan(10);
-    expect(toMicro(2.5e-9)).toBe(2);
-    expect(toMicro(3.5e-9)).toBe(4);
-    expect(ties.map((v) => String(toMicro(v)))).toEqual(await databaseMicro(ties));
+    expect(kiloToMicro(2.5e-9)).toBe(2);
+    expect(kiloToMicro(3.5e-9)).toBe(4);
+    expect(ties.map((v) => String(kiloToMicro(v)))).toEqual(await databaseMicro(ties));
   });
 
   it('gives the database value for any reading value', async () => {
@@ -47,7 +47,7 @@ describe('toMicro', () => {
       ),
       { numRuns: 2000, seed: 20_261_122 },
     );
-    expect(values.map((v) => String(toMicro(v)))).toEqual(await databaseMicro(values));
+    expect(values.map((v) => String(kiloToMicro(v)))).toEqual(await databaseMicro(values));
   });
 });
 

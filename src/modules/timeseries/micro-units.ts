@@ -1,15 +1,17 @@
 /**
- * An exact integer of micro-units (1e-9 of a unit: µWh of a kWh), as the rollups store them:
- * a number while it is a safe integer, a bigint beyond.
+ * An exact integer of micro-units of the base unit (µWh, µvarh, µW, µVA: 1e-9 of the kWh, kvarh,
+ * kW, kVA a reading is in), as the rollups store them: a number while it is a safe integer, a
+ * bigint beyond.
  */
 export type Micro = number | bigint;
 
 /**
- * A reading's value in micro-units, exactly as PostgreSQL computes `round(value * 1e9)::int8`
- * (rollup-sql.ts): the same double product, rounded half to even like rint(). Values are at most
- * MAX_READING_VALUE, so the product is below 2^53 and the result exact.
+ * A reading's value in its kilo-unit (kWh) as an integer of the micro-unit (µWh), × 1e9, exactly
+ * as PostgreSQL computes `round(value * 1e9)::int8` (rollup-sql.ts): the same double product,
+ * rounded half to even like rint(). Values are at most MAX_READING_VALUE, so the product is below
+ * 2^53 and the result exact.
  */
-export function toMicro(value: number): number {
+export function kiloToMicro(value: number): number {
   const product = value * 1e9;
   const rounded = Math.round(product);
   // Math.round takes halves up; rint takes them to the even neighbour.

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReadingBatch } from './readings.ts';
 import { type RollupRow, rollupDeltas } from './rollup-deltas.ts';
-import { toMicro } from './micro-units.ts';
+import { kiloToMicro } from './micro-units.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -30,12 +30,12 @@ function expectedRows(readings: { meter: number; ts: number; value: number }[], 
       sum_uva: 0,
       max_kva: 0,
     };
-    row.import_uwh = Number(row.import_uwh) + toMicro(value);
-    row.uvarh = Number(row.uvarh) + toMicro(value / 2);
+    row.import_uwh = Number(row.import_uwh) + kiloToMicro(value);
+    row.uvarh = Number(row.uvarh) + kiloToMicro(value / 2);
     row.readings++;
-    row.sum_power_uw = Number(row.sum_power_uw) + toMicro(power);
+    row.sum_power_uw = Number(row.sum_power_uw) + kiloToMicro(power);
     row.max_power_kw = Math.max(row.max_power_kw, power);
-    row.sum_uva = Number(row.sum_uva) + toMicro(kva);
+    row.sum_uva = Number(row.sum_uva) + kiloToMicro(kva);
     row.max_kva = Math.max(row.max_kva, kva);
     rows.set(key, row);
   }

@@ -1,4 +1,4 @@
-import { addMicro, type Micro, toMicro } from './micro-units.ts';
+import { addMicro, type Micro, kiloToMicro } from './micro-units.ts';
 import type { ReadingBatch } from './readings.ts';
 
 /** One row of readings_hourly or readings_daily (ROLLUP_COLUMNS); bucket_start in ms since 1970 UTC. */
@@ -23,13 +23,13 @@ function rollupOfReading(batch: ReadingBatch, i: number, bucketStart: number): R
   return {
     meter_id: batch.meterId[i]!,
     bucket_start: bucketStart,
-    import_uwh: toMicro(batch.importKwh[i]!),
-    export_uwh: toMicro(batch.exportKwh[i]!),
-    uvarh: toMicro(batch.kvarh[i]!),
+    import_uwh: kiloToMicro(batch.importKwh[i]!),
+    export_uwh: kiloToMicro(batch.exportKwh[i]!),
+    uvarh: kiloToMicro(batch.kvarh[i]!),
     readings: 1,
-    sum_power_uw: toMicro(batch.powerKw[i]!),
+    sum_power_uw: kiloToMicro(batch.powerKw[i]!),
     max_power_kw: batch.powerKw[i]!,
-    sum_uva: toMicro(batch.kva[i]!),
+    sum_uva: kiloToMicro(batch.kva[i]!),
     max_kva: batch.kva[i]!,
   };
 }
@@ -114,13 +114,13 @@ export function rollupDeltas(batch: ReadingBatch): { hourly: RollupRow[]; daily:
       addTo: (total, i) =>
         accumulate(
           total,
-          toMicro(batch.importKwh[i]!),
-          toMicro(batch.exportKwh[i]!),
-          toMicro(batch.kvarh[i]!),
+          kiloToMicro(batch.importKwh[i]!),
+          kiloToMicro(batch.exportKwh[i]!),
+          kiloToMicro(batch.kvarh[i]!),
           1,
-          toMicro(batch.powerKw[i]!),
+          kiloToMicro(batch.powerKw[i]!),
           batch.powerKw[i]!,
-          toMicro(batch.kva[i]!),
+          kiloToMicro(batch.kva[i]!),
           batch.kva[i]!,
         ),
     },

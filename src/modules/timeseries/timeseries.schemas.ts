@@ -10,10 +10,11 @@ const EARLIEST = Date.UTC(1900, 0, 1);
 const LATEST = Date.UTC(9999, 0, 1);
 const MINUTE_MS = 60_000;
 
-const isoDateTime = z.iso.datetime({ offset: true });
+const ISO_DATE_TIME_FORMAT = { offset: true } as const;
+const isoDateTime = z.iso.datetime(ISO_DATE_TIME_FORMAT);
 
-/** The pattern behind isoDateTime: a text it accepts is one Date.parse reads the same way. */
-export const ISO_DATE_TIME = isoDateTime._zod.def.pattern;
+/** The pattern isoDateTime checks: a text it accepts is one Date.parse reads the same way. */
+export const ISO_DATE_TIME = z.regexes.datetime(ISO_DATE_TIME_FORMAT);
 
 export function isWithinTimestampRange(time: Date | number): boolean {
   const ms = Number(time);

@@ -10,7 +10,7 @@ import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { prepareReadings, storeReadings } from './store-readings.ts';
 import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
-import { ENERGY, type EnergyTotals, POWER } from './totals.ts';
+import { ENERGY, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 /** Above these sizes a query is expensive: it runs under the admission of its organization. */
@@ -86,6 +86,15 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     return meter!;
   }
 
+  /** The meter's buckets of the report, each its start and the values point takes of its totals. */
+  async function profile<T, P>(auth: AuthContext, query: ProfileQuery, report: Report<T>, point: (totals: T) => P) {
+    const meter = await readableMeter(auth, query);
+    const buckets = await admitIf(bucketCount(query) > CHEAP_PROFILE_BUCKETS, query.account_id, () =>
+      aggregates.profile(db, report, query.account_id, meter.id, query, query.bucket_minutes),
+    );
+    return buckets.map(({ key, totals }) => ({ ts: key.toISOString(), ...point(totals) }));
+  }
+
   return {
     async ingest(auth: AuthContext, body: IngestBody) {
       await guard.require(auth, body.account_id, 'write');
@@ -105,30 +114,20 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
-      const meter = await readableMeter(auth, query);
-      const buckets = await admitIf(bucketCount(query) > CHEAP_PROFILE_BUCKETS, query.account_id, () =>
-        aggregates.profile(db, ENERGY, query.account_id, meter.id, query, query.bucket_minutes),
-      );
-      return buckets.map(({ key, totals }) => ({
-        ts: key.toISOString(),
-        import_kwh: totals.import_kwh,
-        export_kwh: totals.export_kwh,
-        net_kwh: totals.net_kwh,
-        kvarh: totals.kvarh,
+      return profile(auth, query, ENERGY, ({ import_kwh, export_kwh, net_kwh, kvarh }) => ({
+        import_kwh,
+        export_kwh,
+        net_kwh,
+        kvarh,
       }));
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
-      const meter = await readableMeter(auth, query);
-      const buckets = await admitIf(bucketCount(query) > CHEAP_PROFILE_BUCKETS, query.account_id, () =>
-        aggregates.profile(db, POWER, query.account_id, meter.id, query, query.bucket_minutes),
-      );
-      return buckets.map(({ key, totals }) => ({
-        ts: key.toISOString(),
-        avg_kw: totals.avg_kw,
-        max_kw: totals.max_kw,
-        avg_kva: totals.avg_kva,
-        max_kva: totals.max_kva,
+      return profile(auth, query, POWER, ({ avg_kw, max_kw, avg_kva, max_kva }) => ({
+        avg_kw,
+        max_kw,
+        avg_kva,
+        max_kva,
       }));
     },
 

@@ -1,4 +1,4 @@
-import { Dec, microToNumber, roundCents, roundQuantity, ZERO } from './money.ts';
+import { Dec, millionthsToNumber, roundCents, roundQuantity, ZERO } from './money.ts';
 import type { PricedUsage } from './pricing.ts';
 import type { Bill, BillLine, PricingTariff } from './types.ts';
 
@@ -30,9 +30,9 @@ export function assembleBill(tariff: PricingTariff, priced: PricedUsage): Bill {
     tariff_id: tariff.id,
     currency: tariff.currency,
     approximate: priced.approximate,
-    import_kwh: microToNumber(usage.importMicro),
-    export_kwh: microToNumber(usage.exportMicro),
-    kvarh: microToNumber(usage.kvarhMicro),
+    import_kwh: millionthsToNumber(usage.importMicro),
+    export_kwh: millionthsToNumber(usage.exportMicro),
+    kvarh: millionthsToNumber(usage.kvarhMicro),
     max_kva: usage.maxKva === null ? null : roundQuantity(new Dec(usage.maxKva)),
     lines,
     subtotal: toNumber(subtotal),

@@ -1,4 +1,5 @@
-import { Dec, toMicro } from './money.ts';
+import type { ItemTypeCode } from '../../tariffs/tariff-enums.ts';
+import { Dec, toMillionths } from './money.ts';
 import type { Period, PricingItem, Season } from './types.ts';
 
 /** What a tariff item is charged on. */
@@ -25,17 +26,17 @@ export interface Charge {
 
 export const METERED_BASES: ReadonlySet<ChargeBasis> = new Set(['IMPORT', 'TOU', 'EXPORT', 'REACTIVE']);
 
-const TOU_PERIODS: ReadonlyMap<string, Period> = new Map([
+const PERIOD_OF_TOU_ITEM: ReadonlyMap<string, Period> = new Map([
   ['TOU_PEAK_ENERGY', 'PEAK'],
   ['TOU_STANDARD_ENERGY', 'STANDARD'],
   ['TOU_OFF_PEAK_ENERGY', 'OFF_PEAK'],
-]);
+] satisfies [ItemTypeCode, Period][]);
 
 function basisOf(item: PricingItem): ChargeBasis | null {
   switch (item.unit.trim().toLowerCase()) {
     case 'kwh':
-      if (item.item_type_code === 'EXPORTED_ENERGY') return 'EXPORT';
-      return TOU_PERIODS.has(item.item_type_code) ? 'TOU' : 'IMPORT';
+      if (item.item_type_code === ('EXPORTED_ENERGY' satisfies ItemTypeCode)) return 'EXPORT';
+      return PERIOD_OF_TOU_ITEM.has(item.item_type_code) ? 'TOU' : 'IMPORT';
     case 'kvarh':
       return 'REACTIVE';
     case 'kva':
@@ -60,7 +61,7 @@ function tiersOf(item: PricingItem, sign: number): Tier[] {
     upperMicro:
       block.upper_limit === null || index === blocks.length - 1
         ? Number.POSITIVE_INFINITY
-        : toMicro(Number(block.upper_limit)),
+        : toMillionths(Number(block.upper_limit)),
     unitPrice: new Dec(block.unit_price_cents).div(100).times(sign),
   }));
 }
@@ -76,7 +77,7 @@ export function chargesByType(items: PricingItem[]): Map<string, Charge[]> {
       item,
       position,
       basis,
-      period: TOU_PERIODS.get(item.item_type_code) ?? null,
+      period: PERIOD_OF_TOU_ITEM.get(item.item_type_code) ?? null,
       unitPrice: new Dec(item.price).times(sign),
       tiers: METERED_BASES.has(basis) ? tiersOf(item, sign) : [],
     };

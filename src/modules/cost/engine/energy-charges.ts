@@ -1,7 +1,7 @@
 import { fillTiers } from './blocks.ts';
 import { type Charge, chargeForSeason, METERED_BASES } from './charges.ts';
 import type { LineBook } from './line-book.ts';
-import { microToDecimal } from './money.ts';
+import { millionthsToDecimal } from './money.ts';
 import type { UsageSegment } from './usage.ts';
 
 function meteredMicro(charge: Charge, segment: UsageSegment): number {
@@ -29,11 +29,11 @@ export function addEnergyCharges(book: LineBook, chargesByType: Map<string, Char
       cumulativeByMonth.set(segment.monthKey, cumulative + micro);
       if (!charge) continue;
       if (charge.tiers.length === 0) {
-        book.add(charge, null, microToDecimal(micro), charge.unitPrice);
+        book.add(charge, null, millionthsToDecimal(micro), charge.unitPrice);
         continue;
       }
       for (const share of fillTiers(charge.tiers, cumulative, micro)) {
-        book.add(charge, share.tier.blockIndex, microToDecimal(share.micro), share.tier.unitPrice);
+        book.add(charge, share.tier.blockIndex, millionthsToDecimal(share.micro), share.tier.unitPrice);
       }
     }
   }

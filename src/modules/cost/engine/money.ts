@@ -7,22 +7,22 @@ export type Dec = Decimal;
 export const ZERO = new Dec(0);
 
 /**
- * Metered quantities (kWh, kvarh) are summed as integers of millionths, which is exact in a
- * double up to 9e9 kWh and much faster than a Decimal per reading; the service keeps energies
- * to 6 decimals, so nothing is lost.
+ * Metered quantities (kWh, kvarh) are summed as integers of millionths of their unit (the
+ * engine's *Micro values: 1e-6 kWh), which is exact in a double up to 9e9 kWh and much faster
+ * than a Decimal per reading; the service keeps energies to 6 decimals, so nothing is lost.
  */
-const MICRO_PER_UNIT = 1_000_000;
+const MILLIONTHS_PER_UNIT = 1_000_000;
 
-export function toMicro(value: number): number {
-  return Math.round(value * MICRO_PER_UNIT);
+export function toMillionths(value: number): number {
+  return Math.round(value * MILLIONTHS_PER_UNIT);
 }
 
-export function microToDecimal(micro: number): Dec {
-  return new Dec(micro).div(MICRO_PER_UNIT);
+export function millionthsToDecimal(millionths: number): Dec {
+  return new Dec(millionths).div(MILLIONTHS_PER_UNIT);
 }
 
-export function microToNumber(micro: number): number {
-  return micro / MICRO_PER_UNIT;
+export function millionthsToNumber(millionths: number): number {
+  return millionths / MILLIONTHS_PER_UNIT;
 }
 
 /** Rounds to the cent, half away from zero (decimal.js ROUND_HALF_UP is symmetric). */

@@ -1,11 +1,10 @@
-import type { DayType, Period, PricingCalendar, Season } from './types.ts';
+import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
+import type { DayType, PricingCalendar, Season } from './types.ts';
 
-/** Period codes by minute of a local day: 0 where no rule applies, else 1 + index in PERIODS. */
+/** Period codes by minute of a local day: 0 where no rule applies, else 1 + index in TOU_PERIODS. */
 export type PeriodsByMinute = Uint8Array;
 
 export type LookupPeriods = (season: Season | null, dayType: DayType) => PeriodsByMinute | null;
-
-export const PERIODS: readonly Period[] = ['PEAK', 'STANDARD', 'OFF_PEAK'];
 
 const MINUTES_PER_DAY = 1440;
 
@@ -36,7 +35,7 @@ function buildTable(
   const table = new Uint8Array(MINUTES_PER_DAY);
   for (const rule of rules) {
     table.fill(
-      PERIODS.indexOf(rule.period) + 1,
+      TOU_PERIODS.indexOf(rule.period) + 1,
       Math.max(rule.start_minute, 0),
       Math.min(rule.end_minute, MINUTES_PER_DAY),
     );

@@ -1,7 +1,6 @@
-export type Season = 'SUMMER' | 'WINTER' | 'TRANSITION' | 'ALL_YEAR';
-export type DayType = 'WEEKDAY' | 'SATURDAY' | 'SUNDAY' | 'PUBLIC_HOLIDAY';
-export type Period = 'PEAK' | 'STANDARD' | 'OFF_PEAK';
-export type TariffType = 'FLAT' | 'TIME_OF_USE' | 'BLOCK' | 'DYNAMIC';
+import type { DayType, Period, Season, TariffType } from '../../tariffs/tariff-enums.ts';
+
+export type { DayType, Period, Season, TariffType };
 
 export interface PricingBlock {
   block_index: number;

@@ -1,7 +1,8 @@
+import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import type { DescribeDay } from './calendar.ts';
 import { createLocalClock, DAY_MS, MINUTE_MS } from './local-time.ts';
-import { toMicro } from './money.ts';
-import { type LookupPeriods, PERIODS, type PeriodsByMinute } from './tou.ts';
+import { toMillionths } from './money.ts';
+import type { LookupPeriods, PeriodsByMinute } from './tou.ts';
 import type { Period, PricingInput, Season } from './types.ts';
 
 /** Consecutive readings of one local month and one season, summed (metered values in millionths). */
@@ -54,15 +55,15 @@ export function measureUsage(input: PricingInput, describeDay: DescribeDay, look
         segments.push(segment);
       }
     }
-    const importMicro = toMicro(reading.import_kwh);
+    const importMicro = toMillionths(reading.import_kwh);
     segment.importMicro += importMicro;
-    segment.exportMicro += toMicro(reading.export_kwh);
-    segment.kvarhMicro += toMicro(reading.kvarh);
+    segment.exportMicro += toMillionths(reading.export_kwh);
+    segment.kvarhMicro += toMillionths(reading.kvarh);
     if (reading.kva > segment.maxKva) segment.maxKva = reading.kva;
 
     // An interval takes the period of its start minute.
     const periodCode = periods ? periods[Math.floor((localMs - dayNumber * DAY_MS) / MINUTE_MS)]! : 0;
-    if (periodCode > 0) segment.importByPeriodMicro[PERIODS[periodCode - 1]!] += importMicro;
+    if (periodCode > 0) segment.importByPeriodMicro[TOU_PERIODS[periodCode - 1]!] += importMicro;
     else unclassifiedImportMicro += importMicro;
 
     const slot = Math.floor((utcMs - startMs) / intervalMs);

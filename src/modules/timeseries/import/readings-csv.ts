@@ -1,5 +1,5 @@
-import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../modules/timeseries/timeseries.schemas.ts';
-import { MAX_READING_VALUE, ReadingColumns, resized } from '../modules/timeseries/readings.ts';
+import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../timeseries.schemas.ts';
+import { MAX_READING_VALUE, ReadingColumns, resized } from '../readings.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
@@ -94,7 +94,7 @@ function fields(text: string): string[] {
 
 /** The same as the timestamp schema, without its cost on the valid texts that make up a file. */
 function parseTimestamp(line: number, text: string | undefined): Date {
-  if (text !== undefined && ISO_DATE_TIME?.test(text)) {
+  if (text !== undefined && ISO_DATE_TIME.test(text)) {
     const date = new Date(text);
     if (isWithinTimestampRange(date)) return date;
   }

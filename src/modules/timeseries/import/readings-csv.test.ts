@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { timestamp } from '../timeseries.schemas.ts';
 import { CsvLines, createLineParser, parseHeader } from './readings-csv.ts';
 
 /** Reads a line as the import does: from the bytes of the file. */
@@ -183,6 +184,19 @@ describe('a line read from bytes', () => {
     } finally {
       decoded.mockRestore();
     }
+  });
+
+  it('reads a timestamp as the timestamp schema does: the same time or its message', () => {
+    fc.assert(
+      fc.property(timestampText, (text) => {
+        const read = outcome((into) => createLineParser(header).parseText(into, 7, `M-1,${text},1,,`));
+        const parsed = timestamp.safeParse(text);
+        expect(typeof read === 'string' ? read : read.ts[0]).toEqual(
+          parsed.success ? parsed.data.getTime() : `line 7: ts: ${parsed.error.issues[0]?.message}, found "${text}"`,
+        );
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('reads any valid timestamp at the same time as Date does', () => {

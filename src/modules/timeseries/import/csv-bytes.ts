@@ -1,4 +1,4 @@
-import { isWithinTimestampRange } from '../modules/timeseries/timeseries.schemas.ts';
+import { isWithinTimestampRange } from '../timeseries.schemas.ts';
 
 /**
  * Readers of CSV fields in place, in the bytes of a line: the plain forms that make up nearly

@@ -1,6 +1,6 @@
-import type { Database } from '../db/types.ts';
-import type { WriteCounts } from '../modules/timeseries/readings.repository.ts';
-import { type PreparedReadings, storeReadings } from '../modules/timeseries/store-readings.ts';
+import type { Database } from '../../../db/types.ts';
+import type { WriteCounts } from '../readings.repository.ts';
+import { type PreparedReadings, storeReadings } from '../store-readings.ts';
 
 /** Batches written at the same time: the database works on one while it waits for the other's round trips. */
 const WRITERS = 2;

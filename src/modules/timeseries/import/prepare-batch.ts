@@ -1,8 +1,8 @@
-import type { Executor } from '../db/types.ts';
-import { type MeterProblem, meterProblem } from '../modules/timeseries/meter-checks.ts';
-import { isAlignedOnInterval, ReadingBatch } from '../modules/timeseries/readings.ts';
-import { type MeterRow, readingsRepository } from '../modules/timeseries/readings.repository.ts';
-import { type PreparedReadings, prepareReadings } from '../modules/timeseries/store-readings.ts';
+import type { Executor } from '../../../db/types.ts';
+import { type MeterProblem, meterProblem } from '../meter-checks.ts';
+import { isAlignedOnInterval, ReadingBatch } from '../readings.ts';
+import { type MeterRow, readingsRepository } from '../readings.repository.ts';
+import { type PreparedReadings, prepareReadings } from '../store-readings.ts';
 import { type CsvLines, ImportError } from './readings-csv.ts';
 
 const METER_PROBLEMS: Record<MeterProblem, (serial: string) => string> = {

@@ -7,7 +7,7 @@ import {
   type ImportOptions,
   type ImportSummary,
   PartialImportError,
-} from './readings-import.ts';
+} from './csv-import.ts';
 
 export const READINGS_PATH = '/api/v1/timeseries/electricity/readings';
 
@@ -135,7 +135,7 @@ async function post(options: SendOptions, body: string, meter: MeterReadings) {
  * request the import stops, and what was stored before it stays (PartialImportError): running
  * the file again completes it.
  */
-export async function sendReadings(options: SendOptions): Promise<ImportSummary> {
+export async function importThroughServer(options: SendOptions): Promise<ImportSummary> {
   const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
   const input = createReadStream(options.file);
   try {

@@ -1,56 +1,10 @@
 import { createReadStream } from 'node:fs';
-import type { Database } from '../db/types.ts';
-import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
-import { createBatchPreparer } from './prepare-batch.ts';
+import type { Database } from '../../../db/types.ts';
+import { readingsRepository } from '../readings.repository.ts';
 import { csvBatches } from './csv-batches.ts';
+import { DEFAULT_BATCH_SIZE, type ImportOptions, type ImportSummary, PartialImportError } from './csv-import.ts';
 import { OrderedWrites } from './ordered-writes.ts';
-
-// The largest batch an HTTP request may carry: fewer statements and commits per reading.
-export const DEFAULT_BATCH_SIZE = 50_000;
-
-export interface ImportProgress {
-  /** Bytes of the file read so far. */
-  bytes: number;
-  /** Readings stored so far. */
-  readings: number;
-}
-
-export interface ImportSummary {
-  /** Readings stored (inserted + updated). */
-  readings: number;
-  inserted: number;
-  updated: number;
-}
-
-export interface ImportOptions {
-  accountId: string;
-  file: string;
-  batchSize?: number;
-  onProgress?: (progress: ImportProgress) => void;
-}
-
-/** What was not stored at a failure, and what to do before running the file again. */
-export interface FailureAdvice {
-  notStored: string;
-  fix: string;
-}
-
-const FILE_FAILURE: FailureAdvice = {
-  notStored: 'the batch with the failing line was not stored',
-  fix: 'Fix the file',
-};
-
-/** A failure after some batches were stored: those stay (each batch is atomic). */
-export class PartialImportError extends Error {
-  constructor(
-    error: Error,
-    readonly stored: ImportSummary,
-    readonly advice: FailureAdvice = FILE_FAILURE,
-  ) {
-    super(error.message, { cause: error });
-    this.name = 'PartialImportError';
-  }
-}
+import { createBatchPreparer } from './prepare-batch.ts';
 
 /**
  * Streams a CSV file of readings (header meter_sn, ts, import_kwh[, export_kwh, kvarh, power_kw,
@@ -60,7 +14,7 @@ export class PartialImportError extends Error {
  * holding it is not stored, earlier batches are. A later line for the same (meter, ts) replaces
  * an earlier one, so running the same file again changes nothing.
  */
-export async function importReadings(db: Database, options: ImportOptions): Promise<ImportSummary> {
+export async function importIntoDatabase(db: Database, options: ImportOptions): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!(await readingsRepository.accountExists(db, options.accountId))) {
     throw new Error(`account ${options.accountId} not found`);

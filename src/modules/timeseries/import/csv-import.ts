@@ -1,0 +1,51 @@
+/**
+ * What both ways of importing a readings CSV file share: the options they take, the progress and
+ * summary they report, and the failure after part of the file was stored.
+ */
+
+// The largest batch an HTTP request may carry: fewer statements and commits per reading.
+export const DEFAULT_BATCH_SIZE = 50_000;
+
+export interface ImportProgress {
+  /** Bytes of the file read so far. */
+  bytes: number;
+  /** Readings stored so far. */
+  readings: number;
+}
+
+export interface ImportSummary {
+  /** Readings stored (inserted + updated). */
+  readings: number;
+  inserted: number;
+  updated: number;
+}
+
+export interface ImportOptions {
+  accountId: string;
+  file: string;
+  batchSize?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/** What was not stored at a failure, and what to do before running the file again. */
+export interface FailureAdvice {
+  notStored: string;
+  fix: string;
+}
+
+const FILE_FAILURE: FailureAdvice = {
+  notStored: 'the batch with the failing line was not stored',
+  fix: 'Fix the file',
+};
+
+/** A failure after some batches were stored: those stay (each batch is atomic). */
+export class PartialImportError extends Error {
+  constructor(
+    error: Error,
+    readonly stored: ImportSummary,
+    readonly advice: FailureAdvice = FILE_FAILURE,
+  ) {
+    super(error.message, { cause: error });
+    this.name = 'PartialImportError';
+  }
+}
