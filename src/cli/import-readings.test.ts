@@ -113,6 +113,14 @@ describe('import command', () => {
     expect((await storedReadings(t.db, a.id)).map((r) => r.import_kwh)).toEqual([1.5, 2.5, 3, 4]);
   });
 
+  it('reads the account id in any case', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const file = await csv([HEADER, `${m.meter_sn},2026-04-01T00:00:00Z,1,0,0`]);
+    const upper = await run(['--account', org.accountId.toUpperCase(), '--file', file]);
+    expect([upper.code, upper.stderr]).toEqual([0, '']);
+    expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1]);
+  });
+
   it('accepts the optional power_kw and kva columns in any order', async () => {
     const m = await insertMeter(t.db, org.accountId);
     const file = await csv(['ts,kva,meter_sn,power_kw,import_kwh', `2026-04-01T00:00:00Z,9,${m.meter_sn},7,1`]);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
+import { uuid } from '../http/fields.ts';
 import type { Database } from '../db/types.ts';
 import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
 import {
@@ -52,7 +53,7 @@ Examples:
 
 const argsSchema = z.object({
   url: z.url({ protocol: /^https?$/ }).optional(),
-  account: z.uuid(),
+  account: uuid,
   file: z.string().min(1),
   'batch-size': z.coerce.number().int().min(1).max(MAX_READINGS_PER_REQUEST).default(DEFAULT_BATCH_SIZE),
 });
