@@ -55,18 +55,12 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /**
- * A large result arrives faster than it is parsed: the socket would hand over up to 2 MB at once
- * (libuv reads up to 32 chunks per wake-up) and node-postgres parses it all in one go, about 100 ms
- * for a year of one meter's readings, while every other request waits. Pausing the connection's
- * socket after each chunk and resuming it on the next turn of the event loop lets other requests
- * run between the chunks (one chunk, 64 KB, is a few milliseconds of parsing).
- */
-/**
  * A large result arrives faster than it is parsed: the socket hands over up to 2 MB at a time
  * (libuv reads up to 32 chunks per wake-up) and node-postgres parses it all in one go, about
  * 100 ms for a year of one meter's readings, while every other request waits. Pausing the
  * connection's socket after each chunk and resuming it on the next turn of the event loop lets
  * other requests run between the chunks (a chunk, 64 KB, is a few milliseconds of parsing).
+ * node-postgres exposes no option for this: the socket is its connection's `stream` (pg 8).
  */
 function yieldBetweenChunks(client: pg.PoolClient): void {
   const stream = (client as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
