@@ -80,7 +80,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
   registerMetrics(app, metrics);
   registerCollectionRoute(app, `http://${config.host}:${config.port}`);
   registerAuthRoutes(app, auth, authRateLimit);
-  if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth, cache));
+  if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService({ db, cache, users: auth }));
   registerOrganizationRoutes(app, createOrganizationsService({ db, guard, cache }));
   const admission = createAdmission(config.expensiveConcurrencyPerOrg);
   registerTimeseriesRoutes(app, createTimeseriesService({ db, guard, admission }));

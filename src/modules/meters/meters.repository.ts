@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/types.ts';
-import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
-import { insertRow, updateRow } from '../building-blocks/sql-writes.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
+import { SqlParams } from '../../db/sql-params.ts';
+import { insertRow, updateRow } from '../../db/sql-writes.ts';
 import { METER_SORT } from './meters.schemas.ts';
 
 export interface Meter {

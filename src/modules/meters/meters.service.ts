@@ -1,9 +1,9 @@
 import type { Database, Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { buildingBlocksRepository } from '../building-blocks/building-blocks.repository.ts';
-import { databaseErrorCode, UNIQUE_VIOLATION } from '../building-blocks/database-errors.ts';
 import { assertReferencesExist, type Reference } from '../building-blocks/references.ts';
 import { dashboardConfigRepository } from '../dashboard-config/dashboard-config.repository.ts';
 import { type Meter, metersRepository as repo } from './meters.repository.ts';
@@ -28,10 +28,7 @@ function assertMeterReferences(
   return assertReferencesExist(tx, accountId, references);
 }
 
-function duplicateSerialAsConflict(error: unknown): never {
-  if (databaseErrorCode(error) === UNIQUE_VIOLATION) throw conflict('A meter with this meter_sn already exists');
-  throw error;
-}
+const SERIAL_TAKEN = 'A meter with this meter_sn already exists';
 
 export function createMetersService({ db, guard }: MetersDeps) {
   async function owned(auth: AuthContext, accountId: string, id: number, access: Access) {
@@ -58,7 +55,7 @@ export function createMetersService({ db, guard }: MetersDeps) {
       await guard.require(auth, accountId, 'write');
       return db.transaction(async (tx) => {
         await assertMeterReferences(tx, accountId, values);
-        return repo.insert(tx, accountId, values).catch(duplicateSerialAsConflict);
+        return conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
       });
     },
 
@@ -69,7 +66,7 @@ export function createMetersService({ db, guard }: MetersDeps) {
       await owned(auth, accountId, id, 'write');
       return db.transaction(async (tx) => {
         await assertMeterReferences(tx, accountId, values);
-        const updated = await repo.update(tx, accountId, id, values).catch(duplicateSerialAsConflict);
+        const updated = await conflictOnDuplicate(repo.update(tx, accountId, id, values), SERIAL_TAKEN);
         if (!updated) throw notFound('Meter');
         return updated;
       });

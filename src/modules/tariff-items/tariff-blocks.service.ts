@@ -1,13 +1,13 @@
 import type { Executor } from '../../db/types.ts';
 import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
 import { type BlockInput, tariffBlocksRepository as repo } from './tariff-blocks.repository.ts';
 import type { BlockChanges } from './tariff-blocks.schemas.ts';
 import { lockItem, requireItem } from './tariff-items.service.ts';
 import { tierViolations } from './tiers.ts';
-import { conflictOnDuplicate } from './unique-conflict.ts';
 
 export type TariffBlocksDeps = TariffsDeps;
 

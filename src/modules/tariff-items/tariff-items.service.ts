@@ -1,12 +1,12 @@
 import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ListParams } from '../../http/list.ts';
+import type { ListParams } from '../../db/list-page.ts';
 import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
 import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from './tariff-items.repository.ts';
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
-import { conflictOnDuplicate } from './unique-conflict.ts';
 
 export type TariffItemsDeps = TariffsDeps;
 
