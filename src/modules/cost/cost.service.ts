@@ -20,7 +20,7 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
   return meterId === null ? 'No meter configured' : 'No tariff configured';
 }
 
-interface CostDeps {
+export interface CostDeps {
   db: Database;
   guard: AccessGuard;
   /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */

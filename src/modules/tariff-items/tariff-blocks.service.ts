@@ -1,15 +1,15 @@
 import type { Executor } from '../../db/types.ts';
-import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
-import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
+import { addressedAccount } from '../tariffs/tariff-access.ts';
 import { type BlockInput, tariffBlocksRepository as repo } from './tariff-blocks.repository.ts';
 import type { BlockChanges } from './tariff-blocks.schemas.ts';
-import { lockItem, requireItem } from './tariff-items.service.ts';
+import { lockItem, requireItem, type TariffItemsDeps } from './tariff-items.service.ts';
 import { tierViolations } from './tiers.ts';
 
-export type TariffBlocksDeps = TariffsDeps;
+/** The same as the items': tiers belong to items. */
+export type TariffBlocksDeps = TariffItemsDeps;
 
 export interface BlockAddress {
   tariffId: number;
@@ -17,9 +17,7 @@ export interface BlockAddress {
   accountId: string | undefined;
 }
 
-export function createTariffBlocksService({ db, guard, cache }: TariffBlocksDeps) {
-  const access = createTariffAccess(db, guard, cache);
-
+export function createTariffBlocksService({ db, tariffAccess: access }: TariffBlocksDeps) {
   /**
    * A write to the item's tiers, in a transaction that holds the item's lock: writes to one item's
    * tiers run one at a time, so each checks the tiers that the one before it left.

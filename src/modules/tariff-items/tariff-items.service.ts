@@ -1,14 +1,16 @@
-import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { notFound } from '../../http/errors.ts';
 import type { ListParams } from '../../db/list-page.ts';
-import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
+import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
 import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from './tariff-items.repository.ts';
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 
-export type TariffItemsDeps = TariffsDeps;
+export interface TariffItemsDeps {
+  db: Database;
+  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed'>;
+}
 
 const duplicateMessage = (item: { item_type_code: string; season: string }) =>
   `The tariff already has an item ${item.item_type_code} for season ${item.season}`;
@@ -26,9 +28,7 @@ export async function lockItem(tx: Executor, tariffId: number, itemId: number): 
   return requireItem(tx, tariffId, itemId);
 }
 
-export function createTariffItemsService({ db, guard, cache }: TariffItemsDeps) {
-  const access = createTariffAccess(db, guard, cache);
-
+export function createTariffItemsService({ db, tariffAccess: access }: TariffItemsDeps) {
   return {
     async list(auth: AuthContext, tariffId: number, query: ListParams & { account_id?: string | undefined }) {
       await access.tariff(auth, tariffId, query.account_id, 'read');

@@ -1,10 +1,8 @@
 import type { Database, Executor } from '../../db/types.ts';
-import type { ReadCache } from '../../db/read-cache.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { referenceRepository } from '../reference/reference.repository.ts';
-import { createTariffAccess } from './tariff-access.ts';
+import type { TariffAccess } from './tariff-access.ts';
 import { tariffDetails } from './tariff-details.ts';
 import { assertTariffRules } from './tariff-rules.ts';
 import { tariffsRepository as repo } from './tariffs.repository.ts';
@@ -12,8 +10,7 @@ import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody
 
 export interface TariffsDeps {
   db: Database;
-  guard: AccessGuard;
-  cache: ReadCache;
+  tariffAccess: Pick<TariffAccess, 'requireAccount' | 'tariff' | 'changed'>;
 }
 
 /** When a TIME_OF_USE tariff names no schedule, the default schedule of the contract applies. */
@@ -59,9 +56,7 @@ async function softDelete(tx: Executor, id: number, accountId: string, at: strin
   await repo.softDelete(tx, id, accountId, at);
 }
 
-export function createTariffsService({ db, guard, cache }: TariffsDeps) {
-  const access = createTariffAccess(db, guard, cache);
-
+export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) {
   return {
     async list(auth: AuthContext, query: TariffListQuery) {
       await access.requireAccount(auth, query.account_id, 'read');

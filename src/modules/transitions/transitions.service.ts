@@ -8,7 +8,7 @@ import type { CreateTransitionBody, UpdateTransitionBody } from './transitions.s
 
 export interface TransitionsDeps {
   db: Database;
-  tariffAccess: TariffAccess;
+  tariffAccess: Pick<TariffAccess, 'tariff'>;
   now: () => Date;
 }
 
