@@ -81,8 +81,8 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
     pollSeconds: config.transitionPollS,
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
-  registerBuildingBlocksModule(app, { db, guard });
-  registerMetersModule(app, { db, guard });
-  registerDashboardConfigModule(app, { db, guard });
+  const blocks = registerBuildingBlocksModule(app, { db, guard });
+  const meters = registerMetersModule(app, { db, guard, blocks, tariffs: tariffAccess });
+  registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess });
   return app;
 }

@@ -75,6 +75,15 @@ export const buildingBlocksRepository = {
     );
   },
 
+  /** Which of ids are blocks of the organization, locked (FOR SHARE) until the transaction ends. */
+  async lockExisting(db: Executor, accountId: string, ids: number[]) {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM building_blocks WHERE account_id = $1 AND id = ANY($2::int[]) FOR SHARE',
+      [accountId, ids],
+    );
+    return rows.map((r) => r.id);
+  },
+
   /** Inserts only the columns given, so a missing required column fails in the database (23502). */
   insert: (db: Executor, accountId: string, values: BuildingBlockValues) =>
     insertRow<BuildingBlock>(db, TABLE, accountId, values),

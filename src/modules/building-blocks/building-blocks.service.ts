@@ -4,6 +4,7 @@ import { type AccessGuard, type Access, assertOwned } from '../../http/access-gu
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOn } from '../../http/database-conflicts.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { assertReferencesExist } from '../../http/references.ts';
 import { buildingBlocksRepository as repo } from './building-blocks.repository.ts';
 import {
   buildingTypeOf,
@@ -11,7 +12,6 @@ import {
   type ListBuildingBlocksQuery,
   type UpdateBuildingBlock,
 } from './building-blocks.schemas.ts';
-import { assertReferencesExist } from './references.ts';
 
 export interface BuildingBlocksDeps {
   db: Database;
@@ -35,6 +35,12 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
   }
 
   return {
+    /** For other modules, after their own access check: the block by id alone (whatever its organization). */
+    find: (id: number) => repo.find(db, id),
+
+    /** For a record naming blocks: which of ids are blocks of the organization, locked until the transaction ends. */
+    lockReferenced: repo.lockExisting,
+
     async list(auth: AuthContext, query: ListBuildingBlocksQuery) {
       const { account_id: accountId, parent_id, ...list } = query;
       await guard.require(auth, accountId, 'read');
@@ -60,7 +66,9 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
         const parentId = values.parent_id;
         if (parentId != null) {
           await repo.lockHierarchy(tx, accountId);
-          await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }]);
+          await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }], {
+            'Building block': repo.lockExisting,
+          });
           if (await repo.isSelfOrAncestor(tx, accountId, id, parentId)) {
             throw badRequest('parent_id: A building block cannot be its own parent or the parent of its ancestors');
           }

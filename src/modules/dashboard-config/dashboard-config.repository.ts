@@ -57,16 +57,4 @@ export const dashboardConfigRepository = {
     );
     return deleted.length > 0;
   },
-
-  /** Clears every reference of the organization's configs to a meter about to be deleted. */
-  async forgetMeter(db: Executor, accountId: string, meterId: number) {
-    await db.query(
-      `UPDATE energy_dashboard_configs SET
-         ${METER_FIELDS.map((f) => `${f} = NULLIF(${f}, $2)`).join(', ')},
-         submeter_ids = array_remove(submeter_ids, $2),
-         updated_at = now()
-       WHERE account_id = $1 AND ($2 IN (${METER_FIELDS.join(', ')}) OR $2 = ANY (submeter_ids))`,
-      [accountId, meterId],
-    );
-  },
 };

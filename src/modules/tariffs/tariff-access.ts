@@ -32,6 +32,9 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
   return {
     requireAccount,
 
+    /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
+    lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),
+
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
     changed: (tx: Executor, id: number) => cache.invalidate(tx, cacheKeys.tariff(id)),
 

@@ -71,18 +71,6 @@ export const transitionsRepository = {
     await db.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
   },
 
-  /**
-   * The tariff if a transition may name it: same organization and not deleted. Locked (FOR SHARE)
-   * until the transaction ends: a delete of the tariff waits, then finds the transition.
-   */
-  async lockLiveTariff(db: Executor, accountId: string, id: number) {
-    const [row] = await db.query<{ id: number }>(
-      'SELECT id FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR SHARE',
-      [id, accountId],
-    );
-    return row;
-  },
-
   /** Whether following transitions from `from` reaches `target` (which would close a cycle). */
   async chainReaches(db: Executor, accountId: string, from: number, target: number) {
     const [row] = await db.query<{ reaches: boolean }>(
