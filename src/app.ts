@@ -73,7 +73,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
   registerTariffItemsModule(app, { db, tariffAccess });
   registerCatalogueModule(app, { db, tariffAccess });
   registerReferenceModule(app, { db });
-  registerCostModule(app, { db, guard, admission });
+  registerCostModule(app, { db, guard, tariffAccess, admission });
   registerTransitionsModule(app, {
     db,
     tariffAccess,

@@ -1,12 +1,12 @@
 import type { Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
-import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { addressedAccount } from '../tariffs/tariff-access.ts';
+import { assertTierRules } from '../tariffs/tariff-rules.ts';
 import { type BlockInput, tariffBlocksRepository as repo } from './tariff-blocks.repository.ts';
 import type { BlockChanges } from './tariff-blocks.schemas.ts';
 import { lockItem, requireItem, type TariffItemsDeps } from './tariff-items.service.ts';
-import { tierViolations } from './tiers.ts';
 
 /** The same as the items': tiers belong to items. */
 export type TariffBlocksDeps = TariffItemsDeps;
@@ -56,15 +56,7 @@ export function createTariffBlocksService({ db, tariffAccess: access }: TariffBl
           `The item already has a block with block_index ${changes.block_index}`,
         );
         if (!updated) throw notFound('Tariff block');
-        const violations = tierViolations(await repo.ofItem(tx, at.itemId));
-        if (violations.length > 0) {
-          throw badRequest(
-            formatIssues(
-              violations.map((v) => ({ ...v, path: v.path.slice(1) })),
-              'body',
-            ),
-          );
-        }
+        assertTierRules(await repo.ofItem(tx, at.itemId));
         return updated;
       });
     },

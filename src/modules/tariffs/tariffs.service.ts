@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { referenceRepository } from '../reference/reference.repository.ts';
 import type { TariffAccess } from './tariff-access.ts';
 import { tariffDetails } from './tariff-details.ts';
-import { assertTariffRules } from './tariff-rules.ts';
+import { assertTariffRules, touScheduleId } from './tariff-rules.ts';
 import { tariffsRepository as repo } from './tariffs.repository.ts';
 import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody } from './tariffs.schemas.ts';
 
@@ -12,9 +12,6 @@ export interface TariffsDeps {
   db: Database;
   tariffAccess: Pick<TariffAccess, 'requireAccount' | 'tariff' | 'changed'>;
 }
-
-/** When a TIME_OF_USE tariff names no schedule, the default schedule of the contract applies. */
-const DEFAULT_SCHEDULE_ID = 3;
 
 /** dso_id and tou_schedule_id, when set, must name existing reference rows (400). */
 async function assertReferencesExist(db: Executor, fields: TariffChanges): Promise<void> {
@@ -99,10 +96,9 @@ export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) 
 
     async schedule(auth: AuthContext, id: number, accountId: string) {
       const tariff = await access.tariff(auth, id, accountId, 'read');
-      if (tariff.tariff_type !== 'TIME_OF_USE') {
-        throw badRequest(`Tariff ${id} is not TIME_OF_USE`);
-      }
-      const schedule = await referenceRepository.findSchedule(db, tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID);
+      const scheduleId = touScheduleId(tariff);
+      if (scheduleId === null) throw badRequest(`Tariff ${id} is not TIME_OF_USE`);
+      const schedule = await referenceRepository.findSchedule(db, scheduleId);
       if (!schedule) throw notFound('Time-of-use schedule');
       return schedule;
     },

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/types.ts';
+import { TARIFF_FIELDS } from '../dashboard-config/dashboard-config.schemas.ts';
 
 export interface TransitionRow {
   id: number;
@@ -69,6 +70,43 @@ export const transitionsRepository = {
    */
   async lockChains(db: Executor, accountId: string) {
     await db.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+  },
+
+  /**
+   * Switches every meter and dashboard-config tariff field of the organization that names the
+   * predecessor to the successor; how many meters and configs changed.
+   */
+  async switchTariff(db: Executor, accountId: string, predecessorId: number, successorId: number) {
+    const meters = await db.query(
+      'UPDATE meters SET tariff_id = $3, updated_at = now() WHERE account_id = $1 AND tariff_id = $2 RETURNING id',
+      [accountId, predecessorId, successorId],
+    );
+    const assignments = TARIFF_FIELDS.map((f) => `${f} = CASE WHEN ${f} = $2 THEN $3 ELSE ${f} END`).join(', ');
+    const configs = await db.query(
+      `UPDATE energy_dashboard_configs SET ${assignments}, updated_at = now()
+       WHERE account_id = $1 AND $2 IN (${TARIFF_FIELDS.join(', ')}) RETURNING building_block_id`,
+      [accountId, predecessorId, successorId],
+    );
+    return { meters: meters.length, configs: configs.length };
+  },
+
+  /** Marks the transition applied at `at`, and records the application. */
+  async markApplied(
+    db: Executor,
+    accountId: string,
+    id: number,
+    application: { at: Date; meters: number; configs: number; by: string },
+  ) {
+    await db.query('UPDATE tariff_transitions SET applied_at = $3 WHERE id = $1 AND account_id = $2', [
+      id,
+      accountId,
+      application.at,
+    ]);
+    await db.query(
+      `INSERT INTO tariff_transition_applications (transition_id, applied_at, meters_updated, configs_updated, applied_by)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [id, application.at, application.meters, application.configs, application.by],
+    );
   },
 
   /** Whether following transitions from `from` reaches `target` (which would close a cycle). */
