@@ -25,7 +25,9 @@ export class DatabaseBusyError extends Error {
 export function busyOr(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   if (error.message === POOL_TIMEOUT_MESSAGE) {
-    return new DatabaseBusyError('No database connection became free in time; retry shortly', RETRY_AFTER_S.pool, { cause: error });
+    return new DatabaseBusyError('No database connection became free in time; retry shortly', RETRY_AFTER_S.pool, {
+      cause: error,
+    });
   }
   if (isPostgresError(error, PG_ERROR.QUERY_CANCELED)) {
     return new DatabaseBusyError('A database statement ran past its time limit; retry later', RETRY_AFTER_S.statement, {

@@ -27,7 +27,11 @@ function sameSecret(a: string, b: string): boolean {
  * Runs before validation, so a request without a valid token gets 401 before any 400.
  * Routes marked public skip it; unknown routes fall through to the 404 handler.
  */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenVerifier, serviceRoleKey: string | undefined): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  tokens: TokenVerifier,
+  serviceRoleKey: string | undefined,
+): void {
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;

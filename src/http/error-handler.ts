@@ -54,7 +54,11 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   [PG_ERROR.UNTRANSLATABLE_CHARACTER]: NOT_ALLOWED_CHARACTER,
 };
 
-const ABORTED_BODY: Mapped = { status: 400, message: INVALID_REQUEST, error: 'body: The request body was not received completely' };
+const ABORTED_BODY: Mapped = {
+  status: 400,
+  message: INVALID_REQUEST,
+  error: 'body: The request body was not received completely',
+};
 const UNAVAILABLE: Mapped = { status: 503, message: 'Service unavailable', error: 'The database is unavailable' };
 const CONNECTION_CODES = new Set<string>([
   'ECONNREFUSED',
@@ -81,7 +85,12 @@ function mapError(error: Thrown): Mapped {
     return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
   }
   if (error instanceof DatabaseBusyError) {
-    return { status: 503, message: 'Service unavailable', error: error.detail, headers: { 'retry-after': String(error.retryAfterS) } };
+    return {
+      status: 503,
+      message: 'Service unavailable',
+      error: error.detail,
+      headers: { 'retry-after': String(error.retryAfterS) },
+    };
   }
   const code = error.code;
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];
@@ -102,7 +111,10 @@ export function sendFailure(error: Thrown, request: FastifyRequest, reply: Fasti
   if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
   // Every 401 carries a challenge (RFC 9110); the authentication hook sets a precise one.
   const challenge = mapped.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-  reply.code(mapped.status).headers({ ...challenge, ...mapped.headers }).send(failure(mapped.message, mapped.error));
+  reply
+    .code(mapped.status)
+    .headers({ ...challenge, ...mapped.headers })
+    .send(failure(mapped.message, mapped.error));
 }
 
 /** The one error handler: every failure leaves as the envelope. */

@@ -23,7 +23,12 @@ const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
  * Fastify as every route of the service expects it: zod validation, JSON only, the one error
  * handler, transport limits, security headers, CORS, rate limiting and the API reference.
  */
-export async function createHttpApp({ logLevel, requestTimeoutS, corsOrigins, logStream }: HttpAppOptions): Promise<App> {
+export async function createHttpApp({
+  logLevel,
+  requestTimeoutS,
+  corsOrigins,
+  logStream,
+}: HttpAppOptions): Promise<App> {
   const app = Fastify({
     logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: 1024 * 1024,

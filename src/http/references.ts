@@ -27,7 +27,13 @@ export async function assertReferencesExist<Kind extends string>(
   const issues: { path: (string | number)[]; message: string }[] = [];
   for (const kind of new Set(references.map((r) => r.kind))) {
     const ofKind = references.filter((r) => r.kind === kind);
-    const found = new Set(await lookups[kind](tx, accountId, ofKind.map((r) => r.id)));
+    const found = new Set(
+      await lookups[kind](
+        tx,
+        accountId,
+        ofKind.map((r) => r.id),
+      ),
+    );
     for (const r of ofKind) {
       if (!found.has(r.id)) issues.push({ path: r.path, message: `${kind} ${r.id} not found in this organization` });
     }

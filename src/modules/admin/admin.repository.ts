@@ -22,7 +22,9 @@ export const adminRepository = {
 
   /** The organizations the user is a member of. */
   async organizationsOf(db: Executor, userId: string) {
-    const rows = await db.query<{ account_id: string }>('SELECT account_id FROM memberships WHERE user_id = $1', [userId]);
+    const rows = await db.query<{ account_id: string }>('SELECT account_id FROM memberships WHERE user_id = $1', [
+      userId,
+    ]);
     return rows.map((r) => r.account_id);
   },
 

@@ -38,7 +38,10 @@ export const costRepository = {
   },
 
   /** The tariff with its items (and their units and blocks), as the pricing engine takes it. */
-  async pricingTariff(db: Executor, { id, account_id, tariff_type, currency, tax_rate, timezone }: CostTariffRow): Promise<PricingTariff> {
+  async pricingTariff(
+    db: Executor,
+    { id, account_id, tariff_type, currency, tax_rate, timezone }: CostTariffRow,
+  ): Promise<PricingTariff> {
     const items = await db.query<PricingItem>(
       `SELECT i.item_type_code, i.price, i.season, it.unit,
               coalesce(json_agg(json_build_object('block_index', b.block_index, 'upper_limit', b.upper_limit,
@@ -93,7 +96,10 @@ export const costRepository = {
   },
 
   async findBlock(db: Executor, id: number) {
-    const [row] = await db.query<{ id: number; account_id: string }>('SELECT id, account_id FROM building_blocks WHERE id = $1', [id]);
+    const [row] = await db.query<{ id: number; account_id: string }>(
+      'SELECT id, account_id FROM building_blocks WHERE id = $1',
+      [id],
+    );
     return row;
   },
 

@@ -31,7 +31,14 @@ export interface CostDeps {
 
 export function createCostService({ db, guard, tariffAccess, admission }: CostDeps) {
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
-  async function bill(auth: AuthContext, accountId: string, tariffId: number, meter: CostMeterRow, start: Date, end: Date) {
+  async function bill(
+    auth: AuthContext,
+    accountId: string,
+    tariffId: number,
+    meter: CostMeterRow,
+    start: Date,
+    end: Date,
+  ) {
     const tariff = await tariffAccess.usableTariff(auth, tariffId, accountId);
     const [pricing, calendar, readings] = await Promise.all([
       repo.pricingTariff(db, tariff),
@@ -51,7 +58,14 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
 
   type Bill = Awaited<ReturnType<typeof bill>>;
 
-  async function priceSource(auth: AuthContext, accountId: string, meterId: number, tariffId: number, start: Date, end: Date) {
+  async function priceSource(
+    auth: AuthContext,
+    accountId: string,
+    meterId: number,
+    tariffId: number,
+    start: Date,
+    end: Date,
+  ) {
     const meter = await repo.findMeter(db, accountId, meterId);
     if (!meter) throw notFound('Meter');
     if (!isElectricityMeter(meter)) return { meter, bills: [], unpriced: notElectricity(meter) };
@@ -80,10 +94,18 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
         const tariffId = config[`${source}_tariff_id`] ?? null;
         const base = { source, meter_id: meterId, tariff_id: tariffId };
         if (meterId === null || tariffId === null) {
-          return { ...base, meter_sn: null, priced: false, reason: unpricedReason(meterId, tariffId), bills: [], total: null };
+          return {
+            ...base,
+            meter_sn: null,
+            priced: false,
+            reason: unpricedReason(meterId, tariffId),
+            bills: [],
+            total: null,
+          };
         }
         const { meter, bills, unpriced } = await priceSource(auth, query.account_id, meterId, tariffId, start, end);
-        if (unpriced) return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
+        if (unpriced)
+          return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
         const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
         return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
       }),

@@ -157,10 +157,9 @@ export const tariffsRepository = {
   },
 
   async softDelete(db: Executor, id: number, accountId: string, at: string | null) {
-    await db.query('UPDATE tariffs SET deleted_at = coalesce($3::timestamptz, now()) WHERE id = $1 AND account_id = $2', [
-      id,
-      accountId,
-      at,
-    ]);
+    await db.query(
+      'UPDATE tariffs SET deleted_at = coalesce($3::timestamptz, now()) WHERE id = $1 AND account_id = $2',
+      [id, accountId, at],
+    );
   },
 };

@@ -10,9 +10,18 @@ export interface TransitionsModuleDeps extends TransitionsDeps {
 }
 
 /** Transition routes, and the scheduler that applies due transitions while the app runs. */
-export function registerTransitionsModule(app: App, { pollSeconds, onSchedulerRun, ...deps }: TransitionsModuleDeps): void {
+export function registerTransitionsModule(
+  app: App,
+  { pollSeconds, onSchedulerRun, ...deps }: TransitionsModuleDeps,
+): void {
   registerTransitionRoutes(app, createTransitionsService(deps));
-  const scheduler = createTransitionScheduler({ db: deps.db, now: deps.now, pollSeconds, log: app.log, onRun: onSchedulerRun });
+  const scheduler = createTransitionScheduler({
+    db: deps.db,
+    now: deps.now,
+    pollSeconds,
+    log: app.log,
+    onRun: onSchedulerRun,
+  });
   app.decorate('transitionScheduler', scheduler);
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());

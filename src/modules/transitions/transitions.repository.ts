@@ -13,7 +13,8 @@ export interface TransitionRow {
   applied_at: Date | null;
 }
 
-const COLUMNS = 'id, account_id, predecessor_id, successor_id, effective_from, notes, created_at, created_by, applied_at';
+const COLUMNS =
+  'id, account_id, predecessor_id, successor_id, effective_from, notes, created_at, created_by, applied_at';
 
 export const transitionsRepository = {
   /** With lock, the row stays locked until the transaction ends (the scheduler skips it meanwhile). */
@@ -36,7 +37,17 @@ export const transitionsRepository = {
   },
 
   /** Inserts the transition, or returns undefined when the predecessor already has one. */
-  async insert(db: Executor, t: { accountId: string; predecessorId: number; successorId: number; effectiveFrom: string; notes: string; createdBy: string }) {
+  async insert(
+    db: Executor,
+    t: {
+      accountId: string;
+      predecessorId: number;
+      successorId: number;
+      effectiveFrom: string;
+      notes: string;
+      createdBy: string;
+    },
+  ) {
     const [row] = await db.query<TransitionRow>(
       `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from, notes, created_by)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (predecessor_id) DO NOTHING RETURNING ${COLUMNS}`,
@@ -45,7 +56,12 @@ export const transitionsRepository = {
     return row;
   },
 
-  async update(db: Executor, id: number, accountId: string, t: { successorId: number; effectiveFrom: Date | string; notes: string }) {
+  async update(
+    db: Executor,
+    id: number,
+    accountId: string,
+    t: { successorId: number; effectiveFrom: Date | string; notes: string },
+  ) {
     const [row] = await db.query<TransitionRow>(
       `UPDATE tariff_transitions SET successor_id = $3, effective_from = $4, notes = $5
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
