@@ -1,37 +1,30 @@
-import rateLimit from '@fastify/rate-limit';
-import Fastify from 'fastify';
 import type { Config } from './config.ts';
 import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { createAdmission } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
-import { registerCors } from './http/cors.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { createHttpApp } from './http/http-app.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
-import { registerReplySerializer } from './http/serializer.ts';
-import { registerOpenApi } from './http/openapi.ts';
-import { registerTransportHooks, transportOptions } from './http/transport-errors.ts';
 import type { App } from './http/types.ts';
-import { zodValidatorCompiler } from './http/validation.ts';
-import { registerAdminRoutes } from './modules/admin/admin.routes.ts';
-import { createAdminService } from './modules/admin/admin.service.ts';
+import { registerAdminModule } from './modules/admin/admin.module.ts';
 import { createAccessTokens } from './modules/auth/access-tokens.ts';
-import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
-import { createAuthService } from './modules/auth/auth.service.ts';
-import { registerBuildingRoutes } from './modules/building-blocks/building-routes.ts';
+import { registerAuthModule } from './modules/auth/auth.module.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
-import { registerCostRoutes } from './modules/cost/cost.routes.ts';
-import { createCostService } from './modules/cost/cost.service.ts';
-import { registerCollectionRoute } from './modules/operations/operations.routes.ts';
-import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
-import { createOrganizationsService } from './modules/organizations/organizations.service.ts';
-import { registerSystemRoutes } from './modules/system/system.routes.ts';
-import { registerTimeseriesRoutes } from './modules/timeseries/timeseries.routes.ts';
-import { createTimeseriesService } from './modules/timeseries/timeseries.service.ts';
-import { registerTariffModules } from './modules/tariffs/tariffs.module.ts';
-import { registerTransitionModule } from './modules/transitions/transitions.module.ts';
+import { registerBuildingBlocksModule } from './modules/building-blocks/building-blocks.module.ts';
+import { registerCatalogueModule } from './modules/catalogue/catalogue.module.ts';
+import { registerCostModule } from './modules/cost/cost.module.ts';
+import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
+import { registerMetersModule } from './modules/meters/meters.module.ts';
+import { registerOperationsModule } from './modules/operations/operations.module.ts';
+import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
+import { registerReferenceModule } from './modules/reference/reference.module.ts';
+import { registerSystemModule } from './modules/system/system.module.ts';
+import { registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
+import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
+import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
+import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
+import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 
 export interface AppDeps {
   config: Config;
@@ -43,29 +36,16 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
 }
 
-const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
-
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
 export async function buildApp({ config, db, keys, now = () => new Date(), logStream }: AppDeps): Promise<App> {
-  const app = Fastify({
-    logger: { level: config.logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
-    bodyLimit: 1024 * 1024,
-    genReqId: () => crypto.randomUUID(),
-    requestIdHeader: false,
-    ...transportOptions(config.requestTimeoutS),
-  }).withTypeProvider() as unknown as App;
+  const app = await createHttpApp({
+    logLevel: config.logLevel,
+    requestTimeoutS: config.requestTimeoutS,
+    corsOrigins: config.corsOrigins,
+    logStream,
+  });
 
-  app.setValidatorCompiler(zodValidatorCompiler);
-  // The API speaks JSON only: any other body is 415.
-  app.removeContentTypeParser('text/plain');
-  registerErrorHandler(app);
-  registerTransportHooks(app);
-  registerSecurityHeaders(app);
-  registerReplySerializer(app);
-  if (config.corsOrigins.length > 0) await registerCors(app, config.corsOrigins);
-  await app.register(rateLimit, { global: false });
-  await registerOpenApi(app);
-
+  // Collaborators that several modules share, each built once.
   const metrics = createMetrics(db);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
@@ -73,27 +53,36 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
-  const auth = createAuthService({ db, tokens, refreshTokenTtlS: config.refreshTokenTtlS, now });
-  const authRateLimit = config.authRateLimitPerMin > 0 && { max: config.authRateLimitPerMin, timeWindow: '1 minute' };
-
-  registerSystemRoutes(app, db, keys);
-  registerMetrics(app, metrics);
-  registerCollectionRoute(app, `http://${config.host}:${config.port}`);
-  registerAuthRoutes(app, auth, authRateLimit);
-  if (config.serviceRoleKey) registerAdminRoutes(app, createAdminService(db, auth, cache));
-  registerOrganizationRoutes(app, createOrganizationsService({ db, guard, cache }));
+  const tariffAccess = createTariffAccess(db, guard, cache);
   const admission = createAdmission(config.expensiveConcurrencyPerOrg);
-  registerTimeseriesRoutes(app, createTimeseriesService({ db, guard, admission }));
-  registerTariffModules(app, { db, guard, cache });
-  registerCostRoutes(app, createCostService({ db, guard, admission }));
-  registerTransitionModule(app, {
+
+  registerSystemModule(app, { db, keys });
+  registerMetrics(app, metrics);
+  registerOperationsModule(app, { baseUrl: `http://${config.host}:${config.port}` });
+  const auth = registerAuthModule(app, {
     db,
-    guard,
-    cache,
+    tokens,
+    refreshTokenTtlS: config.refreshTokenTtlS,
+    now,
+    rateLimitPerMin: config.authRateLimitPerMin,
+  });
+  if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
+  registerOrganizationsModule(app, { db, guard, cache });
+  registerTimeseriesModule(app, { db, guard, admission });
+  registerTariffsModule(app, { db, tariffAccess });
+  registerTariffItemsModule(app, { db, tariffAccess });
+  registerCatalogueModule(app, { db, tariffAccess });
+  registerReferenceModule(app, { db });
+  registerCostModule(app, { db, guard, tariffAccess, admission });
+  registerTransitionsModule(app, {
+    db,
+    tariffAccess,
     now,
     pollSeconds: config.transitionPollS,
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
-  registerBuildingRoutes(app, { db, guard });
+  const blocks = registerBuildingBlocksModule(app, { db, guard });
+  const meters = registerMetersModule(app, { db, guard, blocks, tariffs: tariffAccess });
+  registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess });
   return app;
 }

@@ -1,8 +1,9 @@
+import { isPostgresError, PG_ERROR } from './postgres-errors.ts';
+
 /** How long a client should wait before retrying, by what ran out. */
 const RETRY_AFTER_S = { pool: 1, statement: 5 } as const;
 
 const POOL_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
-const QUERY_CANCELED = '57014';
 
 /**
  * The database could not take the work in time: no pooled connection became free, or a statement
@@ -24,9 +25,11 @@ export class DatabaseBusyError extends Error {
 export function busyOr(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   if (error.message === POOL_TIMEOUT_MESSAGE) {
-    return new DatabaseBusyError('No database connection became free in time; retry shortly', RETRY_AFTER_S.pool, { cause: error });
+    return new DatabaseBusyError('No database connection became free in time; retry shortly', RETRY_AFTER_S.pool, {
+      cause: error,
+    });
   }
-  if ((error as { code?: unknown }).code === QUERY_CANCELED) {
+  if (isPostgresError(error, PG_ERROR.QUERY_CANCELED)) {
     return new DatabaseBusyError('A database statement ran past its time limit; retry later', RETRY_AFTER_S.statement, {
       cause: error,
     });

@@ -1,6 +1,5 @@
+import { isPostgresError, PG_ERROR } from './postgres-errors.ts';
 import type { Executor } from './types.ts';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * Runs write inside a savepoint of the caller's transaction and tells whether it succeeded; when
@@ -12,7 +11,7 @@ export async function unlessDuplicate(tx: Executor, write: () => Promise<unknown
   try {
     await write();
   } catch (error) {
-    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    if (!isPostgresError(error, PG_ERROR.UNIQUE_VIOLATION)) throw error;
     await tx.query('ROLLBACK TO SAVEPOINT unless_duplicate');
     return false;
   }

@@ -1,10 +1,8 @@
+import { memberRoles, type Role } from '../db/memberships.ts';
 import { cacheKeys, type ReadCache } from '../db/read-cache.ts';
 import type { Executor } from '../db/types.ts';
 import type { AuthContext } from './auth-context.ts';
 import { forbidden, notFound } from './errors.ts';
-
-export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
-export const ROLES: readonly [Role, ...Role[]] = ['OWNER', 'ADMIN', 'MEMBER'];
 
 /** read: any member; write: OWNER or ADMIN; owner: OWNER only. */
 export type Access = 'read' | 'write' | 'owner';
@@ -15,20 +13,19 @@ const ALLOWED: Record<Access, readonly Role[]> = {
   owner: ['OWNER'],
 };
 
+/** Whether the role may do what access asks. */
+export function roleAllows(role: Role, access: Access): boolean {
+  return ALLOWED[access].includes(role);
+}
+
 export interface AccessGuard {
   /** The caller's role in accountId, or 403 when not a member or the role may not do this. */
   require(auth: AuthContext, accountId: string, access: Access): Promise<Role>;
 }
 
 /** The roles of an organization's members, from the read cache (one entry per organization). */
-async function rolesOf(db: Executor, cache: ReadCache, accountId: string): Promise<Map<string, Role>> {
-  return cache.get(cacheKeys.memberships(accountId), async () => {
-    const rows = await db.query<{ user_id: string; role: Role }>(
-      'SELECT user_id, role FROM memberships WHERE account_id = $1',
-      [accountId],
-    );
-    return new Map(rows.map((r) => [r.user_id, r.role]));
-  });
+function rolesOf(db: Executor, cache: ReadCache, accountId: string): Promise<Map<string, Role>> {
+  return cache.get(cacheKeys.memberships(accountId), () => memberRoles(db, accountId));
 }
 
 export function createAccessGuard(db: Executor, cache: ReadCache): AccessGuard {
@@ -36,7 +33,7 @@ export function createAccessGuard(db: Executor, cache: ReadCache): AccessGuard {
     async require(auth, accountId, access) {
       const role = (await rolesOf(db, cache, accountId)).get(auth.userId);
       if (!role) throw forbidden('You are not a member of this organization');
-      if (!ALLOWED[access].includes(role)) throw forbidden('Your role does not allow this action');
+      if (!roleAllows(role, access)) throw forbidden('Your role does not allow this action');
       return role;
     },
   };

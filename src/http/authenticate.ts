@@ -1,8 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessTokens } from '../modules/auth/access-tokens.ts';
-import './auth-context.ts';
+import type { AuthContext } from './auth-context.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
+
+/** A verified caller, or why the token is refused. */
+export type TokenCheck = { auth: AuthContext } | { refused: 'expired' | 'invalid' };
+
+/** What the authentication hook needs of the access tokens: checking one. */
+export interface TokenVerifier {
+  verify(token: string): Promise<TokenCheck>;
+}
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -20,7 +27,11 @@ function sameSecret(a: string, b: string): boolean {
  * Runs before validation, so a request without a valid token gets 401 before any 400.
  * Routes marked public skip it; unknown routes fall through to the 404 handler.
  */
-export function registerAuthentication(app: FastifyInstance, tokens: AccessTokens, serviceRoleKey: string | undefined): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  tokens: TokenVerifier,
+  serviceRoleKey: string | undefined,
+): void {
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseBusyError } from '../db/database-busy.ts';
+import { PG_ERROR } from '../db/postgres-errors.ts';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { failure } from './envelope.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
@@ -36,23 +37,41 @@ const FASTIFY_ERRORS: Record<string, Mapped> = {
   FST_ERR_HANDLER_TIMEOUT: { status: 503, message: 'Service unavailable', error: 'The request took too long' },
 };
 
+const invalid = (error: string): Mapped => ({ status: 400, message: INVALID_REQUEST, error });
+const NOT_ALLOWED_CHARACTER = invalid('A text contains a character that is not allowed');
+
 // Database failures that a request can cause; anything else from the database is a 500.
 const DATABASE_ERRORS: Record<string, Mapped> = {
-  '23505': { status: 409, message: 'Conflict', error: 'A record with these values already exists' },
-  '23503': { status: 400, message: INVALID_REQUEST, error: 'A referenced record does not exist' },
-  '23502': { status: 400, message: INVALID_REQUEST, error: 'A required value is missing' },
-  '23514': { status: 400, message: INVALID_REQUEST, error: 'A value is out of range' },
-  '22P02': { status: 400, message: INVALID_REQUEST, error: 'A value has an invalid format' },
-  '22003': { status: 400, message: INVALID_REQUEST, error: 'A number is out of range' },
-  '22007': { status: 400, message: INVALID_REQUEST, error: 'A date is invalid' },
-  '22008': { status: 400, message: INVALID_REQUEST, error: 'A date is out of range' },
-  '22021': { status: 400, message: INVALID_REQUEST, error: 'A text contains a character that is not allowed' },
-  '22P05': { status: 400, message: INVALID_REQUEST, error: 'A text contains a character that is not allowed' },
+  [PG_ERROR.UNIQUE_VIOLATION]: { status: 409, message: 'Conflict', error: 'A record with these values already exists' },
+  [PG_ERROR.FOREIGN_KEY_VIOLATION]: invalid('A referenced record does not exist'),
+  [PG_ERROR.NOT_NULL_VIOLATION]: invalid('A required value is missing'),
+  [PG_ERROR.CHECK_VIOLATION]: invalid('A value is out of range'),
+  [PG_ERROR.INVALID_TEXT_REPRESENTATION]: invalid('A value has an invalid format'),
+  [PG_ERROR.NUMERIC_VALUE_OUT_OF_RANGE]: invalid('A number is out of range'),
+  [PG_ERROR.INVALID_DATETIME_FORMAT]: invalid('A date is invalid'),
+  [PG_ERROR.DATETIME_FIELD_OVERFLOW]: invalid('A date is out of range'),
+  [PG_ERROR.CHARACTER_NOT_IN_REPERTOIRE]: NOT_ALLOWED_CHARACTER,
+  [PG_ERROR.UNTRANSLATABLE_CHARACTER]: NOT_ALLOWED_CHARACTER,
 };
 
-const ABORTED_BODY: Mapped = { status: 400, message: INVALID_REQUEST, error: 'body: The request body was not received completely' };
+const ABORTED_BODY: Mapped = {
+  status: 400,
+  message: INVALID_REQUEST,
+  error: 'body: The request body was not received completely',
+};
 const UNAVAILABLE: Mapped = { status: 503, message: 'Service unavailable', error: 'The database is unavailable' };
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08006', '08001', '08003']);
+const CONNECTION_CODES = new Set<string>([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  PG_ERROR.ADMIN_SHUTDOWN,
+  PG_ERROR.CRASH_SHUTDOWN,
+  PG_ERROR.CANNOT_CONNECT_NOW,
+  PG_ERROR.CONNECTION_FAILURE,
+  PG_ERROR.UNABLE_TO_CONNECT,
+  PG_ERROR.CONNECTION_DOES_NOT_EXIST,
+]);
 
 function isConnectionFailure(error: Thrown): boolean {
   if (error.code && CONNECTION_CODES.has(error.code)) return true;
@@ -66,7 +85,12 @@ function mapError(error: Thrown): Mapped {
     return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
   }
   if (error instanceof DatabaseBusyError) {
-    return { status: 503, message: 'Service unavailable', error: error.detail, headers: { 'retry-after': String(error.retryAfterS) } };
+    return {
+      status: 503,
+      message: 'Service unavailable',
+      error: error.detail,
+      headers: { 'retry-after': String(error.retryAfterS) },
+    };
   }
   const code = error.code;
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];
@@ -87,7 +111,10 @@ export function sendFailure(error: Thrown, request: FastifyRequest, reply: Fasti
   if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
   // Every 401 carries a challenge (RFC 9110); the authentication hook sets a precise one.
   const challenge = mapped.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-  reply.code(mapped.status).headers({ ...challenge, ...mapped.headers }).send(failure(mapped.message, mapped.error));
+  reply
+    .code(mapped.status)
+    .headers({ ...challenge, ...mapped.headers })
+    .send(failure(mapped.message, mapped.error));
 }
 
 /** The one error handler: every failure leaves as the envelope. */

@@ -1,3 +1,4 @@
+import { metersRepository } from '../modules/meters/meters.repository.ts';
 import { ReadingBatch } from '../modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../modules/timeseries/store-readings.ts';
 import type { Transaction } from '../db/types.ts';
@@ -55,7 +56,7 @@ export async function seedDemoReadings(
   meters: { grid: number; solar: number; load: number },
   now: Date,
 ): Promise<void> {
-  const [owner] = await tx.query<{ account_id: string }>('SELECT account_id FROM meters WHERE id = $1', [meters.grid]);
+  const owner = await metersRepository.find(tx, meters.grid);
   if (!owner) throw new Error(`demo meter ${meters.grid} not found`);
   const random = prng(20_261_122);
   const end = Math.floor(now.getTime() / INTERVAL_MS) * INTERVAL_MS;

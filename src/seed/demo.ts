@@ -1,5 +1,9 @@
-import { hashPassword } from '../modules/auth/passwords.ts';
 import type { Database, Executor } from '../db/types.ts';
+import { authRepository as users } from '../modules/auth/auth.repository.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
+import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
+import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
@@ -9,31 +13,10 @@ export const DEMO_PASSWORD = 'demo-password';
 export const DEMO_ORGANIZATION = 'Demo Utilities';
 
 async function insertDemoUser(tx: Executor): Promise<string> {
-  const [user] = await tx.query<{ id: string }>(
-    'INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id',
-    [DEMO_EMAIL, await hashPassword(DEMO_PASSWORD)],
-  );
-  const [personal] = await tx.query<{ id: string }>(
-    `INSERT INTO accounts (name, email, is_personal_account, primary_owner_user_id) VALUES ($1, $1, true, $2) RETURNING id`,
-    [DEMO_EMAIL, user!.id],
-  );
-  await tx.query(`INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'OWNER')`, [
-    personal!.id,
-    user!.id,
-  ]);
-  return user!.id;
-}
-
-async function insertDemoOrganization(tx: Executor, ownerId: string): Promise<string> {
-  const [account] = await tx.query<{ id: string }>(
-    'INSERT INTO accounts (name, primary_owner_user_id) VALUES ($1, $2) RETURNING id',
-    [DEMO_ORGANIZATION, ownerId],
-  );
-  await tx.query(`INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'OWNER')`, [
-    account!.id,
-    ownerId,
-  ]);
-  return account!.id;
+  const user = await users.insertUser(tx, DEMO_EMAIL, await hashPassword(DEMO_PASSWORD));
+  if (!user) throw new Error(`demo user ${DEMO_EMAIL} exists already`);
+  await users.insertPersonalAccount(tx, user);
+  return user.id;
 }
 
 /** The demo organization and what the demo seeds made in it. */
@@ -48,24 +31,21 @@ async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSit
     [sites.meterIds.grid, tariffs.gridTariffId],
     [sites.meterIds.solar, tariffs.solarTariffId],
     [sites.meterIds.load, tariffs.loadTariffId],
-  ];
-  for (const [meterId, tariffId] of pairs) {
-    await tx.query('UPDATE meters SET tariff_id = $3 WHERE id = $1 AND account_id = $2', [meterId, accountId, tariffId]);
-  }
-  await tx.query(
-    `UPDATE energy_dashboard_configs SET grid_tariff_id = $3, solar_tariff_id = $4, load_tariff_id = $5
-     WHERE building_block_id = $1 AND account_id = $2`,
-    [sites.blockId, accountId, tariffs.gridTariffId, tariffs.solarTariffId, tariffs.loadTariffId],
-  );
+  ] as const;
+  for (const [meterId, tariffId] of pairs) await meters.update(tx, accountId, meterId, { tariff_id: tariffId });
+  await configs.upsert(tx, accountId, sites.blockId, {
+    grid_tariff_id: tariffs.gridTariffId,
+    solar_tariff_id: tariffs.solarTariffId,
+    load_tariff_id: tariffs.loadTariffId,
+  });
 }
 
 /** The demo user, organization, sites, tariffs and 90 days of readings up to now, once: undefined when they exist. */
 export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed | undefined> {
-  const existing = await db.query('SELECT 1 FROM users WHERE email = $1', [DEMO_EMAIL]);
-  if (existing.length > 0) return undefined;
+  if (await users.findUserByEmail(db, DEMO_EMAIL)) return undefined;
   return db.transaction(async (tx) => {
     const ownerId = await insertDemoUser(tx);
-    const accountId = await insertDemoOrganization(tx, ownerId);
+    const { id: accountId } = await organizations.insert(tx, DEMO_ORGANIZATION, ownerId);
     const sites = await seedDemoSites(tx, accountId);
     const tariffIds = await seedDemoTariffs(tx, accountId);
     await assignDemoTariffs(tx, accountId, sites, tariffIds);

@@ -1,14 +1,12 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { AuthContext } from '../../http/auth-context.ts';
+import type { TokenCheck, TokenVerifier } from '../../http/authenticate.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 const ISSUER = 'utility-management-service';
 const VERIFIED_CACHE_SIZE = 10_000;
 
-/** A verified caller, or why the token is refused. */
-export type TokenCheck = { auth: AuthContext } | { refused: 'expired' | 'invalid' };
-
-export interface AccessTokens {
+export interface AccessTokens extends TokenVerifier {
   sign(subject: AuthContext): Promise<{ token: string; expiresAt: number }>;
   /** Refused as invalid: malformed, signed by another key, without expiry or subject; else expired. */
   verify(token: string): Promise<TokenCheck>;

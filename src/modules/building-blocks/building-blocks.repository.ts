@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/types.ts';
-import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
+import { SqlParams } from '../../db/sql-params.ts';
 import { BUILDING_BLOCK_SORT, type BuildingType } from './building-blocks.schemas.ts';
-import { insertRow, updateRow } from './sql-writes.ts';
+import { insertRow, updateRow } from '../../db/sql-writes.ts';
 
 export interface BuildingBlock {
   id: number;
@@ -72,6 +73,15 @@ export const buildingBlocksRepository = {
       },
       list,
     );
+  },
+
+  /** Which of ids are blocks of the organization, locked (FOR SHARE) until the transaction ends. */
+  async lockExisting(db: Executor, accountId: string, ids: number[]) {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM building_blocks WHERE account_id = $1 AND id = ANY($2::int[]) FOR SHARE',
+      [accountId, ids],
+    );
+    return rows.map((r) => r.id);
   },
 
   /** Inserts only the columns given, so a missing required column fails in the database (23502). */

@@ -1,7 +1,10 @@
+import { PG_ERROR, sqlState } from '../../db/postgres-errors.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, type Access, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { conflictOn } from '../../http/database-conflicts.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { assertReferencesExist } from '../../http/references.ts';
 import { buildingBlocksRepository as repo } from './building-blocks.repository.ts';
 import {
   buildingTypeOf,
@@ -9,8 +12,6 @@ import {
   type ListBuildingBlocksQuery,
   type UpdateBuildingBlock,
 } from './building-blocks.schemas.ts';
-import { databaseErrorCode, FOREIGN_KEY_VIOLATION } from './database-errors.ts';
-import { assertReferencesExist } from './references.ts';
 
 export interface BuildingBlocksDeps {
   db: Database;
@@ -22,7 +23,7 @@ export interface BuildingBlocksDeps {
  * error holding the database's own message and code as JSON. Integrity (23) and data (22) errors.
  */
 function asDatabaseErrorForm(error: unknown): unknown {
-  const code = databaseErrorCode(error);
+  const code = sqlState(error);
   if (!code || !/^2[23]/.test(code)) return error;
   return new AppError(400, null, JSON.stringify({ message: (error as Error).message, code }));
 }
@@ -34,6 +35,12 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
   }
 
   return {
+    /** For other modules, after their own access check: the block by id alone (whatever its organization). */
+    find: (id: number) => repo.find(db, id),
+
+    /** For a record naming blocks: which of ids are blocks of the organization, locked until the transaction ends. */
+    lockReferenced: repo.lockExisting,
+
     async list(auth: AuthContext, query: ListBuildingBlocksQuery) {
       const { account_id: accountId, parent_id, ...list } = query;
       await guard.require(auth, accountId, 'read');
@@ -59,7 +66,9 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
         const parentId = values.parent_id;
         if (parentId != null) {
           await repo.lockHierarchy(tx, accountId);
-          await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }]);
+          await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }], {
+            'Building block': repo.lockExisting,
+          });
           if (await repo.isSelfOrAncestor(tx, accountId, id, parentId)) {
             throw badRequest('parent_id: A building block cannot be its own parent or the parent of its ancestors');
           }
@@ -72,12 +81,11 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
 
     async remove(auth: AuthContext, accountId: string, id: number) {
       await owned(auth, accountId, id, 'write');
-      await repo.delete(db, accountId, id).catch((error: unknown) => {
-        if (databaseErrorCode(error) === FOREIGN_KEY_VIOLATION) {
-          throw conflict('The building block has child blocks or meters');
-        }
-        throw error;
-      });
+      await conflictOn(
+        repo.delete(db, accountId, id),
+        PG_ERROR.FOREIGN_KEY_VIOLATION,
+        'The building block has child blocks or meters',
+      );
     },
   };
 }

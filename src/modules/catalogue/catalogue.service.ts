@@ -1,19 +1,20 @@
-import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
+import type { Database } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { createTariffAccess } from '../tariffs/tariff-access.ts';
+import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { tariffDetails } from '../tariffs/tariff-details.ts';
 import { tariffsRepository } from '../tariffs/tariffs.repository.ts';
 import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts';
 import { catalogueRepository } from './catalogue.repository.ts';
 import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
 
-export type CatalogueDeps = TariffsDeps;
+export interface CatalogueDeps {
+  db: Database;
+  tariffAccess: Pick<TariffAccess, 'requireAccount'>;
+}
 
 /** The catalogue is readable by every signed-in user: its reads need no organization. */
-export function createCatalogueService({ db, guard, cache }: CatalogueDeps) {
-  const access = createTariffAccess(db, guard, cache);
-
+export function createCatalogueService({ db, tariffAccess: access }: CatalogueDeps) {
   async function catalogueTariff(id: number) {
     const tariff = await tariffsRepository.find(db, id);
     if (!tariff || !isCatalogueAccount(tariff.account_id)) throw notFound('Catalogue tariff');

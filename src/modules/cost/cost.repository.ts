@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/types.ts';
 import type { DayType, PricingCalendar, PricingItem, PricingTariff, Reading, TariffType } from './engine/index.ts';
 
+/** What pricing needs of a tariff's own row. */
 export interface CostTariffRow {
   id: number;
   account_id: string;
@@ -9,7 +10,6 @@ export interface CostTariffRow {
   tax_rate: number;
   timezone: string;
   dso_id: number | null;
-  tou_schedule_id: number | null;
 }
 
 export interface CostMeterRow {
@@ -20,19 +20,7 @@ export interface CostMeterRow {
   interval_minutes: number;
 }
 
-/** The schedule a time-of-use tariff without one uses (contract: schedule 3). */
-const DEFAULT_SCHEDULE_ID = 3;
-
 export const costRepository = {
-  async findTariff(db: Executor, id: number) {
-    const [row] = await db.query<CostTariffRow>(
-      `SELECT id, account_id, tariff_type, currency, tax_rate, timezone, dso_id, tou_schedule_id
-       FROM tariffs WHERE id = $1 AND deleted_at IS NULL`,
-      [id],
-    );
-    return row;
-  },
-
   async findMeterBySn(db: Executor, meterSn: string) {
     const [row] = await db.query<CostMeterRow>(
       'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE meter_sn = $1',
@@ -50,7 +38,10 @@ export const costRepository = {
   },
 
   /** The tariff with its items (and their units and blocks), as the pricing engine takes it. */
-  async pricingTariff(db: Executor, tariff: CostTariffRow): Promise<PricingTariff> {
+  async pricingTariff(
+    db: Executor,
+    { id, account_id, tariff_type, currency, tax_rate, timezone }: CostTariffRow,
+  ): Promise<PricingTariff> {
     const items = await db.query<PricingItem>(
       `SELECT i.item_type_code, i.price, i.season, it.unit,
               coalesce(json_agg(json_build_object('block_index', b.block_index, 'upper_limit', b.upper_limit,
@@ -58,16 +49,15 @@ export const costRepository = {
        FROM tariff_items i
        JOIN tariff_item_types it ON it.code = i.item_type_code
        LEFT JOIN tariff_blocks b ON b.tariff_item_id = i.id
-       WHERE i.tariff_id = $1
+       WHERE i.tariff_id = $1 AND EXISTS (SELECT 1 FROM tariffs t WHERE t.id = i.tariff_id AND t.account_id = $2)
        GROUP BY i.id, it.unit ORDER BY i.id`,
-      [tariff.id],
+      [id, account_id],
     );
-    return { ...tariff, items };
+    return { id, tariff_type, currency, tax_rate, timezone, items };
   },
 
-  /** Seasons and holidays of the tariff's distributor, and for time-of-use its schedule's rules. */
-  async calendar(db: Executor, tariff: CostTariffRow): Promise<PricingCalendar> {
-    const scheduleId = tariff.tariff_type === 'TIME_OF_USE' ? (tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID) : null;
+  /** Seasons and holidays of the tariff's distributor, and the rules of its time-of-use schedule if it has one. */
+  async calendar(db: Executor, tariff: CostTariffRow, scheduleId: number | null): Promise<PricingCalendar> {
     const [schedule] = scheduleId
       ? await db.query<{ dso_id: number; holiday_default: DayType }>(
           'SELECT dso_id, holiday_default FROM tou_schedules WHERE id = $1',
@@ -106,7 +96,10 @@ export const costRepository = {
   },
 
   async findBlock(db: Executor, id: number) {
-    const [row] = await db.query<{ id: number; account_id: string }>('SELECT id, account_id FROM building_blocks WHERE id = $1', [id]);
+    const [row] = await db.query<{ id: number; account_id: string }>(
+      'SELECT id, account_id FROM building_blocks WHERE id = $1',
+      [id],
+    );
     return row;
   },
 

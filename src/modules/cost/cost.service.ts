@@ -3,8 +3,9 @@ import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { isCatalogueAccount } from '../catalogue/catalogue-account.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { TariffAccess } from '../tariffs/tariff-access.ts';
+import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
 import { costRepository as repo, type CostMeterRow } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
@@ -20,24 +21,28 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
   return meterId === null ? 'No meter configured' : 'No tariff configured';
 }
 
-interface CostDeps {
+export interface CostDeps {
   db: Database;
   guard: AccessGuard;
+  tariffAccess: Pick<TariffAccess, 'usableTariff'>;
   /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
   admission: Admission;
 }
 
-export function createCostService({ db, guard, admission }: CostDeps) {
+export function createCostService({ db, guard, tariffAccess, admission }: CostDeps) {
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
-  async function bill(accountId: string, tariffId: number, meter: CostMeterRow, start: Date, end: Date) {
-    const tariff = await repo.findTariff(db, tariffId);
-    if (!tariff) throw notFound('Tariff');
-    if (tariff.account_id !== accountId && !isCatalogueAccount(tariff.account_id)) {
-      throw forbidden('Tariff belongs to another organization');
-    }
+  async function bill(
+    auth: AuthContext,
+    accountId: string,
+    tariffId: number,
+    meter: CostMeterRow,
+    start: Date,
+    end: Date,
+  ) {
+    const tariff = await tariffAccess.usableTariff(auth, tariffId, accountId);
     const [pricing, calendar, readings] = await Promise.all([
       repo.pricingTariff(db, tariff),
-      repo.calendar(db, tariff),
+      repo.calendar(db, tariff, touScheduleId(tariff)),
       repo.readings(db, meter.account_id, meter.id, start, end),
     ]);
     const { tariff_id, ...priced } = priceReadings({
@@ -53,25 +58,32 @@ export function createCostService({ db, guard, admission }: CostDeps) {
 
   type Bill = Awaited<ReturnType<typeof bill>>;
 
-  async function priceSource(accountId: string, meterId: number, tariffId: number, start: Date, end: Date) {
+  async function priceSource(
+    auth: AuthContext,
+    accountId: string,
+    meterId: number,
+    tariffId: number,
+    start: Date,
+    end: Date,
+  ) {
     const meter = await repo.findMeter(db, accountId, meterId);
     if (!meter) throw notFound('Meter');
     if (!isElectricityMeter(meter)) return { meter, bills: [], unpriced: notElectricity(meter) };
     const transitions = await repo.transitionsWithin(db, accountId, start, end);
     const bills: Bill[] = [];
     for (const segment of tariffSegments(tariffId, start, end, transitions)) {
-      bills.push(await bill(accountId, segment.tariffId, meter, segment.start, segment.end));
+      bills.push(await bill(auth, accountId, segment.tariffId, meter, segment.start, segment.end));
     }
     return { meter, bills, unpriced: null };
   }
 
-  async function meterCost(tariffId: number, query: TariffCostQuery) {
+  async function meterCost(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
     const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
     if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
-    return bill(query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
+    return bill(auth, query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
   }
 
-  async function buildingCost(blockId: number, query: BuildingCostQuery) {
+  async function buildingCost(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
     assertOwned(await repo.findBlock(db, blockId), query.account_id, 'Building block');
     const config = await repo.config(db, query.account_id, blockId);
     if (!config) throw notFound('Dashboard config');
@@ -82,10 +94,18 @@ export function createCostService({ db, guard, admission }: CostDeps) {
         const tariffId = config[`${source}_tariff_id`] ?? null;
         const base = { source, meter_id: meterId, tariff_id: tariffId };
         if (meterId === null || tariffId === null) {
-          return { ...base, meter_sn: null, priced: false, reason: unpricedReason(meterId, tariffId), bills: [], total: null };
+          return {
+            ...base,
+            meter_sn: null,
+            priced: false,
+            reason: unpricedReason(meterId, tariffId),
+            bills: [],
+            total: null,
+          };
         }
-        const { meter, bills, unpriced } = await priceSource(query.account_id, meterId, tariffId, start, end);
-        if (unpriced) return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
+        const { meter, bills, unpriced } = await priceSource(auth, query.account_id, meterId, tariffId, start, end);
+        if (unpriced)
+          return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
         const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
         return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
       }),
@@ -108,12 +128,12 @@ export function createCostService({ db, guard, admission }: CostDeps) {
   return {
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => meterCost(tariffId, query));
+      return admission.admit(query.account_id, () => meterCost(auth, tariffId, query));
     },
 
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => buildingCost(blockId, query));
+      return admission.admit(query.account_id, () => buildingCost(auth, blockId, query));
     },
   };
 }

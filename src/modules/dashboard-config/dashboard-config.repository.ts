@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
-import { SqlParams } from '../../http/list.ts';
-import { columnValues } from '../building-blocks/sql-writes.ts';
+import { SqlParams } from '../../db/sql-params.ts';
+import { columnValues } from '../../db/sql-writes.ts';
 import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS } from './dashboard-config.schemas.ts';
 
 export interface DashboardConfig {
@@ -56,17 +56,5 @@ export const dashboardConfigRepository = {
       [blockId, accountId],
     );
     return deleted.length > 0;
-  },
-
-  /** Clears every reference of the organization's configs to a meter about to be deleted. */
-  async forgetMeter(db: Executor, accountId: string, meterId: number) {
-    await db.query(
-      `UPDATE energy_dashboard_configs SET
-         ${METER_FIELDS.map((f) => `${f} = NULLIF(${f}, $2)`).join(', ')},
-         submeter_ids = array_remove(submeter_ids, $2),
-         updated_at = now()
-       WHERE account_id = $1 AND ($2 IN (${METER_FIELDS.join(', ')}) OR $2 = ANY (submeter_ids))`,
-      [accountId, meterId],
-    );
   },
 };

@@ -2,19 +2,24 @@ import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { buildingBlocksRepository as blocks } from '../building-blocks/building-blocks.repository.ts';
-import { assertReferencesExist, type Reference } from '../building-blocks/references.ts';
+import { assertReferencesExist, type Reference } from '../../http/references.ts';
+import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
+import type { MetersService } from '../meters/meters.service.ts';
+import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { dashboardConfigRepository as repo } from './dashboard-config.repository.ts';
 import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS, type UpsertConfig } from './dashboard-config.schemas.ts';
 
 export interface DashboardConfigDeps {
   db: Database;
   guard: AccessGuard;
+  blocks: Pick<BuildingBlocksService, 'find'>;
+  meters: Pick<MetersService, 'lockReferenced'>;
+  tariffs: Pick<TariffAccess, 'lockLive'>;
 }
 
 /** Every meter and tariff the given fields name (null clears a field and names nothing). */
-function referencesOf(values: ConfigValues): Reference[] {
-  const references: Reference[] = [];
+function referencesOf(values: ConfigValues): Reference<'Meter' | 'Tariff'>[] {
+  const references: Reference<'Meter' | 'Tariff'>[] = [];
   for (const field of METER_FIELDS) {
     const id = values[field];
     if (id != null) references.push({ kind: 'Meter', path: [field], id });
@@ -29,10 +34,10 @@ function referencesOf(values: ConfigValues): Reference[] {
   return references;
 }
 
-export function createDashboardConfigService({ db, guard }: DashboardConfigDeps) {
+export function createDashboardConfigService({ db, guard, blocks, meters, tariffs }: DashboardConfigDeps) {
   async function ownedBlock(auth: AuthContext, accountId: string, blockId: number, access: 'read' | 'write') {
     await guard.require(auth, accountId, access);
-    assertOwned(await blocks.find(db, blockId), accountId, 'Building block');
+    assertOwned(await blocks.find(blockId), accountId, 'Building block');
   }
 
   return {
@@ -47,10 +52,13 @@ export function createDashboardConfigService({ db, guard }: DashboardConfigDeps)
       const { account_id: accountId, ...values } = body;
       await guard.require(auth, accountId, 'write');
       // The contract answers 404, not 403, for a block outside account_id on this one operation (spec Errors rule 9).
-      const block = await blocks.find(db, blockId);
+      const block = await blocks.find(blockId);
       if (block?.account_id !== accountId) throw notFound('Building block');
       return db.transaction(async (tx) => {
-        await assertReferencesExist(tx, accountId, referencesOf(values));
+        await assertReferencesExist(tx, accountId, referencesOf(values), {
+          Meter: meters.lockReferenced,
+          Tariff: tariffs.lockLive,
+        });
         return repo.upsert(tx, accountId, blockId, values);
       });
     },

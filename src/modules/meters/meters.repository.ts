@@ -1,6 +1,8 @@
 import type { Executor } from '../../db/types.ts';
-import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
-import { insertRow, updateRow } from '../building-blocks/sql-writes.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
+import { SqlParams } from '../../db/sql-params.ts';
+import { insertRow, updateRow } from '../../db/sql-writes.ts';
+import { METER_FIELDS } from '../dashboard-config/dashboard-config.schemas.ts';
 import { METER_SORT } from './meters.schemas.ts';
 
 export interface Meter {
@@ -65,6 +67,15 @@ export const metersRepository = {
     );
   },
 
+  /** Which of ids are meters of the organization, locked (FOR SHARE) until the transaction ends. */
+  async lockExisting(db: Executor, accountId: string, ids: number[]) {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM meters WHERE account_id = $1 AND id = ANY($2::int[]) FOR SHARE',
+      [accountId, ids],
+    );
+    return rows.map((r) => r.id);
+  },
+
   insert: (db: Executor, accountId: string, values: MeterValues) => insertRow<Meter>(db, TABLE, accountId, values),
 
   update: (db: Executor, accountId: string, id: number, values: MeterValues) =>
@@ -87,8 +98,19 @@ export const metersRepository = {
     return row!.found;
   },
 
-  /** Deletes the meter; a trigger removes its readings and rollups. */
+  /**
+   * Deletes the meter; a trigger removes its readings and rollups. The organization's dashboard
+   * configs that name it forget it first (their foreign keys would refuse the delete).
+   */
   async delete(db: Executor, accountId: string, id: number) {
+    await db.query(
+      `UPDATE energy_dashboard_configs SET
+         ${METER_FIELDS.map((f) => `${f} = NULLIF(${f}, $2)`).join(', ')},
+         submeter_ids = array_remove(submeter_ids, $2),
+         updated_at = now()
+       WHERE account_id = $1 AND ($2 IN (${METER_FIELDS.join(', ')}) OR $2 = ANY (submeter_ids))`,
+      [accountId, id],
+    );
     await db.query('DELETE FROM meters WHERE id = $1 AND account_id = $2', [id, accountId]);
   },
 };

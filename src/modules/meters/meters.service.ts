@@ -1,45 +1,50 @@
 import type { Database, Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { buildingBlocksRepository } from '../building-blocks/building-blocks.repository.ts';
-import { databaseErrorCode, UNIQUE_VIOLATION } from '../building-blocks/database-errors.ts';
-import { assertReferencesExist, type Reference } from '../building-blocks/references.ts';
-import { dashboardConfigRepository } from '../dashboard-config/dashboard-config.repository.ts';
+import { assertReferencesExist, type Reference } from '../../http/references.ts';
+import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
+import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { type Meter, metersRepository as repo } from './meters.repository.ts';
 import type { BlockMetersQuery, CreateMeter, ListMetersQuery, UpdateMeter } from './meters.schemas.ts';
 
 export interface MetersDeps {
   db: Database;
   guard: AccessGuard;
+  blocks: Pick<BuildingBlocksService, 'find' | 'lockReferenced'>;
+  tariffs: Pick<TariffAccess, 'lockLive'>;
 }
 
-/** The block and tariff a meter names must be records of its organization (400 otherwise). */
-function assertMeterReferences(
-  tx: Executor,
-  accountId: string,
-  values: { building_block_id?: number; tariff_id?: number | null },
-) {
-  const references: Reference[] = [];
-  if (values.building_block_id !== undefined) {
-    references.push({ kind: 'Building block', path: ['building_block_id'], id: values.building_block_id });
+const SERIAL_TAKEN = 'A meter with this meter_sn already exists';
+
+export function createMetersService({ db, guard, blocks, tariffs }: MetersDeps) {
+  /** The block and tariff a meter names must be records of its organization (400 otherwise). */
+  function assertMeterReferences(
+    tx: Executor,
+    accountId: string,
+    values: { building_block_id?: number; tariff_id?: number | null },
+  ) {
+    const references: Reference<'Building block' | 'Tariff'>[] = [];
+    if (values.building_block_id !== undefined) {
+      references.push({ kind: 'Building block', path: ['building_block_id'], id: values.building_block_id });
+    }
+    if (values.tariff_id != null) references.push({ kind: 'Tariff', path: ['tariff_id'], id: values.tariff_id });
+    return assertReferencesExist(tx, accountId, references, {
+      'Building block': blocks.lockReferenced,
+      Tariff: tariffs.lockLive,
+    });
   }
-  if (values.tariff_id != null) references.push({ kind: 'Tariff', path: ['tariff_id'], id: values.tariff_id });
-  return assertReferencesExist(tx, accountId, references);
-}
 
-function duplicateSerialAsConflict(error: unknown): never {
-  if (databaseErrorCode(error) === UNIQUE_VIOLATION) throw conflict('A meter with this meter_sn already exists');
-  throw error;
-}
-
-export function createMetersService({ db, guard }: MetersDeps) {
   async function owned(auth: AuthContext, accountId: string, id: number, access: Access) {
     await guard.require(auth, accountId, access);
     return assertOwned(await repo.find(db, id), accountId, 'Meter');
   }
 
   return {
+    /** For a record naming meters: which of ids are meters of the organization, locked until the transaction ends. */
+    lockReferenced: repo.lockExisting,
+
     async list(auth: AuthContext, query: ListMetersQuery) {
       const { account_id: accountId, building_block_id, meter_type, ...list } = query;
       await guard.require(auth, accountId, 'read');
@@ -49,7 +54,7 @@ export function createMetersService({ db, guard }: MetersDeps) {
     async listOfBlock(auth: AuthContext, blockId: number, query: BlockMetersQuery) {
       const { account_id: accountId, meter_type, ...list } = query;
       await guard.require(auth, accountId, 'read');
-      assertOwned(await buildingBlocksRepository.find(db, blockId), accountId, 'Building block');
+      assertOwned(await blocks.find(blockId), accountId, 'Building block');
       return repo.list(db, accountId, { building_block_id: blockId, meter_type }, list);
     },
 
@@ -58,7 +63,7 @@ export function createMetersService({ db, guard }: MetersDeps) {
       await guard.require(auth, accountId, 'write');
       return db.transaction(async (tx) => {
         await assertMeterReferences(tx, accountId, values);
-        return repo.insert(tx, accountId, values).catch(duplicateSerialAsConflict);
+        return conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
       });
     },
 
@@ -69,7 +74,7 @@ export function createMetersService({ db, guard }: MetersDeps) {
       await owned(auth, accountId, id, 'write');
       return db.transaction(async (tx) => {
         await assertMeterReferences(tx, accountId, values);
-        const updated = await repo.update(tx, accountId, id, values).catch(duplicateSerialAsConflict);
+        const updated = await conflictOnDuplicate(repo.update(tx, accountId, id, values), SERIAL_TAKEN);
         if (!updated) throw notFound('Meter');
         return updated;
       });
@@ -83,7 +88,6 @@ export function createMetersService({ db, guard }: MetersDeps) {
         if (!force && (await repo.hasReadings(tx, id))) {
           throw conflict('The meter has readings; delete it with force=true to delete them too');
         }
-        await dashboardConfigRepository.forgetMeter(tx, accountId, id);
         await repo.delete(tx, accountId, id);
       });
     },

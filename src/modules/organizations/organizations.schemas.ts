@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../../http/access-guard.ts';
+import { ROLES } from '../../db/memberships.ts';
 import { jsonObject, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 

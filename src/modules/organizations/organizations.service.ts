@@ -1,9 +1,10 @@
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { AccessGuard, Role } from '../../http/access-guard.ts';
+import type { Role } from '../../db/memberships.ts';
+import { type AccessGuard, roleAllows } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { ListParams } from '../../http/list.ts';
+import type { ListParams } from '../../db/list-page.ts';
 import { organizationsRepository as repo } from './organizations.repository.ts';
 import type { OrganizationChanges } from './organizations.schemas.ts';
 
@@ -43,8 +44,7 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
     if (!(await repo.lock(tx, id, need === 'owner' ? 'delete' : 'members'))) throw notFound('Organization');
     const role = await repo.roleOf(tx, id, auth.userId);
     if (!role) throw forbidden('You are not a member of this organization');
-    if (role === 'MEMBER' || (need === 'owner' && role !== 'OWNER'))
-      throw forbidden('Your role does not allow this action');
+    if (!roleAllows(role, need)) throw forbidden('Your role does not allow this action');
     return role;
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { priceCents, recordId, uuid } from '../../http/fields.ts';
-import { tierViolations } from './tiers.ts';
+import { checkTierRules } from '../tariffs/tariff-rules.ts';
 
 const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
 
@@ -17,9 +17,7 @@ export const blockInput = z.strictObject({
 });
 
 /** A whole tier set: each tier valid and the tiers consistent with each other (400). */
-export const tierSet = z.array(blockInput).superRefine((tiers, ctx) => {
-  for (const violation of tierViolations(tiers)) ctx.addIssue({ code: 'custom', ...violation });
-});
+export const tierSet = z.array(blockInput).superRefine(checkTierRules);
 
 export const optionalAccountQuery = z.object({
   account_id: uuid.optional().describe("Must be the tariff's organization when given"),

@@ -1,15 +1,15 @@
 import type { Executor } from '../../db/types.ts';
-import type { TariffsDeps } from '../tariffs/tariffs.service.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
-import { addressedAccount, createTariffAccess } from '../tariffs/tariff-access.ts';
+import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
+import { notFound } from '../../http/errors.ts';
+import { addressedAccount } from '../tariffs/tariff-access.ts';
+import { assertTierRules } from '../tariffs/tariff-rules.ts';
 import { type BlockInput, tariffBlocksRepository as repo } from './tariff-blocks.repository.ts';
 import type { BlockChanges } from './tariff-blocks.schemas.ts';
-import { lockItem, requireItem } from './tariff-items.service.ts';
-import { tierViolations } from './tiers.ts';
-import { conflictOnDuplicate } from './unique-conflict.ts';
+import { lockItem, requireItem, type TariffItemsDeps } from './tariff-items.service.ts';
 
-export type TariffBlocksDeps = TariffsDeps;
+/** The same as the items': tiers belong to items. */
+export type TariffBlocksDeps = TariffItemsDeps;
 
 export interface BlockAddress {
   tariffId: number;
@@ -17,63 +17,57 @@ export interface BlockAddress {
   accountId: string | undefined;
 }
 
-export function createTariffBlocksService({ db, guard, cache }: TariffBlocksDeps) {
-  const access = createTariffAccess(db, guard, cache);
-
+export function createTariffBlocksService({ db, tariffAccess: access }: TariffBlocksDeps) {
   /**
    * A write to the item's tiers, in a transaction that holds the item's lock: writes to one item's
    * tiers run one at a time, so each checks the tiers that the one before it left.
    */
-  async function writeTiers<T>(auth: AuthContext, at: BlockAddress, write: (tx: Executor) => Promise<T>) {
-    await access.tariff(auth, at.tariffId, at.accountId, 'write');
+  async function writeTiers<T>(
+    auth: AuthContext,
+    at: BlockAddress,
+    write: (tx: Executor, accountId: string) => Promise<T>,
+  ) {
+    const { account_id: accountId } = await access.tariff(auth, at.tariffId, at.accountId, 'write');
     return db.transaction(async (tx) => {
-      await lockItem(tx, at.tariffId, at.itemId);
+      await lockItem(tx, { accountId, tariffId: at.tariffId, itemId: at.itemId });
       await access.changed(tx, at.tariffId);
-      return write(tx);
+      return write(tx, accountId);
     });
   }
 
   return {
     async list(auth: AuthContext, at: BlockAddress) {
-      await access.tariff(auth, at.tariffId, at.accountId, 'read');
-      await requireItem(db, at.tariffId, at.itemId);
-      return repo.ofItem(db, at.itemId);
+      const { account_id: accountId } = await access.tariff(auth, at.tariffId, at.accountId, 'read');
+      await requireItem(db, { accountId, tariffId: at.tariffId, itemId: at.itemId });
+      return repo.ofItem(db, accountId, at.itemId);
     },
 
     /** The item's whole tier set is replaced at once (an empty set clears it). */
     async replace(auth: AuthContext, at: BlockAddress, blocks: BlockInput[]) {
-      return writeTiers(auth, at, async (tx) => {
-        await repo.deleteAll(tx, at.itemId);
-        await repo.insertAll(tx, at.itemId, blocks);
-        return repo.ofItem(tx, at.itemId);
+      return writeTiers(auth, at, async (tx, accountId) => {
+        await repo.deleteAll(tx, accountId, at.itemId);
+        await repo.insertAll(tx, accountId, at.itemId, blocks);
+        return repo.ofItem(tx, accountId, at.itemId);
       });
     },
 
     /** The tier set that results must still be consistent, else nothing changes (400). */
     async update(auth: AuthContext, at: BlockAddress, blockId: number, changes: BlockChanges) {
       const address = { ...at, accountId: addressedAccount(at.accountId, changes.account_id) };
-      return writeTiers(auth, address, async (tx) => {
+      return writeTiers(auth, address, async (tx, accountId) => {
         const updated = await conflictOnDuplicate(
-          repo.update(tx, at.itemId, blockId, changes),
+          repo.update(tx, accountId, at.itemId, blockId, changes),
           `The item already has a block with block_index ${changes.block_index}`,
         );
         if (!updated) throw notFound('Tariff block');
-        const violations = tierViolations(await repo.ofItem(tx, at.itemId));
-        if (violations.length > 0) {
-          throw badRequest(
-            formatIssues(
-              violations.map((v) => ({ ...v, path: v.path.slice(1) })),
-              'body',
-            ),
-          );
-        }
+        assertTierRules(await repo.ofItem(tx, accountId, at.itemId));
         return updated;
       });
     },
 
     async remove(auth: AuthContext, at: BlockAddress, blockId: number) {
-      await writeTiers(auth, at, async (tx) => {
-        if (!(await repo.delete(tx, at.itemId, blockId))) throw notFound('Tariff block');
+      await writeTiers(auth, at, async (tx, accountId) => {
+        if (!(await repo.delete(tx, accountId, at.itemId, blockId))) throw notFound('Tariff block');
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/types.ts';
-import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
+import { SqlParams } from '../../db/sql-params.ts';
 import { type BlockInput, tariffBlocksRepository } from './tariff-blocks.repository.ts';
 import { ITEM_SORT, type ItemChanges } from './tariff-items.schemas.ts';
 
@@ -31,15 +32,19 @@ const ITEM_SELECT = `i.id, i.tariff_id, i.item_type_code, i.price, i.season,
                             ORDER BY b.block_index)
             FROM tariff_blocks b WHERE b.tariff_item_id = i.id), '[]'::json) AS tariff_blocks`;
 
+/** Items have no account_id of their own: theirs is their tariff's. */
+const OF_ACCOUNT = (placeholder: string) =>
+  `EXISTS (SELECT 1 FROM tariffs t WHERE t.id = i.tariff_id AND t.account_id = ${placeholder})`;
+
 export const tariffItemsRepository = {
-  list(db: Executor, tariffId: number, list: ListParams) {
+  list(db: Executor, accountId: string, tariffId: number, list: ListParams) {
     const params = new SqlParams();
     return listPage<TariffItem>(
       db,
       {
         select: ITEM_SELECT,
         from: 'tariff_items i',
-        where: [`i.tariff_id = ${params.add(tariffId)}`],
+        where: [`i.tariff_id = ${params.add(tariffId)}`, OF_ACCOUNT(params.add(accountId))],
         params,
         search: { columns: ['i.item_type_code', 'i.season'] },
         sortColumns: ITEM_SORT,
@@ -50,16 +55,17 @@ export const tariffItemsRepository = {
   },
 
   /** Every item of the tariff with its blocks, in creation order (the nesting of tariff reads). */
-  ofTariff(db: Executor, tariffId: number) {
-    return db.query<TariffItem>(`SELECT ${ITEM_SELECT} FROM tariff_items i WHERE i.tariff_id = $1 ORDER BY i.id`, [
-      tariffId,
-    ]);
+  ofTariff(db: Executor, accountId: string, tariffId: number) {
+    return db.query<TariffItem>(
+      `SELECT ${ITEM_SELECT} FROM tariff_items i WHERE i.tariff_id = $1 AND ${OF_ACCOUNT('$2')} ORDER BY i.id`,
+      [tariffId, accountId],
+    );
   },
 
-  async find(db: Executor, tariffId: number, itemId: number) {
+  async find(db: Executor, accountId: string, tariffId: number, itemId: number) {
     const [row] = await db.query<TariffItem>(
-      `SELECT ${ITEM_SELECT} FROM tariff_items i WHERE i.id = $1 AND i.tariff_id = $2`,
-      [itemId, tariffId],
+      `SELECT ${ITEM_SELECT} FROM tariff_items i WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$3')}`,
+      [itemId, tariffId, accountId],
     );
     return row;
   },
@@ -68,34 +74,42 @@ export const tariffItemsRepository = {
    * Locks the item of that tariff until the transaction ends, so that writes to it and its tiers
    * run one at a time and each checks the tiers the previous one left. Whether it exists.
    */
-  async lock(db: Executor, tariffId: number, itemId: number) {
-    const rows = await db.query('SELECT id FROM tariff_items WHERE id = $1 AND tariff_id = $2 FOR UPDATE', [
-      itemId,
-      tariffId,
-    ]);
+  async lock(db: Executor, accountId: string, tariffId: number, itemId: number) {
+    const rows = await db.query(
+      `SELECT i.id FROM tariff_items i WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$3')} FOR UPDATE`,
+      [itemId, tariffId, accountId],
+    );
     return rows.length > 0;
   },
 
-  async insert(db: Executor, tariffId: number, item: ItemInput) {
+  /** The new item with its blocks; undefined when the tariff is not the organization's. */
+  async insert(db: Executor, accountId: string, tariffId: number, item: ItemInput) {
     const [row] = await db.query<{ id: number }>(
-      'INSERT INTO tariff_items (tariff_id, item_type_code, price, season) VALUES ($1, $2, $3, $4) RETURNING id',
-      [tariffId, item.item_type_code, item.price, item.season],
+      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season)
+       SELECT id, $3, $4, $5 FROM tariffs WHERE id = $1 AND account_id = $2 RETURNING id`,
+      [tariffId, accountId, item.item_type_code, item.price, item.season],
     );
-    await tariffBlocksRepository.insertAll(db, row!.id, item.blocks ?? []);
-    return (await tariffItemsRepository.find(db, tariffId, row!.id))!;
+    if (!row) return undefined;
+    await tariffBlocksRepository.insertAll(db, accountId, row.id, item.blocks ?? []);
+    return tariffItemsRepository.find(db, accountId, tariffId, row.id);
   },
 
-  async update(db: Executor, tariffId: number, itemId: number, changes: ItemChanges) {
+  /** The changed item; undefined when there is no such item of the organization. */
+  async update(db: Executor, accountId: string, tariffId: number, itemId: number, changes: ItemChanges) {
     await db.query(
-      `UPDATE tariff_items SET price = coalesce($3, price), item_type_code = coalesce($4, item_type_code),
+      `UPDATE tariff_items i SET price = coalesce($3, price), item_type_code = coalesce($4, item_type_code),
          season = coalesce($5, season), updated_at = now()
-       WHERE id = $1 AND tariff_id = $2`,
-      [itemId, tariffId, changes.price ?? null, changes.item_type_code ?? null, changes.season ?? null],
+       WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$6')}`,
+      [itemId, tariffId, changes.price ?? null, changes.item_type_code ?? null, changes.season ?? null, accountId],
     );
-    return (await tariffItemsRepository.find(db, tariffId, itemId))!;
+    return tariffItemsRepository.find(db, accountId, tariffId, itemId);
   },
 
-  async delete(db: Executor, tariffId: number, itemId: number) {
-    await db.query('DELETE FROM tariff_items WHERE id = $1 AND tariff_id = $2', [itemId, tariffId]);
+  async delete(db: Executor, accountId: string, tariffId: number, itemId: number) {
+    await db.query(`DELETE FROM tariff_items i WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$3')}`, [
+      itemId,
+      tariffId,
+      accountId,
+    ]);
   },
 };

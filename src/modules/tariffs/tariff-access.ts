@@ -32,6 +32,20 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
   return {
     requireAccount,
 
+    /**
+     * A tariff the organization accountId may price with: its own or one of the catalogue's (not
+     * deleted). The caller needs read access to accountId.
+     */
+    async usableTariff(auth: AuthContext, id: number, accountId: string) {
+      await requireAccount(auth, accountId, 'read');
+      const tariff = await load(id);
+      if (tariff && isCatalogueAccount(tariff.account_id)) return tariff;
+      return assertOwned(tariff, accountId, 'Tariff');
+    },
+
+    /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
+    lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),
+
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
     changed: (tx: Executor, id: number) => cache.invalidate(tx, cacheKeys.tariff(id)),
 

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/types.ts';
-import { type ListParams, listPage, SqlParams } from '../../http/list.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
+import { SqlParams } from '../../db/sql-params.ts';
 import type { TariffType } from './tariff-enums.ts';
 import { TARIFF_SORT, type TariffChanges } from './tariffs.schemas.ts';
 
@@ -83,6 +84,19 @@ export const tariffsRepository = {
     return row;
   },
 
+  /**
+   * Which of ids are live tariffs of the organization (not deleted): the ones another record may
+   * name. Locked (FOR SHARE) until the transaction ends: a delete of one waits, then finds the
+   * record that names it.
+   */
+  async lockLive(db: Executor, accountId: string, ids: number[]) {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM tariffs WHERE account_id = $1 AND id = ANY($2::int[]) AND deleted_at IS NULL FOR SHARE',
+      [accountId, ids],
+    );
+    return rows.map((r) => r.id);
+  },
+
   list(db: Executor, filters: TariffFilters, list: ListParams, fuzzy = false) {
     const params = new SqlParams();
     const where = [`t.account_id = ${params.add(filters.accountId)}`, 't.deleted_at IS NULL'];
@@ -143,10 +157,9 @@ export const tariffsRepository = {
   },
 
   async softDelete(db: Executor, id: number, accountId: string, at: string | null) {
-    await db.query('UPDATE tariffs SET deleted_at = coalesce($3::timestamptz, now()) WHERE id = $1 AND account_id = $2', [
-      id,
-      accountId,
-      at,
-    ]);
+    await db.query(
+      'UPDATE tariffs SET deleted_at = coalesce($3::timestamptz, now()) WHERE id = $1 AND account_id = $2',
+      [id, accountId, at],
+    );
   },
 };

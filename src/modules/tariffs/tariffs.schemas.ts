@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bodyId, recordId, uuid } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
-import { tariffRuleViolations } from './tariff-rules.ts';
+import { checkTariffRules } from './tariff-rules.ts';
 
 export const tariffIdParams = z.object({ id: recordId.describe('Tariff id') });
 
@@ -58,9 +58,7 @@ export const createTariffBody = optionalTariffFields
     effective_from: tariffFields.effective_from,
     effective_to: tariffFields.effective_to,
   })
-  .superRefine((body, ctx) => {
-    for (const violation of tariffRuleViolations(body)) ctx.addIssue({ code: 'custom', ...violation });
-  });
+  .superRefine(checkTariffRules);
 export type CreateTariffBody = z.infer<typeof createTariffBody>;
 
 export const updateTariffBody = optionalTariffFields.extend({

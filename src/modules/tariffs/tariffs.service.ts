@@ -1,23 +1,17 @@
 import type { Database, Executor } from '../../db/types.ts';
-import type { ReadCache } from '../../db/read-cache.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { referenceRepository } from '../reference/reference.repository.ts';
-import { createTariffAccess } from './tariff-access.ts';
+import type { TariffAccess } from './tariff-access.ts';
 import { tariffDetails } from './tariff-details.ts';
-import { assertTariffRules } from './tariff-rules.ts';
+import { assertTariffRules, touScheduleId } from './tariff-rules.ts';
 import { tariffsRepository as repo } from './tariffs.repository.ts';
 import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody } from './tariffs.schemas.ts';
 
 export interface TariffsDeps {
   db: Database;
-  guard: AccessGuard;
-  cache: ReadCache;
+  tariffAccess: Pick<TariffAccess, 'requireAccount' | 'tariff' | 'changed'>;
 }
-
-/** When a TIME_OF_USE tariff names no schedule, the default schedule of the contract applies. */
-const DEFAULT_SCHEDULE_ID = 3;
 
 /** dso_id and tou_schedule_id, when set, must name existing reference rows (400). */
 async function assertReferencesExist(db: Executor, fields: TariffChanges): Promise<void> {
@@ -59,9 +53,7 @@ async function softDelete(tx: Executor, id: number, accountId: string, at: strin
   await repo.softDelete(tx, id, accountId, at);
 }
 
-export function createTariffsService({ db, guard, cache }: TariffsDeps) {
-  const access = createTariffAccess(db, guard, cache);
-
+export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) {
   return {
     async list(auth: AuthContext, query: TariffListQuery) {
       await access.requireAccount(auth, query.account_id, 'read');
@@ -104,10 +96,9 @@ export function createTariffsService({ db, guard, cache }: TariffsDeps) {
 
     async schedule(auth: AuthContext, id: number, accountId: string) {
       const tariff = await access.tariff(auth, id, accountId, 'read');
-      if (tariff.tariff_type !== 'TIME_OF_USE') {
-        throw badRequest(`Tariff ${id} is not TIME_OF_USE`);
-      }
-      const schedule = await referenceRepository.findSchedule(db, tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID);
+      const scheduleId = touScheduleId(tariff);
+      if (scheduleId === null) throw badRequest(`Tariff ${id} is not TIME_OF_USE`);
+      const schedule = await referenceRepository.findSchedule(db, scheduleId);
       if (!schedule) throw notFound('Time-of-use schedule');
       return schedule;
     },

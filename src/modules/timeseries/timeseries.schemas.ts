@@ -36,6 +36,26 @@ const BUCKET_MINUTES = 'Bucket size in minutes, 1 to 1440; buckets are counted f
 const bucketMinutesParam = integerParam(1, 1440).default(30).describe(BUCKET_MINUTES);
 const bucketMinutesField = z.number().int().min(1).max(1440).default(30);
 
+/**
+ * The refinement that flags every item whose key an earlier item of the list already had, naming
+ * that earlier one. An item without a key (its field failed to parse) is passed over.
+ */
+function noDuplicates<T, K>(
+  keyOf: (item: T) => K | undefined,
+  issue: (index: number, earlier: number) => { path: PropertyKey[]; message: string },
+) {
+  return (items: readonly T[], ctx: z.RefinementCtx) => {
+    const first = new Map<K, number>();
+    items.forEach((item, index) => {
+      const key = keyOf(item);
+      if (key === undefined) return;
+      const earlier = first.get(key);
+      if (earlier === undefined) first.set(key, index);
+      else ctx.addIssue({ code: 'custom', ...issue(index, earlier) });
+    });
+  };
+}
+
 const energy = z.number().nonnegative().max(MAX_READING_VALUE);
 
 const readingSchema = z.strictObject({
@@ -54,17 +74,13 @@ export const ingestBody = z.strictObject({
     .array(readingSchema)
     .min(1)
     .max(MAX_READINGS_PER_REQUEST)
-    .superRefine((readings, ctx) => {
-      const first = new Map<number, number>();
-      readings.forEach((reading, index) => {
+    .superRefine(
+      noDuplicates(
         // Also runs when a row failed: its ts may still be the unparsed text.
-        if (!(reading.ts instanceof Date)) return;
-        const time = reading.ts.getTime();
-        const earlier = first.get(time);
-        if (earlier === undefined) first.set(time, index);
-        else ctx.addIssue({ code: 'custom', path: [index, 'ts'], message: `Duplicate of readings.${earlier}.ts` });
-      });
-    }),
+        (reading) => (reading.ts instanceof Date ? reading.ts.getTime() : undefined),
+        (index, earlier) => ({ path: [index, 'ts'], message: `Duplicate of readings.${earlier}.ts` }),
+      ),
+    ),
 });
 export type IngestBody = z.infer<typeof ingestBody>;
 
@@ -117,14 +133,12 @@ export const energySumsBody = z
       .array(meterSn)
       .min(1)
       .max(MAX_METERS_PER_BATCH)
-      .superRefine((serials, ctx) => {
-        const first = new Map<string, number>();
-        serials.forEach((serial, index) => {
-          const earlier = first.get(serial);
-          if (earlier === undefined) first.set(serial, index);
-          else ctx.addIssue({ code: 'custom', path: [index], message: `Duplicate of meter_sns.${earlier}` });
-        });
-      }),
+      .superRefine(
+        noDuplicates(
+          (serial: string) => serial,
+          (index, earlier) => ({ path: [index], message: `Duplicate of meter_sns.${earlier}` }),
+        ),
+      ),
     start: timestamp.describe('Inclusive'),
     end: timestamp.describe('Exclusive'),
     bucket_minutes: bucketMinutesField.describe('Accepted as in the contract; sums do not depend on it'),

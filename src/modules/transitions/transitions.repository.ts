@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/types.ts';
+import { TARIFF_FIELDS } from '../dashboard-config/dashboard-config.schemas.ts';
 
 export interface TransitionRow {
   id: number;
@@ -12,7 +13,8 @@ export interface TransitionRow {
   applied_at: Date | null;
 }
 
-const COLUMNS = 'id, account_id, predecessor_id, successor_id, effective_from, notes, created_at, created_by, applied_at';
+const COLUMNS =
+  'id, account_id, predecessor_id, successor_id, effective_from, notes, created_at, created_by, applied_at';
 
 export const transitionsRepository = {
   /** With lock, the row stays locked until the transaction ends (the scheduler skips it meanwhile). */
@@ -35,7 +37,17 @@ export const transitionsRepository = {
   },
 
   /** Inserts the transition, or returns undefined when the predecessor already has one. */
-  async insert(db: Executor, t: { accountId: string; predecessorId: number; successorId: number; effectiveFrom: string; notes: string; createdBy: string }) {
+  async insert(
+    db: Executor,
+    t: {
+      accountId: string;
+      predecessorId: number;
+      successorId: number;
+      effectiveFrom: string;
+      notes: string;
+      createdBy: string;
+    },
+  ) {
     const [row] = await db.query<TransitionRow>(
       `INSERT INTO tariff_transitions (account_id, predecessor_id, successor_id, effective_from, notes, created_by)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (predecessor_id) DO NOTHING RETURNING ${COLUMNS}`,
@@ -44,7 +56,12 @@ export const transitionsRepository = {
     return row;
   },
 
-  async update(db: Executor, id: number, accountId: string, t: { successorId: number; effectiveFrom: Date | string; notes: string }) {
+  async update(
+    db: Executor,
+    id: number,
+    accountId: string,
+    t: { successorId: number; effectiveFrom: Date | string; notes: string },
+  ) {
     const [row] = await db.query<TransitionRow>(
       `UPDATE tariff_transitions SET successor_id = $3, effective_from = $4, notes = $5
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
@@ -72,15 +89,40 @@ export const transitionsRepository = {
   },
 
   /**
-   * The tariff if a transition may name it: same organization and not deleted. Locked (FOR SHARE)
-   * until the transaction ends: a delete of the tariff waits, then finds the transition.
+   * Switches every meter and dashboard-config tariff field of the organization that names the
+   * predecessor to the successor; how many meters and configs changed.
    */
-  async lockLiveTariff(db: Executor, accountId: string, id: number) {
-    const [row] = await db.query<{ id: number }>(
-      'SELECT id FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR SHARE',
-      [id, accountId],
+  async switchTariff(db: Executor, accountId: string, predecessorId: number, successorId: number) {
+    const meters = await db.query(
+      'UPDATE meters SET tariff_id = $3, updated_at = now() WHERE account_id = $1 AND tariff_id = $2 RETURNING id',
+      [accountId, predecessorId, successorId],
     );
-    return row;
+    const assignments = TARIFF_FIELDS.map((f) => `${f} = CASE WHEN ${f} = $2 THEN $3 ELSE ${f} END`).join(', ');
+    const configs = await db.query(
+      `UPDATE energy_dashboard_configs SET ${assignments}, updated_at = now()
+       WHERE account_id = $1 AND $2 IN (${TARIFF_FIELDS.join(', ')}) RETURNING building_block_id`,
+      [accountId, predecessorId, successorId],
+    );
+    return { meters: meters.length, configs: configs.length };
+  },
+
+  /** Marks the transition applied at `at`, and records the application. */
+  async markApplied(
+    db: Executor,
+    accountId: string,
+    id: number,
+    application: { at: Date; meters: number; configs: number; by: string },
+  ) {
+    await db.query('UPDATE tariff_transitions SET applied_at = $3 WHERE id = $1 AND account_id = $2', [
+      id,
+      accountId,
+      application.at,
+    ]);
+    await db.query(
+      `INSERT INTO tariff_transition_applications (transition_id, applied_at, meters_updated, configs_updated, applied_by)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [id, application.at, application.meters, application.configs, application.by],
+    );
   },
 
   /** Whether following transitions from `from` reaches `target` (which would close a cycle). */

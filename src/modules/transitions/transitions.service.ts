@@ -8,7 +8,7 @@ import type { CreateTransitionBody, UpdateTransitionBody } from './transitions.s
 
 export interface TransitionsDeps {
   db: Database;
-  tariffAccess: TariffAccess;
+  tariffAccess: Pick<TariffAccess, 'tariff' | 'lockLive'>;
   now: () => Date;
 }
 
@@ -16,10 +16,14 @@ const present = ({ account_id: _account, ...transition }: TransitionRow, applica
   application ? { ...transition, application } : transition;
 
 export function createTransitionsService({ db, tariffAccess, now }: TransitionsDeps) {
+  /** Whether a transition may name the tariff (live, of the organization); it stays so until the transaction ends. */
+  const lockLiveTariff = async (tx: Executor, accountId: string, id: number) =>
+    (await tariffAccess.lockLive(tx, accountId, [id])).length > 0;
+
   /** The successor must be another live tariff of the organization, and must not lead back. */
   async function assertValidSuccessor(tx: Executor, accountId: string, predecessorId: number, successorId: number) {
     if (successorId === predecessorId) throw badRequest('successor_id: A tariff cannot be its own successor');
-    if (!(await repo.lockLiveTariff(tx, accountId, successorId))) {
+    if (!(await lockLiveTariff(tx, accountId, successorId))) {
       throw badRequest('successor_id: The successor must be an existing tariff of the same organization');
     }
     if (await repo.chainReaches(tx, accountId, successorId, predecessorId)) {
@@ -47,7 +51,7 @@ export function createTransitionsService({ db, tariffAccess, now }: TransitionsD
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
         await repo.lockChains(tx, body.account_id);
-        if (!(await repo.lockLiveTariff(tx, body.account_id, tariffId))) throw notFound('Tariff');
+        if (!(await lockLiveTariff(tx, body.account_id, tariffId))) throw notFound('Tariff');
         await assertValidSuccessor(tx, body.account_id, tariffId, body.successor_id);
         const inserted = await repo.insert(tx, {
           accountId: body.account_id,

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/types.ts';
-import { SqlParams } from '../../http/list.ts';
+import { SqlParams } from './sql-params.ts';
+import type { Executor } from './types.ts';
 
 // Table and column names come from code (allow-lists); values only travel as parameters.
 

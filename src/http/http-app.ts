@@ -1,0 +1,51 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify from 'fastify';
+import { registerCors } from './cors.ts';
+import { registerErrorHandler } from './error-handler.ts';
+import { registerOpenApi } from './openapi.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { registerReplySerializer } from './serializer.ts';
+import { registerTransportHooks, transportOptions } from './transport-errors.ts';
+import type { App } from './types.ts';
+import { zodValidatorCompiler } from './validation.ts';
+
+export interface HttpAppOptions {
+  logLevel: string;
+  requestTimeoutS: number;
+  corsOrigins: readonly string[];
+  /** Where JSON log lines go (standard output when absent). */
+  logStream?: NodeJS.WritableStream | undefined;
+}
+
+const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
+
+/**
+ * Fastify as every route of the service expects it: zod validation, JSON only, the one error
+ * handler, transport limits, security headers, CORS, rate limiting and the API reference.
+ */
+export async function createHttpApp({
+  logLevel,
+  requestTimeoutS,
+  corsOrigins,
+  logStream,
+}: HttpAppOptions): Promise<App> {
+  const app = Fastify({
+    logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    ...transportOptions(requestTimeoutS),
+  }).withTypeProvider() as unknown as App;
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // The API speaks JSON only: any other body is 415.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandler(app);
+  registerTransportHooks(app);
+  registerSecurityHeaders(app);
+  registerReplySerializer(app);
+  if (corsOrigins.length > 0) await registerCors(app, corsOrigins);
+  await app.register(rateLimit, { global: false });
+  await registerOpenApi(app);
+  return app;
+}

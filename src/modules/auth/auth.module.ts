@@ -1,0 +1,15 @@
+import type { App } from '../../http/types.ts';
+import { registerAuthRoutes } from './auth.routes.ts';
+import { type AuthService, type AuthServiceDeps, createAuthService } from './auth.service.ts';
+
+export interface AuthModuleDeps extends AuthServiceDeps {
+  /** Sign-up, login and refresh requests a client may make per minute; 0 for no limit. */
+  rateLimitPerMin: number;
+}
+
+/** Sign-up, login, token refresh and logout, and the caller's organizations. */
+export function registerAuthModule(app: App, { rateLimitPerMin, ...deps }: AuthModuleDeps): AuthService {
+  const auth = createAuthService(deps);
+  registerAuthRoutes(app, auth, rateLimitPerMin > 0 && { max: rateLimitPerMin, timeWindow: '1 minute' });
+  return auth;
+}

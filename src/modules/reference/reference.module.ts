@@ -1,0 +1,13 @@
+import type { Executor } from '../../db/types.ts';
+import type { App } from '../../http/types.ts';
+import { registerReferenceRoutes } from './reference.routes.ts';
+import { createReferenceService } from './reference.service.ts';
+
+export interface ReferenceDeps {
+  db: Executor;
+}
+
+/** Global, read-only reference data: item types, DSOs and time-of-use schedules. */
+export function registerReferenceModule(app: App, { db }: ReferenceDeps): void {
+  registerReferenceRoutes(app, createReferenceService(db));
+}

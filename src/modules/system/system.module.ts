@@ -1,0 +1,14 @@
+import type { Database } from '../../db/types.ts';
+import type { App } from '../../http/types.ts';
+import type { SigningKeys } from '../auth/signing-keys.ts';
+import { registerSystemRoutes } from './system.routes.ts';
+
+export interface SystemDeps {
+  db: Pick<Database, 'ping'>;
+  keys: SigningKeys;
+}
+
+/** Liveness, readiness and the public key set. */
+export function registerSystemModule(app: App, { db, keys }: SystemDeps): void {
+  registerSystemRoutes(app, db, keys);
+}
