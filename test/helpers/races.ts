@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
+import { createOrganization, registerUser, type TestUser } from './factories.ts';
 import type { Reply } from './http.ts';
+import { insertBuildingBlock } from './sql-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
  * Races need PostgreSQL: the embedded database runs one transaction at a time, so requests sent
@@ -28,3 +31,11 @@ export const same = (body: unknown, expected: unknown) => isDeepStrictEqual(body
 
 /** A reply in a few words, for the list of wrong answers a test reports. */
 export const summary = (reply: Reply) => `${reply.status} ${reply.body?.error ?? ''}`.trim();
+
+/** A test app with an owner, their organization and one building block: what each file's races start from. */
+export async function startRaceWorld(): Promise<{ t: TestApp; owner: TestUser; accountId: string; blockId: number }> {
+  const t = await startTestApp();
+  const owner = await registerUser(t.app, 'owner');
+  const accountId = await createOrganization(owner);
+  return { t, owner, accountId, blockId: await insertBuildingBlock(t.db, accountId) };
+}

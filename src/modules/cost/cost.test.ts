@@ -144,13 +144,18 @@ describe('one meter with one tariff', () => {
 describe('meter types', () => {
   const query = (meterSn: string) => ({ account_id: r.accountId, meter_sn: meterSn, start: '2025-03-03T00:00:00Z', end: '2025-03-04T00:00:00Z' });
 
-  it.each(['WATER', 'GAS', 'CARBON'])('answers 400 for a %s meter: it is not priced with electricity rules', async (meterType) => {
+  /** The cost of a day of 48 readings of 1 kWh on a meter of this type, at 2 per kWh. */
+  async function costOfMeterOfType(meterType: string) {
     const block = await insertBuildingBlock(t.db, r.accountId);
     const meterSn = `COST-${meterType}`;
     const meterId = await insertMeter(t.db, r.accountId, block, { meterSn, meterType });
     await insertReadings(t.db, meterId, '2025-03-03T00:00:00Z', 48, () => ({ import_kwh: 1 }));
     const tariff = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
-    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn));
+    return { meterSn, res: await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn)) };
+  }
+
+  it.each(['WATER', 'GAS', 'CARBON'])('answers 400 for a %s meter: it is not priced with electricity rules', async (meterType) => {
+    const { meterSn, res } = await costOfMeterOfType(meterType);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       success: false,
@@ -160,12 +165,7 @@ describe('meter types', () => {
   });
 
   it.each(['SOLAR', 'GENSET', 'EV', 'HVAC'])('prices a %s meter', async (meterType) => {
-    const block = await insertBuildingBlock(t.db, r.accountId);
-    const meterSn = `COST-${meterType}`;
-    const meterId = await insertMeter(t.db, r.accountId, block, { meterSn, meterType });
-    await insertReadings(t.db, meterId, '2025-03-03T00:00:00Z', 48, () => ({ import_kwh: 1 }));
-    const tariff = await tariffWithItems(r.accountId, {}, [{ code: 'IMPORT_ENERGY', price: 2 }]);
-    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn));
+    const { res } = await costOfMeterOfType(meterType);
     expect(res.status).toBe(200);
     expect(res.body.data.total).toBe(96);
   });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFound } from '../../../test/helpers/envelopes.ts';
-import { createOrganization, registerUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { type TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, onPostgres, same, summary } from '../../../test/helpers/races.ts';
-import { insertBuildingBlock, insertMeter } from '../../../test/helpers/sql-fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { countViolations, startRaceWorld, onPostgres, same, summary } from '../../../test/helpers/races.ts';
+import { insertMeter } from '../../../test/helpers/sql-fixtures.ts';
+import { type TestApp } from '../../../test/helpers/test-app.ts';
 
 describe.runIf(onPostgres)('meters under concurrent requests (PostgreSQL)', () => {
   let t: TestApp;
@@ -12,10 +12,7 @@ describe.runIf(onPostgres)('meters under concurrent requests (PostgreSQL)', () =
   let accountId: string;
   let blockId: number;
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await registerUser(t.app, 'owner');
-    accountId = await createOrganization(owner);
-    blockId = await insertBuildingBlock(t.db, accountId);
+    ({ t, owner, accountId, blockId } = await startRaceWorld());
   });
   afterAll(async () => t.close());
 

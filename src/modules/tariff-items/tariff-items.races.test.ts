@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { createOrganization, registerUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { type TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, onPostgres, same, statuses, summary } from '../../../test/helpers/races.ts';
+import { countViolations, startRaceWorld, onPostgres, same, statuses, summary } from '../../../test/helpers/races.ts';
 import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { type TestApp } from '../../../test/helpers/test-app.ts';
 
 describe.runIf(onPostgres)('item and tier rules under concurrent requests (PostgreSQL)', () => {
   let t: TestApp;
   let owner: TestUser;
   let accountId: string;
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await registerUser(t.app, 'owner');
-    accountId = await createOrganization(owner);
+    ({ t, owner, accountId } = await startRaceWorld());
   });
   afterAll(async () => t.close());
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conflict, invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { createOrganization, registerUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { type TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, onPostgres, ROUNDS, same, statuses, summary } from '../../../test/helpers/races.ts';
+import { countViolations, startRaceWorld, onPostgres, ROUNDS, same, statuses, summary } from '../../../test/helpers/races.ts';
 import { insertBuildingBlock, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { type TestApp } from '../../../test/helpers/test-app.ts';
 
 const base = '/api/v1/tariffs';
 
@@ -13,9 +13,7 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
   let owner: TestUser;
   let accountId: string;
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await registerUser(t.app, 'owner');
-    accountId = await createOrganization(owner);
+    ({ t, owner, accountId } = await startRaceWorld());
   });
   afterAll(async () => t.close());
 

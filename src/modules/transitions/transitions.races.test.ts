@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conflict, invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { createOrganization, registerUser, type TestUser } from '../../../test/helpers/factories.ts';
+import { type TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, onPostgres, same, summary } from '../../../test/helpers/races.ts';
+import { countViolations, startRaceWorld, onPostgres, same, summary } from '../../../test/helpers/races.ts';
 import {
-  insertBuildingBlock,
   insertMeter,
   insertTariff,
   insertTransition,
 } from '../../../test/helpers/sql-fixtures.ts';
-import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { type TestApp } from '../../../test/helpers/test-app.ts';
 
 const url = (tariffId: number) => `/api/v1/tariffs/${tariffId}/transitions`;
 const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
@@ -22,10 +21,7 @@ describe.runIf(onPostgres)('transition rules under concurrent requests (PostgreS
   let accountId: string;
   let blockId: number;
   beforeAll(async () => {
-    t = await startTestApp();
-    owner = await registerUser(t.app, 'owner');
-    accountId = await createOrganization(owner);
-    blockId = await insertBuildingBlock(t.db, accountId);
+    ({ t, owner, accountId, blockId } = await startRaceWorld());
   });
   afterAll(async () => t.close());
 
