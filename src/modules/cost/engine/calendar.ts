@@ -1,5 +1,4 @@
 import { DAY_MS, fromLocalMs, toLocalMs } from './local-time.ts';
-import { Dec } from './money.ts';
 import type { DayType, PricingCalendar, Season } from './types.ts';
 
 export interface LocalDay {
@@ -11,10 +10,14 @@ export interface LocalDay {
 /** Describes a local calendar day of the tariff's timezone, numbered as days since 1970-01-01. */
 export type DescribeDay = (localDayNumber: number) => LocalDay;
 
-/** Covered share of one local calendar month; monthKey = year * 12 + zero-based month. */
-export interface MonthShare {
+/** The time of [start, end) that falls on one local month's days of one season. */
+export interface SeasonShare {
+  /** year * 12 + zero-based month. */
   monthKey: number;
-  fraction: Dec;
+  season: Season | null;
+  coveredMs: number;
+  /** Elapsed length of the whole month (743 hours for a March with a daylight-saving change). */
+  monthMs: number;
 }
 
 const WEEKDAY_TYPES: readonly DayType[] = ['SUNDAY', 'WEEKDAY', 'WEEKDAY', 'WEEKDAY', 'WEEKDAY', 'WEEKDAY', 'SATURDAY'];
@@ -61,25 +64,36 @@ export function localDayNumber(timeZone: string, utcMs: number): number {
   return Math.floor(toLocalMs(timeZone, utcMs) / DAY_MS);
 }
 
-/** Each local calendar month touched by [startMs, endMs) with the elapsed share of it covered. */
-export function monthsCovered(timeZone: string, startMs: number, endMs: number): MonthShare[] {
-  const localStart = new Date(toLocalMs(timeZone, startMs));
-  let year = localStart.getUTCFullYear();
-  let month = localStart.getUTCMonth();
-  let monthStart = fromLocalMs(timeZone, Date.UTC(year, month, 1));
-  const shares: MonthShare[] = [];
-  while (monthStart < endMs) {
-    const nextStart = fromLocalMs(timeZone, Date.UTC(year, month + 1, 1));
-    const covered = Math.min(endMs, nextStart) - Math.max(startMs, monthStart);
+function monthLengthMs(timeZone: string, monthKey: number): number {
+  const year = Math.floor(monthKey / 12);
+  const month = monthKey % 12;
+  return fromLocalMs(timeZone, Date.UTC(year, month + 1, 1)) - fromLocalMs(timeZone, Date.UTC(year, month, 1));
+}
+
+/** [startMs, endMs) cut at local month boundaries and at season changes, in time order. */
+export function seasonShares(
+  timeZone: string,
+  describeDay: DescribeDay,
+  startMs: number,
+  endMs: number,
+): SeasonShare[] {
+  const shares: SeasonShare[] = [];
+  let dayNumber = localDayNumber(timeZone, startMs);
+  let dayStart = fromLocalMs(timeZone, dayNumber * DAY_MS);
+  while (dayStart < endMs) {
+    const nextStart = fromLocalMs(timeZone, (dayNumber + 1) * DAY_MS);
+    const covered = Math.min(endMs, nextStart) - Math.max(startMs, dayStart);
     if (covered > 0) {
-      shares.push({ monthKey: year * 12 + month, fraction: new Dec(covered).div(nextStart - monthStart) });
+      const day = describeDay(dayNumber);
+      const last = shares.at(-1);
+      if (last && last.monthKey === day.monthKey && last.season === day.season) last.coveredMs += covered;
+      else {
+        const monthMs = monthLengthMs(timeZone, day.monthKey);
+        shares.push({ monthKey: day.monthKey, season: day.season, coveredMs: covered, monthMs });
+      }
     }
-    month += 1;
-    if (month === 12) {
-      month = 0;
-      year += 1;
-    }
-    monthStart = nextStart;
+    dayNumber += 1;
+    dayStart = nextStart;
   }
   return shares;
 }

@@ -96,12 +96,7 @@ function singleOf(group: Charge[]): Charge | undefined {
   return group.length === 1 ? group[0] : undefined;
 }
 
-/** For metered energy: the item of the season, else the ALL_YEAR item, else the type's only item. */
+/** The item of the season, else the ALL_YEAR item, else the type's only item. */
 export function chargeForSeason(group: Charge[], season: Season | null): Charge | undefined {
   return ofSeason(group, season) ?? ofSeason(group, 'ALL_YEAR') ?? singleOf(group);
-}
-
-/** For per-day, per-month and per-kVA items: the ALL_YEAR item, else the item of the season the period starts in, else the only item. */
-export function chargeForPeriod(group: Charge[], startSeason: Season | null): Charge | undefined {
-  return ofSeason(group, 'ALL_YEAR') ?? ofSeason(group, startSeason) ?? singleOf(group);
 }

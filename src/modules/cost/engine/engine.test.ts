@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { monthsCovered } from './calendar.ts';
+import { createDayDescriber, seasonShares } from './calendar.ts';
 import { priceReadings } from './index.ts';
 import { utcOffsetMs } from './local-time.ts';
-import { Dec, ZERO } from './money.ts';
+import { type Dec, ZERO } from './money.ts';
 import { collectCharges } from './pricing.ts';
 import type {
   Bill,
@@ -767,9 +767,9 @@ describe('local time', () => {
 
   it('measures a month by its elapsed time (Berlin March has 743 hours)', () => {
     const start = Date.parse('2024-02-29T23:00:00Z');
-    const shares = monthsCovered('Europe/Berlin', start, start + 360 * HOUR_MS);
-    expect(shares.map((share) => [share.monthKey, share.fraction.toString()])).toEqual([
-      [2024 * 12 + 2, new Dec(360).div(743).toString()],
+    const describeDay = createDayDescriber({ seasons: [], schedule: null, holidays: [] });
+    expect(seasonShares('Europe/Berlin', describeDay, start, start + 360 * HOUR_MS)).toEqual([
+      { monthKey: 2024 * 12 + 2, season: null, coveredMs: 360 * HOUR_MS, monthMs: 743 * HOUR_MS },
     ]);
   });
 
@@ -788,6 +788,118 @@ describe('local time', () => {
       ),
     );
     expect(bill.lines).toEqual([line('IMPORT_ENERGY', 'SUMMER', 2, 1, 2), line('IMPORT_ENERGY', 'WINTER', 1, 2, 2)]);
+  });
+});
+
+/** March changes season after the 15th (recurring): SUMMER 16 Sep to 15 Mar, WINTER 16 Mar to 15 Sep. */
+const MID_MARCH_SEASONS: PricingCalendar = {
+  seasons: [
+    { label: 'WINTER', date_start: '2024-03-16', date_end: '2024-09-15' },
+    { label: 'SUMMER', date_start: '2024-09-16', date_end: '2025-03-15' },
+  ],
+  schedule: null,
+  holidays: [],
+};
+
+const seasonalDailyCases: Case[] = [
+  {
+    // May is SUMMER, June WINTER (Eskom). 1 May to 1 Jul 2025: 31 May days x 10 = 310.00;
+    // 30 June days x 20 = 600.00; subtotal 910.00.
+    name: "per-day SERVICE over May and June takes each day's season",
+    input: input(
+      tariff([item('SERVICE', 10, 'SUMMER', 'day'), item('SERVICE', 20, 'WINTER', 'day')]),
+      SEASONS_ONLY,
+      [],
+      sast('2025-05-01T00:00'),
+      sast('2025-07-01T00:00'),
+    ),
+    lines: [
+      line('SERVICE', 'SUMMER', 31, 10, 310, { unit: 'day' }),
+      line('SERVICE', 'WINTER', 30, 20, 600, { unit: 'day' }),
+    ],
+    subtotal: 910,
+    tax: 0,
+    total: 910,
+  },
+  {
+    // 31 May 12:00 to 1 Jun 18:00: 0.5 May day x 10.00 = 5.00 (SUMMER); 0.75 June day x 20.00 = 15.00
+    // (WINTER); subtotal 20.00; tax 15% = 3.00; total 23.00.
+    name: 'per-day SERVICE over the 31 May -> 1 Jun season change, partial days',
+    input: input(
+      tariff([item('SERVICE', 20, 'WINTER', 'day'), item('SERVICE', 10, 'SUMMER', 'day')], { tax_rate: 15 }),
+      SEASONS_ONLY,
+      [],
+      sast('2025-05-31T12:00'),
+      sast('2025-06-01T18:00'),
+    ),
+    lines: [
+      line('SERVICE', 'WINTER', 0.75, 20, 15, { unit: 'day' }),
+      line('SERVICE', 'SUMMER', 0.5, 10, 5, { unit: 'day' }),
+    ],
+    subtotal: 20,
+    tax: 3,
+    total: 23,
+  },
+  {
+    // 16 May to 16 Jun 2025. May (SUMMER): max 62 kVA x 16/31 of May = 32 kVA-months x 100 = 3200.00.
+    // June (WINTER): max 80 kVA x 15/30 of June = 40 kVA-months x 200 = 8000.00. subtotal 11200.00.
+    name: "per-kVA NETWORK_CAPACITY over May and June: each month's maximum at its season's price",
+    input: input(
+      tariff([item('NETWORK_CAPACITY', 100, 'SUMMER', 'kVA'), item('NETWORK_CAPACITY', 200, 'WINTER', 'kVA')]),
+      SEASONS_ONLY,
+      [
+        reading(sast('2025-05-20T12:00'), 1, { kva: 62 }),
+        reading(sast('2025-05-31T23:30'), 1, { kva: 40 }),
+        reading(sast('2025-06-01T00:00'), 1, { kva: 80 }),
+        reading(sast('2025-06-10T12:00'), 1, { kva: 70 }),
+      ],
+      sast('2025-05-16T00:00'),
+      sast('2025-06-16T00:00'),
+    ),
+    lines: [
+      line('NETWORK_CAPACITY', 'SUMMER', 32, 100, 3200, { unit: 'kVA' }),
+      line('NETWORK_CAPACITY', 'WINTER', 40, 200, 8000, { unit: 'kVA' }),
+    ],
+    subtotal: 11200,
+    tax: 0,
+    total: 11200,
+    also: { max_kva: 80, import_kwh: 4 },
+  },
+  {
+    // March 2025 with the season changing after the 15th: 15 SUMMER days and 16 WINTER days of 31.
+    // NETWORK_CAPACITY on March's maximum 62 kVA: 62 x 15/31 = 30 x 100 = 3000.00 (SUMMER);
+    // 62 x 16/31 = 32 x 200 = 6400.00 (WINTER). SERVICE per month: 15/31 = 0.483871 x 62 = 30.00 (SUMMER);
+    // 16/31 = 0.516129 x 93 = 48.00 (WINTER). subtotal 9478.00.
+    name: 'per-month and per-kVA items split a month by the season of its days',
+    input: input(
+      tariff([
+        item('NETWORK_CAPACITY', 100, 'SUMMER', 'kVA'),
+        item('NETWORK_CAPACITY', 200, 'WINTER', 'kVA'),
+        item('SERVICE', 62, 'SUMMER', 'month'),
+        item('SERVICE', 93, 'WINTER', 'month'),
+      ]),
+      MID_MARCH_SEASONS,
+      [reading(sast('2025-03-05T12:00'), 1, { kva: 62 }), reading(sast('2025-03-20T12:00'), 1, { kva: 50 })],
+      sast('2025-03-01T00:00'),
+      sast('2025-04-01T00:00'),
+    ),
+    lines: [
+      line('NETWORK_CAPACITY', 'SUMMER', 30, 100, 3000, { unit: 'kVA' }),
+      line('NETWORK_CAPACITY', 'WINTER', 32, 200, 6400, { unit: 'kVA' }),
+      line('SERVICE', 'SUMMER', 0.483871, 62, 30, { unit: 'month' }),
+      line('SERVICE', 'WINTER', 0.516129, 93, 48, { unit: 'month' }),
+    ],
+    subtotal: 9478,
+    tax: 0,
+    total: 9478,
+  },
+];
+
+describe('priceReadings: per-day, per-month and per-kVA items take the season of each day', () => {
+  it.each(seasonalDailyCases)('$name', ({ input: pricingInput, lines, subtotal, tax, total, also }) => {
+    const bill = priceReadings(pricingInput);
+    expect(bill.lines).toEqual(lines);
+    expect(bill).toMatchObject({ approximate: false, ...also, subtotal, tax, total });
   });
 });
 

@@ -1,34 +1,30 @@
-import type { MonthShare } from './calendar.ts';
-import { type Charge, chargeForPeriod, METERED_BASES } from './charges.ts';
+import type { SeasonShare } from './calendar.ts';
+import { type Charge, chargeForSeason, METERED_BASES } from './charges.ts';
 import type { LineBook } from './line-book.ts';
 import { DAY_MS } from './local-time.ts';
-import { Dec, ZERO } from './money.ts';
-import type { Season } from './types.ts';
+import { Dec } from './money.ts';
 
 export interface FixedChargeContext {
-  startMs: number;
-  endMs: number;
-  /** Season of the local date the period starts on. */
-  startSeason: Season | null;
-  months: MonthShare[];
+  shares: SeasonShare[];
   maxKvaByMonth: Map<number, number>;
 }
 
-function quantityOf(charge: Charge, context: FixedChargeContext): Dec {
+function quantityOf(charge: Charge, share: SeasonShare, maxKvaByMonth: Map<number, number>): Dec {
+  const covered = new Dec(share.coveredMs);
   switch (charge.basis) {
     case 'PER_DAY':
-      return new Dec(context.endMs - context.startMs).div(DAY_MS);
+      return covered.div(DAY_MS);
     case 'PER_MONTH':
-      return context.months.reduce((sum, month) => sum.plus(month.fraction), ZERO);
+      return covered.div(share.monthMs);
     default:
-      return context.months.reduce(
-        (sum, month) => sum.plus(new Dec(context.maxKvaByMonth.get(month.monthKey) ?? 0).times(month.fraction)),
-        ZERO,
-      );
+      return covered.times(maxKvaByMonth.get(share.monthKey) ?? 0).div(share.monthMs);
   }
 }
 
-/** Per-day and per-month items, and per-kVA items on each month's maximum kVA, pro rata of the time covered. */
+/**
+ * Per-day and per-month items, and per-kVA items on each month's maximum kVA, pro rata of the time
+ * covered; each day's share is charged with the item of that day's season.
+ */
 export function addFixedCharges(
   book: LineBook,
   chargesByType: Map<string, Charge[]>,
@@ -36,7 +32,9 @@ export function addFixedCharges(
 ): void {
   for (const group of chargesByType.values()) {
     if (METERED_BASES.has(group[0]!.basis)) continue;
-    const charge = chargeForPeriod(group, context.startSeason);
-    if (charge) book.add(charge, null, quantityOf(charge, context), charge.unitPrice);
+    for (const share of context.shares) {
+      const charge = chargeForSeason(group, share.season);
+      if (charge) book.add(charge, null, quantityOf(charge, share, context.maxKvaByMonth), charge.unitPrice);
+    }
   }
 }

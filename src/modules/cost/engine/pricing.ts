@@ -1,4 +1,4 @@
-import { createDayDescriber, localDayNumber, monthsCovered } from './calendar.ts';
+import { createDayDescriber, seasonShares } from './calendar.ts';
 import { chargesByType } from './charges.ts';
 import { addEnergyCharges } from './energy-charges.ts';
 import { addFixedCharges } from './fixed-charges.ts';
@@ -28,10 +28,7 @@ export function collectCharges(input: PricingInput): PricedUsage {
   const book = new LineBook();
   addEnergyCharges(book, charges, usage.segments);
   addFixedCharges(book, charges, {
-    startMs,
-    endMs,
-    startSeason: describeDay(localDayNumber(timeZone, startMs)).season,
-    months: monthsCovered(timeZone, startMs, endMs),
+    shares: seasonShares(timeZone, describeDay, startMs, endMs),
     maxKvaByMonth: usage.maxKvaByMonth,
   });
 
