@@ -60,8 +60,8 @@ export function decimal(min: number, max: number, places: number) {
 
 /** An item price, in the tariff's currency per unit. */
 export const price = decimal(-1_000_000, 1_000_000, 6);
-/** A tier price in cents: whole cents, as the column stores them. */
-export const priceCents = z.number().int().min(0).max(100_000_000);
+/** A tier price in cents, with up to 4 decimals of a cent as the column stores them. */
+export const priceCents = decimal(0, 100_000_000, 4);
 
 export const MAX_JSON_DEPTH = 32;
 

@@ -276,15 +276,22 @@ describe('number bounds', () => {
     );
   }, 600_000);
 
-  it('takes a tier unit_price_cents of whole cents in 0..100,000,000, else 400', async () => {
-    const cents = fc.oneof(priceLike, fc.integer({ min: -10, max: 100_000_010 }), fc.integer({ min: 99_999_990, max: 100_000_010 }));
+  it('takes a tier unit_price_cents in 0..100,000,000 with at most 4 decimals, else 400', async () => {
+    const cents = fc.oneof(
+      priceLike,
+      fc.integer({ min: -10, max: 100_000_010 }),
+      fc.integer({ min: 99_999_990, max: 100_000_010 }),
+      fc.integer({ min: -100_000, max: 1_000_000_100_000 }).map((n) => n / 1e4),
+      fc.integer({ min: -1_000_000, max: 10_000_001_000_000 }).map((n) => n / 1e5),
+    );
     await fc.assert(
       fc.asyncProperty(cents, async (unit_price_cents) => {
-        const valid = Number.isInteger(unit_price_cents) && unit_price_cents >= 0 && unit_price_cents <= 100_000_000;
+        const valid = unit_price_cents >= 0 && unit_price_cents <= 100_000_000 && decimalsOf(unit_price_cents) <= 4;
         const url = `/api/v1/tariffs/${item.tariffId}/items/${item.itemId}/blocks/${item.blockId}`;
         const res = await send('PUT', url, { payload: JSON.stringify({ unit_price_cents }) });
         expect(res.status, res.context).toBe(valid ? 200 : 400);
-        if (valid) expect(res.body.data.unit_price_cents, res.context).toBe(unit_price_cents);
+        if (valid) expect(res.body.data.unit_price_cents, res.context).toBe(unit_price_cents === 0 ? 0 : unit_price_cents);
+        else expect(res.body.error, res.context).toMatch(/^unit_price_cents: /);
       }),
       runs(600, 20261126),
     );

@@ -129,8 +129,11 @@ describe('prices and rates', () => {
     [100_000_000, 201],
     [-1, 400],
     [100_000_001, 400],
-    // The column holds whole cents: decimals are refused rather than rounded away.
-    [232.31, 400],
+    [232.31, 201],
+    [232.3125, 201],
+    // Up to 4 decimals: a fifth is refused rather than rounded away.
+    [232.31251, 400],
+    [100_000_000.0001, 400],
   ])('block unit_price_cents %d: %i', async (cents, status) => {
     const tariffId = await blockTariff();
     const [item] = await createItems(owner.client, tariffId, { item_type_code: 'IMPORT_ENERGY', price: 0 });

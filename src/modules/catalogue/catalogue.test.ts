@@ -114,8 +114,8 @@ describe('read', () => {
         price: 1.9028,
         season: 'ALL_YEAR',
         tariff_blocks: [
-          { id: 1011, tariff_item_id: 101, block_index: 0, upper_limit: 350, unit_price_cents: 190 },
-          { id: 1012, tariff_item_id: 101, block_index: 1, upper_limit: null, unit_price_cents: 216 },
+          { id: 1011, tariff_item_id: 101, block_index: 0, upper_limit: 350, unit_price_cents: 190.28 },
+          { id: 1012, tariff_item_id: 101, block_index: 1, upper_limit: null, unit_price_cents: 215.62 },
         ],
       },
     ]);
@@ -165,6 +165,17 @@ describe('clone', () => {
     const read = await r.member.client.get(`/api/v1/tariffs/${copy.id}`, { account_id: r.accountId });
     expect(read.body.data).toEqual(copy);
     expect((await r.owner.client.get(`${base}/13`)).body.data).toEqual(source);
+  });
+
+  it('copies decimal-cent block prices exactly (Homelight 60A 2024/25: 232.31 and 394.86 c/kWh)', async () => {
+    const r = await organizationWithRoles(t.app);
+    const res = await r.owner.client.post(`${base}/2/clone`, { account_id: r.accountId });
+    expect(res.status).toBe(201);
+    const blocks = res.body.data.tariff_items[0].tariff_blocks;
+    expect(blocks.map(({ id: _id, tariff_item_id: _item, ...block }: Record<string, unknown>) => block)).toEqual([
+      { block_index: 0, upper_limit: 600, unit_price_cents: 232.31 },
+      { block_index: 1, upper_limit: null, unit_price_cents: 394.86 },
+    ]);
   });
 
   it('copies every item of a time-of-use tariff and takes the given name', async () => {

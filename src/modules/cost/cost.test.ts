@@ -114,6 +114,94 @@ describe('one meter with one tariff', () => {
     expect(withGap.body.data.missing_intervals).toBe(2);
   });
 
+  it('prices block tiers with decimal cents (232.31 and 394.8655 c/kWh) across the block boundary', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const meterId = await insertMeter(t.db, r.accountId, block, { meterSn: 'COST-BLOCK-DEC' });
+    // 48 half-hours of 13.125 kWh = 630 kWh in March.
+    await insertReadings(t.db, meterId, '2025-03-02T22:00:00Z', 48, () => ({ import_kwh: 13.125 }));
+    const tariff = await tariffWithItems(r.accountId, { tariff_type: 'BLOCK', tax_rate: 15 }, [
+      { code: 'IMPORT_ENERGY', price: 0 },
+    ]);
+    const [item] = await t.db.query<{ id: number }>('SELECT id FROM tariff_items WHERE tariff_id = $1', [tariff]);
+    const tiers = await r.owner.client.post(`/api/v1/tariffs/${tariff}/items/${item!.id}/blocks`, [
+      { block_index: 0, upper_limit: 600, unit_price_cents: 232.31 },
+      { block_index: 1, upper_limit: null, unit_price_cents: 394.8655 },
+    ]);
+    expect(tiers.status).toBe(201);
+    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, {
+      account_id: r.accountId,
+      meter_sn: 'COST-BLOCK-DEC',
+      start: '2025-03-02T22:00:00Z',
+      end: '2025-03-03T22:00:00Z',
+    });
+    expect(res.status).toBe(200);
+    // block 0: 600 kWh x 2.3231 = 1393.86; block 1: 30 kWh x 3.948655 = 118.45965 -> 118.46;
+    // subtotal 1512.32; tax 15% = 226.848 -> 226.85; total 1739.17.
+    const energy = { item_type_code: 'IMPORT_ENERGY', season: 'ALL_YEAR', period: null, unit: 'kWh' };
+    expect(res.body.data).toMatchObject({
+      import_kwh: 630,
+      lines: [
+        { ...energy, block_index: 0, quantity: 600, unit_price: 2.3231, amount: 1393.86 },
+        { ...energy, block_index: 1, quantity: 30, unit_price: 3.948655, amount: 118.46 },
+      ],
+      subtotal: 1512.32,
+      tax: 226.85,
+      total: 1739.17,
+    });
+  });
+
+  it('prices per-day and per-kVA items of each day with the item of its season (31 May SUMMER, 1 June WINTER)', async () => {
+    const block = await insertBuildingBlock(t.db, r.accountId);
+    const meterId = await insertMeter(t.db, r.accountId, block, { meterSn: 'COST-SEASONS-1' });
+    // 31 May (local) at 62 kVA, 1 June at 80 kVA; 1 kWh per half hour.
+    await insertReadings(t.db, meterId, '2025-05-30T22:00:00Z', 96, (i) => ({ import_kwh: 1, kva: i < 48 ? 62 : 80 }));
+    const tariff = await tariffWithItems(r.accountId, {}, [
+      { code: 'SERVICE', price: 10, season: 'SUMMER' },
+      { code: 'SERVICE', price: 20, season: 'WINTER' },
+      { code: 'NETWORK_CAPACITY', price: 100, season: 'SUMMER' },
+      { code: 'NETWORK_CAPACITY', price: 200, season: 'WINTER' },
+    ]);
+    const res = await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, {
+      account_id: r.accountId,
+      meter_sn: 'COST-SEASONS-1',
+      start: '2025-05-30T22:00:00Z',
+      end: '2025-06-01T22:00:00Z',
+    });
+    expect(res.status).toBe(200);
+    // SERVICE: 1 May day x 10 = 10.00 (SUMMER); 1 June day x 20 = 20.00 (WINTER).
+    // NETWORK_CAPACITY: May 62 kVA x 1/31 = 2 kVA-months x 100 = 200.00 (SUMMER);
+    // June 80 kVA x 1/30 = 2.666667 x 200 = 533.333... -> 533.33 (WINTER). subtotal 763.33.
+    const fixed = { period: null, block_index: null };
+    expect(res.body.data).toMatchObject({
+      max_kva: 80,
+      lines: [
+        { ...fixed, item_type_code: 'SERVICE', season: 'SUMMER', quantity: 1, unit: 'day', unit_price: 10, amount: 10 },
+        { ...fixed, item_type_code: 'SERVICE', season: 'WINTER', quantity: 1, unit: 'day', unit_price: 20, amount: 20 },
+        {
+          ...fixed,
+          item_type_code: 'NETWORK_CAPACITY',
+          season: 'SUMMER',
+          quantity: 2,
+          unit: 'kVA',
+          unit_price: 100,
+          amount: 200,
+        },
+        {
+          ...fixed,
+          item_type_code: 'NETWORK_CAPACITY',
+          season: 'WINTER',
+          quantity: 2.666667,
+          unit: 'kVA',
+          unit_price: 200,
+          amount: 533.33,
+        },
+      ],
+      subtotal: 763.33,
+      tax: 0,
+      total: 763.33,
+    });
+  });
+
   it('answers 400 for a bad period, 403 and 404 for foreign or unknown meters and tariffs', async () => {
     const block = await insertBuildingBlock(t.db, r.accountId);
     await insertMeter(t.db, r.accountId, block, { meterSn: 'COST-ERR-1' });

@@ -35,7 +35,7 @@ export const tariffBlocksRepository = {
     await db.query(
       `INSERT INTO tariff_blocks (tariff_item_id, block_index, upper_limit, unit_price_cents)
        SELECT $1, b.block_index, b.upper_limit, coalesce(b.unit_price_cents, 0)
-       FROM unnest($2::int[], $3::numeric[], $4::int[]) AS b (block_index, upper_limit, unit_price_cents)
+       FROM unnest($2::int[], $3::numeric[], $4::numeric[]) AS b (block_index, upper_limit, unit_price_cents)
        WHERE ${ITEM_OF_ACCOUNT('$1', '$5')}`,
       [
         itemId,
@@ -58,7 +58,7 @@ export const tariffBlocksRepository = {
     const [row] = await db.query<TariffBlock>(
       `UPDATE tariff_blocks SET block_index = coalesce($3, block_index),
          upper_limit = CASE WHEN $4::boolean THEN $5::numeric ELSE upper_limit END,
-         unit_price_cents = coalesce($6, unit_price_cents)
+         unit_price_cents = coalesce($6::numeric, unit_price_cents)
        WHERE id = $1 AND tariff_item_id = $2 AND ${ITEM_OF_ACCOUNT('$2', '$7')} RETURNING ${BLOCK_COLUMNS}`,
       [
         blockId,

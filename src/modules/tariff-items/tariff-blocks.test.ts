@@ -121,7 +121,7 @@ describe('replace', () => {
     ],
     [[{ block_index: -1 }], '0.block_index: Too small: expected number to be >=0'],
     [[{ block_index: 0, upper_limit: 0 }], '0.upper_limit: Too small: expected number to be >0'],
-    [[{ block_index: 0, unit_price_cents: 12.5 }], '0.unit_price_cents: Invalid input: expected int, received number'],
+    [[{ block_index: 0, unit_price_cents: 12.34567 }], '0.unit_price_cents: Must have at most 4 decimals'],
     [[{ upper_limit: 10 }], '0.block_index: Invalid input: expected number, received undefined'],
     [{ block_index: 0 }, 'body: Invalid input: expected array, received object'],
   ])('rejects %j with 400 and keeps the blocks', async (body, error) => {
@@ -129,6 +129,64 @@ describe('replace', () => {
     const before = (await r.owner.client.get(r.url)).body.data;
     const res = await r.owner.client.post(r.url, body);
     expect([res.status, res.body]).toEqual([400, invalid(error)]);
+    expect((await r.owner.client.get(r.url)).body.data).toEqual(before);
+  });
+});
+
+describe('decimal cents', () => {
+  it('takes unit_price_cents with up to 4 decimals and reads them back as given; whole cents stay whole', async () => {
+    const r = await setup();
+    const res = await r.owner.client.post(r.url, [
+      { block_index: 0, upper_limit: 600, unit_price_cents: 232.31 },
+      { block_index: 1, upper_limit: 900, unit_price_cents: 394.8655 },
+      { block_index: 2, upper_limit: null, unit_price_cents: 400 },
+    ]);
+    const tiers = [
+      { id: expect.any(Number), tariff_item_id: r.item.id, block_index: 0, upper_limit: 600, unit_price_cents: 232.31 },
+      {
+        id: expect.any(Number),
+        tariff_item_id: r.item.id,
+        block_index: 1,
+        upper_limit: 900,
+        unit_price_cents: 394.8655,
+      },
+      { id: expect.any(Number), tariff_item_id: r.item.id, block_index: 2, upper_limit: null, unit_price_cents: 400 },
+    ];
+    expect([res.status, res.body]).toEqual([201, { success: true, message: null, data: tiers }]);
+    expect((await r.member.client.get(r.url)).body.data).toEqual(res.body.data);
+    const items = await r.member.client.get(`/api/v1/tariffs/${r.tariff.id}/items`);
+    const item = items.body.data.find((i: { id: number }) => i.id === r.item.id);
+    expect(item.tariff_blocks).toEqual(res.body.data);
+
+    const changed = await r.owner.client.put(`${r.url}/${res.body.data[2].id}`, { unit_price_cents: 0.0001 });
+    expect([changed.status, changed.body.data.unit_price_cents]).toEqual([200, 0.0001]);
+  });
+
+  it('creates an item with decimal-cent tiers in one request', async () => {
+    const r = await setup();
+    const [item] = await createItems(r.owner.client, r.tariff.id, {
+      item_type_code: 'EXPORTED_ENERGY',
+      price: 0,
+      blocks: [
+        { block_index: 0, upper_limit: 350, unit_price_cents: 190.28 },
+        { block_index: 1, upper_limit: null, unit_price_cents: 215.62 },
+      ],
+    });
+    expect(item.tariff_blocks.map((b: { unit_price_cents: number }) => b.unit_price_cents)).toEqual([190.28, 215.62]);
+  });
+
+  it('answers 400 naming the field for 5 decimals, on replace and update; nothing changes', async () => {
+    const r = await setup();
+    const before = (await r.owner.client.get(r.url)).body.data;
+    const replaced = await r.owner.client.post(r.url, [
+      { block_index: 0, upper_limit: null, unit_price_cents: 232.31251 },
+    ]);
+    expect([replaced.status, replaced.body]).toEqual([
+      400,
+      invalid('0.unit_price_cents: Must have at most 4 decimals'),
+    ]);
+    const updated = await r.owner.client.put(`${r.url}/${r.blocks[0]!.id}`, { unit_price_cents: 0.00001 });
+    expect([updated.status, updated.body]).toEqual([400, invalid('unit_price_cents: Must have at most 4 decimals')]);
     expect((await r.owner.client.get(r.url)).body.data).toEqual(before);
   });
 });

@@ -144,8 +144,8 @@ describe('create', () => {
       'blocks.1.block_index: Duplicate block_index 0',
     ],
     [
-      { item_type_code: 'IMPORT_ENERGY', price: 1, blocks: [{ block_index: 0, unit_price_cents: 1.5 }] },
-      'blocks.0.unit_price_cents: Invalid input: expected int, received number',
+      { item_type_code: 'IMPORT_ENERGY', price: 1, blocks: [{ block_index: 0, unit_price_cents: 1.23456 }] },
+      'blocks.0.unit_price_cents: Must have at most 4 decimals',
     ],
     [[], 'body: Too small: expected array to have >=1 items'],
     [
