@@ -1018,4 +1018,25 @@ describe('priceReadings: properties', () => {
       { numRuns: 60 },
     );
   });
+
+  it('per-day and per-month charges of two adjacent periods add up to those of the whole, across 31 May -> 1 Jun', () => {
+    const seasonal = tariff([
+      item('SERVICE', '3.27', 'SUMMER', 'day'),
+      item('SERVICE', '6.54', 'WINTER', 'day'),
+      item('ADMINISTRATION', 70, 'SUMMER', 'month'),
+      item('ADMINISTRATION', 130, 'WINTER', 'month'),
+    ]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: PROPERTY_SLOTS - 1 }), (split) => {
+        const [whole, first, second] = [
+          [0, PROPERTY_SLOTS],
+          [0, split],
+          [split, PROPERTY_SLOTS],
+        ].map(([from, to]) => unroundedSum(pricingInput(seasonal, [], from!, to!)));
+        // Month fractions are divided to 40 significant digits, so the parts may differ in the last ones.
+        expect(first!.plus(second!).minus(whole!).abs().lessThan('1e-30')).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
