@@ -20,6 +20,7 @@ import { createAccessTokens } from './modules/auth/access-tokens.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { registerBuildingRoutes } from './modules/building-blocks/building-routes.ts';
+import type { PasswordHashing } from './modules/auth/passwords.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
 import { registerCostRoutes } from './modules/cost/cost.routes.ts';
 import { createCostService } from './modules/cost/cost.service.ts';
@@ -40,12 +41,14 @@ export interface AppDeps {
   now?: () => Date;
   /** Where JSON log lines go (standard output when absent). */
   logStream?: NodeJS.WritableStream;
+  /** Argon2id parameters of password hashes (OWASP's when absent; tests make them cheap). */
+  passwordHashing?: PasswordHashing;
 }
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
-export async function buildApp({ config, db, keys, now = () => new Date(), logStream }: AppDeps): Promise<App> {
+export async function buildApp({ config, db, keys, now = () => new Date(), logStream, passwordHashing }: AppDeps): Promise<App> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: 1024 * 1024,
@@ -72,7 +75,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
-  const auth = createAuthService({ db, tokens, refreshTokenTtlS: config.refreshTokenTtlS, now });
+  const auth = createAuthService({ db, tokens, refreshTokenTtlS: config.refreshTokenTtlS, now, passwordHashing });
   const authRateLimit = config.authRateLimitPerMin > 0 && { max: config.authRateLimitPerMin, timeWindow: '1 minute' };
 
   registerSystemRoutes(app, db, keys);
