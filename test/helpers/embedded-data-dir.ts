@@ -1,21 +1,20 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
+import { embeddedTemplateDump } from './embedded-template.ts';
 
 /**
  * Initialized embedded data directories for tests whose subject is not how one is created: the
- * first is made once (from the migrated template of an embedded run, else by initdb, which takes
- * seconds) and each one asked for is a copy of it.
+ * first is loaded from the migrated template once (initdb would take seconds each time) and each
+ * one asked for is a copy of it.
  */
 export function embeddedDataDirs() {
   let seed: Promise<string> | undefined;
 
   async function makeSeed(): Promise<string> {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'pglite-seed-')), 'pglite');
-    const template = inject('databaseTemplate');
-    const loadDataDir = template.kind === 'embedded' ? new Blob([await readFile(template.dumpPath)]) : undefined;
+    const loadDataDir = new Blob([await readFile(await embeddedTemplateDump())]);
     const db = await openEmbeddedDatabase({ dataDir, loadDataDir, owner: 'a test fixture' });
     await db.close();
     return dataDir;
