@@ -10,7 +10,6 @@ export default defineConfig({
     // one after another without reloading the modules they share: every file still opens its own
     // database and application.
     maxWorkers: availableParallelism(),
-    minWorkers: availableParallelism(),
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,

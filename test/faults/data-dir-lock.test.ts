@@ -58,11 +58,14 @@ describe('the embedded database has one owner', () => {
 
     const file = join(dir, 'readings.csv');
     await writeFile(file, 'meter_sn,ts,import_kwh\n');
-    const importer = await runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir));
+    // Both are refused while the server holds the directory: they are started together.
+    const [importer, second] = await Promise.all([
+      runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir)),
+      runScript([], { ...embedded(dataDir), PORT: '0' }, SERVER),
+    ]);
     expect(importer.exit).toEqual({ code: 1, signal: null });
     expect(importer.stderr).toMatch(new RegExp(`Import failed: ${inUse.source}`));
 
-    const second = await runScript([], { ...embedded(dataDir), PORT: '0' }, SERVER);
     expect(second.exit).toEqual({ code: 1, signal: null });
     expect(second.stderr).toMatch(inUse);
 
