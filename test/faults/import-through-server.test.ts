@@ -124,7 +124,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
     expect(run.exit).toEqual({ code: 1, signal: null });
     expect(run.stderr).toBe(
       `Import failed: line 2 (meter ${m.meter_sn}): the server answered 401 (Authentication required): ` +
-        'Invalid or missing bearer token\n',
+        'Invalid bearer token\n',
     );
     expect(await readingsThroughApi(m)).toEqual([]);
   }, 60_000);
