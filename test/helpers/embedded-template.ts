@@ -20,7 +20,11 @@ async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
   const migrations = (await readdir(MIGRATIONS_DIR)).sort().map((name) => join(MIGRATIONS_DIR, name));
   for (const file of [...INPUTS, ...migrations]) {
-    hash.update(file.slice(ROOT.length)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(file.slice(ROOT.length))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

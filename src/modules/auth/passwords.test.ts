@@ -40,7 +40,9 @@ describe('the application built without passwordHashing', () => {
 
   it('stores OWASP-parameter hashes, logs in with them and refuses unknown e-mails alike', async () => {
     const user = await registerUser(t.app);
-    const [row] = await t.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
+    const [row] = await t.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [
+      user.id,
+    ]);
     expect(row!.password_hash).toMatch(OWASP_PREFIX);
     const unknown = await call(t.app, 'POST', '/api/v1/auth/login', {
       body: { email: 'nobody@example.com', password: user.password },
