@@ -10,6 +10,7 @@ import type { App } from './http/types.ts';
 import { registerAdminModule } from './modules/admin/admin.module.ts';
 import { createAccessTokens } from './modules/auth/access-tokens.ts';
 import { registerAuthModule } from './modules/auth/auth.module.ts';
+import type { PasswordHashing } from './modules/auth/passwords.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
 import { registerBuildingBlocksModule } from './modules/building-blocks/building-blocks.module.ts';
 import { registerCatalogueModule } from './modules/catalogue/catalogue.module.ts';
@@ -34,10 +35,12 @@ export interface AppDeps {
   now?: () => Date;
   /** Where JSON log lines go (standard output when absent). */
   logStream?: NodeJS.WritableStream;
+  /** Argon2id parameters of password hashes (OWASP's when absent; tests make them cheap). */
+  passwordHashing?: PasswordHashing;
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
-export async function buildApp({ config, db, keys, now = () => new Date(), logStream }: AppDeps): Promise<App> {
+export async function buildApp({ config, db, keys, now = () => new Date(), logStream, passwordHashing }: AppDeps): Promise<App> {
   const app = await createHttpApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,
@@ -65,6 +68,7 @@ export async function buildApp({ config, db, keys, now = () => new Date(), logSt
     refreshTokenTtlS: config.refreshTokenTtlS,
     now,
     rateLimitPerMin: config.authRateLimitPerMin,
+    passwordHashing,
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache });

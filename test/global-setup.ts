@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openEmbeddedDatabase } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { databaseUrlFor } from './helpers/database-url.ts';
+import { embeddedTemplateDump } from './helpers/embedded-template.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,12 +33,5 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
-  const dir = await mkdtemp(join(tmpdir(), 'ums-test-'));
-  const db = await openEmbeddedDatabase({});
-  await migrate(db);
-  const dumpPath = join(dir, 'template.tar');
-  await writeFile(dumpPath, Buffer.from(await (await db.dump()).arrayBuffer()));
-  await db.close();
-  project.provide('databaseTemplate', { kind: 'embedded', dumpPath });
-  return async () => rm(dir, { recursive: true, force: true });
+  project.provide('databaseTemplate', { kind: 'embedded', dumpPath: await embeddedTemplateDump() });
 }

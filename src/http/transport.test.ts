@@ -22,7 +22,8 @@ afterAll(async () => t.close());
 
 const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
 
-describe('a body that does not arrive in time', () => {
+// Each of these waits for the request timeout on its own socket: they wait together.
+describe.concurrent('a body that does not arrive in time', () => {
   it('answers 408 in the envelope and closes the socket', async () => {
     const request = head([
       'POST /api/v1/auth/login HTTP/1.1',

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockFileOf } from '../../src/db/data-dir-lock.ts';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
+import { embeddedDataDirs } from '../helpers/embedded-data-dir.ts';
 import { type ImportProcess, runScript, SERVER, startServer } from './import-process.ts';
 
 let dir: string;
 let server: ImportProcess | undefined;
+const dataDirs = embeddedDataDirs();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'data-dir-lock-'));
@@ -18,6 +20,7 @@ afterAll(async () => {
   server?.child.kill('SIGKILL');
   await server?.exited;
   await rm(dir, { recursive: true, force: true });
+  await dataDirs.remove();
 });
 
 /** The environment of a process on the embedded database under dataDir (never PostgreSQL). */
@@ -41,6 +44,7 @@ async function writeLock(pglite: string, holder: Record<string, unknown>): Promi
 describe('the embedded database has one owner', () => {
   it('a running server holds its DATA_DIR: the import command and a second server stop at once naming it and what to do', async () => {
     const dataDir = join(dir, 'server');
+    await dataDirs.copyTo(join(dataDir, 'pglite'));
     const started = startServer(embedded(dataDir));
     server = started.server;
     await started.address;
@@ -54,11 +58,14 @@ describe('the embedded database has one owner', () => {
 
     const file = join(dir, 'readings.csv');
     await writeFile(file, 'meter_sn,ts,import_kwh\n');
-    const importer = await runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir));
+    // Both are refused while the server holds the directory: they are started together.
+    const [importer, second] = await Promise.all([
+      runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir)),
+      runScript([], { ...embedded(dataDir), PORT: '0' }, SERVER),
+    ]);
     expect(importer.exit).toEqual({ code: 1, signal: null });
     expect(importer.stderr).toMatch(new RegExp(`Import failed: ${inUse.source}`));
 
-    const second = await runScript([], { ...embedded(dataDir), PORT: '0' }, SERVER);
     expect(second.exit).toEqual({ code: 1, signal: null });
     expect(second.stderr).toMatch(inUse);
 
@@ -72,6 +79,7 @@ describe('the embedded database has one owner', () => {
 
   it('takes over a lock whose process is gone, and releases it on close', async () => {
     const pglite = join(dir, 'stale', 'pglite');
+    await dataDirs.copyTo(pglite);
     await writeLock(pglite, { pid: goneProcessPid() });
     const db = await openEmbeddedDatabase({ dataDir: pglite, owner: 'a test' });
     try {
@@ -86,6 +94,7 @@ describe('the embedded database has one owner', () => {
 
   it('takes over a lock whose pid now belongs to another process (the pid was reused)', async () => {
     const pglite = join(dir, 'reused', 'pglite');
+    await dataDirs.copyTo(pglite);
     await writeLock(pglite, { pid: process.ppid, start: 'another-boot/1' });
     const db = await openEmbeddedDatabase({ dataDir: pglite });
     await db.close();
@@ -94,6 +103,7 @@ describe('the embedded database has one owner', () => {
 
   it('refuses a second opening of a data directory in the same process', async () => {
     const pglite = join(dir, 'twice', 'pglite');
+    await dataDirs.copyTo(pglite);
     const db = await openEmbeddedDatabase({ dataDir: pglite, owner: 'a test' });
     try {
       await expect(openEmbeddedDatabase({ dataDir: pglite })).rejects.toThrow(

@@ -77,7 +77,8 @@ function importProcess(args: string[], env: Record<string, string | undefined>) 
 }
 
 describe('the import command through a running server (--url, UMS_TOKEN)', () => {
-  it('sends the file in batches to the readings endpoint: the server has the readings at once, with the same summary', async () => {
+  // The first four start the command as a process of its own each: they run together.
+  it.concurrent('sends the file in batches to the readings endpoint: the server has the readings at once, with the same summary', async () => {
     const a = await insertMeter(t.db, org.accountId);
     const b = await insertMeter(t.db, org.accountId);
     const file = await csv([
@@ -114,7 +115,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
     expect(again.stdout).toMatch(/^Imported 8 readings \(0 inserted, 8 updated\)/);
   }, 60_000);
 
-  it("reports a bad token with the server's status and message, exits non-zero and stores nothing", async () => {
+  it.concurrent("reports a bad token with the server's status and message, exits non-zero and stores nothing", async () => {
     const m = await insertMeter(t.db, org.accountId);
     const file = await csv([HEADER, `${m.meter_sn},${slot(0)},1,0,0`]);
     const run = await importProcess(['--url', address, '--account', org.accountId, '--file', file], {
@@ -128,7 +129,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
     expect(await readingsThroughApi(m)).toEqual([]);
   }, 60_000);
 
-  it('without UMS_TOKEN, stops before sending anything with a clear error', async () => {
+  it.concurrent('without UMS_TOKEN, stops before sending anything with a clear error', async () => {
     const file = await csv([HEADER]);
     const run = await importProcess(['--url', address, '--account', org.accountId, '--file', file], {});
     expect(run.exit).toEqual({ code: 2, signal: null });
@@ -138,7 +139,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
     );
   }, 60_000);
 
-  it('--help explains both ways, with examples', async () => {
+  it.concurrent('--help explains both ways, with examples', async () => {
     const run = await importProcess(['--help'], {});
     expect(run.exit).toEqual({ code: 0, signal: null });
     expect(run.stderr).toBe('');

@@ -59,3 +59,5 @@ export async function organizationWithRoles(app: App) {
   const otherAccountId = await createOrganization(outsider, 'Other Org');
   return { accountId, otherAccountId, owner, admin, member, outsider };
 }
+
+export type OrganizationWithRoles = Awaited<ReturnType<typeof organizationWithRoles>>;

@@ -1,13 +1,16 @@
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { App } from '../../src/http/types.ts';
+import type { PasswordHashing } from '../../src/modules/auth/passwords.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export const SERVICE_ROLE_KEY = 'test-service-role-key-0123456789';
 /** The key pair every test app signs its access tokens with (for tests that forge tokens). */
 export const TEST_SIGNING_KEYS = generateSigningKeys();
+/** The cheapest Argon2id parameters the library accepts: tests sign many users up and in. */
+export const TEST_PASSWORD_HASHING: PasswordHashing = { memoryCost: 8, timeCost: 1, parallelism: 1 };
 
 /** A clock the test can move forward; it follows real time otherwise. */
 export class TestClock {
@@ -27,8 +30,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real application on a fresh database of its own; env overrides the test defaults. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real application on a fresh database of its own; env overrides the test defaults, deps the
+ * test dependencies (passwordHashing: undefined builds it with the service's own parameters).
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<Pick<AppDeps, 'passwordHashing'>> = {},
+): Promise<TestApp> {
   const { db, url, drop } = await createTestDatabase();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -39,7 +48,14 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new TestClock();
-  const app = await buildApp({ config, db, keys: TEST_SIGNING_KEYS, now: clock.now });
+  const app = await buildApp({
+    config,
+    db,
+    keys: TEST_SIGNING_KEYS,
+    now: clock.now,
+    passwordHashing: TEST_PASSWORD_HASHING,
+    ...deps,
+  });
   await app.ready();
   return {
     app,

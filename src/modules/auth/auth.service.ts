@@ -3,7 +3,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidCredentials } from '../../http/errors.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { authRepository as repo, type UserRow } from './auth.repository.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { createPasswordHasher, type PasswordHashing } from './passwords.ts';
 import { hashRefreshToken, newRefreshToken } from './refresh-tokens.ts';
 
 export interface AuthServiceDeps {
@@ -11,6 +11,8 @@ export interface AuthServiceDeps {
   tokens: AccessTokens;
   refreshTokenTtlS: number;
   now: () => Date;
+  /** Argon2id parameters of new hashes (OWASP's when absent). */
+  passwordHashing?: PasswordHashing;
 }
 
 export interface Credentials {
@@ -20,7 +22,8 @@ export interface Credentials {
 
 const publicUser = (u: UserRow) => ({ id: u.id, email: u.email, created_at: u.created_at });
 
-export function createAuthService({ db, tokens, refreshTokenTtlS, now }: AuthServiceDeps) {
+export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordHashing }: AuthServiceDeps) {
+  const passwords = createPasswordHasher(passwordHashing);
   async function issueRefreshToken(tx: Executor, sessionId: string, parentId?: number) {
     const { token, hash } = newRefreshToken();
     const expiresAt = new Date(now().getTime() + refreshTokenTtlS * 1000);
@@ -30,7 +33,7 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now }: AuthSer
 
   return {
     async signup({ email, password }: Credentials) {
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await passwords.hash(password);
       const user = await db.transaction(async (tx) => {
         const created = await repo.insertUser(tx, email, passwordHash);
         if (created) await repo.insertPersonalAccount(tx, created);
@@ -42,7 +45,7 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now }: AuthSer
 
     async login({ email, password }: Credentials) {
       const user = await repo.findUserByEmail(db, email);
-      if (!(await verifyPassword(user?.password_hash, password)) || !user) {
+      if (!(await passwords.verify(user?.password_hash, password)) || !user) {
         throw invalidCredentials('Invalid login credentials');
       }
       const { sessionId, refreshToken } = await db.transaction(async (tx) => {

@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, READ_ONLY } from '../../../test/helpers/envelopes.ts';
-import { organizationWithRoles, registerUser } from '../../../test/helpers/factories.ts';
+import {
+  type OrganizationWithRoles,
+  organizationWithRoles,
+  registerUser,
+  type TestUser,
+} from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { CATALOGUE_ACCOUNT_ID } from './catalogue-account.ts';
 
 let t: TestApp;
+/** A signed-in user of no organization, for the tests that only read the catalogue. */
+let reader: TestUser;
+/** For the tests that neither count nor list the organization's tariffs. */
+let shared: OrganizationWithRoles;
 beforeAll(async () => {
   t = await startTestApp();
+  [reader, shared] = await Promise.all([registerUser(t.app), organizationWithRoles(t.app)]);
 });
 afterAll(async () => t.close());
 
@@ -31,7 +41,7 @@ function contentOf(tariff: Tariff) {
 
 describe('list', () => {
   it('pages the catalogue 10 at a time, newest first with ties broken by id, for any signed-in user', async () => {
-    const user = await registerUser(t.app);
+    const user = reader;
     const res = await user.client.get(base);
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(14);
@@ -47,7 +57,7 @@ describe('list', () => {
   });
 
   it('does not list organizations’ tariffs, clones included', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     await r.owner.client.post(`${base}/1/clone`, { account_id: r.accountId });
     const res = await r.owner.client.get(base, { limit: 100 });
     expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(ALL_IDS);
@@ -71,7 +81,7 @@ describe('list', () => {
     [{ query: 'Cape Town', tariff_type: 'FLAT' }, [12, 11]],
     [{ query: 'zzzzqqq' }, []],
   ])('filters with %j', async (query, ids) => {
-    const user = await registerUser(t.app);
+    const user = reader;
     const res = await user.client.get(base, { limit: 100, ...query });
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(ids);
@@ -85,7 +95,7 @@ describe('list', () => {
     [{ tariff_type: 'SPOT' }, expect.stringMatching(/^tariff_type: Invalid option/)],
     [{ effective_from_gte: 'yesterday' }, 'effective_from_gte: Invalid ISO date'],
   ])('rejects %j with 400', async (query, error) => {
-    const user = await registerUser(t.app);
+    const user = reader;
     const res = await user.client.get(base, query);
     expect([res.status, res.body]).toEqual([400, invalid(error as string)]);
   });
@@ -93,7 +103,7 @@ describe('list', () => {
 
 describe('read', () => {
   it('answers a catalogue tariff with its items, blocks and DSO', async () => {
-    const user = await registerUser(t.app);
+    const user = reader;
     const res = await user.client.get(`${base}/1`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
@@ -124,7 +134,7 @@ describe('read', () => {
   });
 
   it('answers 404 for an unknown id and for an organization’s tariff, 400 for a bad id', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const own = await r.owner.client.post('/api/v1/tariffs', {
       account_id: r.accountId,
       name: 'Mine',
@@ -142,7 +152,7 @@ describe('read', () => {
 
 describe('clone', () => {
   it('copies the tariff, its items and blocks exactly into the organization, under the source name by default', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const source: Tariff = (await r.owner.client.get(`${base}/13`)).body.data;
     const res = await r.admin.client.post(`${base}/13/clone`, { account_id: r.accountId });
     expect(res.status).toBe(201);
@@ -179,7 +189,7 @@ describe('clone', () => {
   });
 
   it('copies every item of a time-of-use tariff and takes the given name', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const source: Tariff = (await r.owner.client.get(`${base}/8`)).body.data;
     const res = await r.owner.client.post(`${base}/8/clone`, { account_id: r.accountId, name: 'Our Megaflex' });
     expect(res.status).toBe(201);
@@ -194,7 +204,7 @@ describe('clone', () => {
   });
 
   it('makes a fully mutable tariff: its fields, items and blocks can change and it can be deleted', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const copy: Tariff = (await r.owner.client.post(`${base}/1/clone`, { account_id: r.accountId })).body.data;
     const item = copy.tariff_items[0]!;
     const tariffs = '/api/v1/tariffs';
@@ -266,7 +276,7 @@ describe('clone', () => {
 
 describe('the catalogue is read-only', () => {
   it('refuses every write path on catalogue tariffs with 400 and changes nothing', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const before = await Promise.all([1, 6].map(async (id) => (await r.owner.client.get(`${base}/${id}`)).body.data));
     const tariffs = '/api/v1/tariffs';
     const writes = [
@@ -296,7 +306,7 @@ describe('the catalogue is read-only', () => {
   });
 
   it('holds only tariffs that pass the same validation as an organization’s tariffs', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const catalogue = (await r.owner.client.get(base, { limit: 100 })).body.data as { id: number }[];
     for (const { id } of catalogue) {
       const source: Tariff = (await r.owner.client.get(`${base}/${id}`)).body.data;

@@ -1,13 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conflict, forbidden, FORBIDDEN_NOT_MEMBER, invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { addMember, createOrganization, organizationWithRoles, registerUser } from '../../../test/helpers/factories.ts';
+import {
+  addMember,
+  createOrganization,
+  type OrganizationWithRoles,
+  organizationWithRoles,
+  registerUser,
+  type TestUser,
+} from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
+/** For the tests that change neither the organization nor its members. */
+let shared: OrganizationWithRoles;
+/** A user of no organization but its own personal account, which no test changes. */
+let loner: TestUser;
 beforeAll(async () => {
   t = await startTestApp();
+  [shared, loner] = await Promise.all([organizationWithRoles(t.app), registerUser(t.app)]);
 });
 afterAll(async () => t.close());
 
@@ -52,7 +64,7 @@ describe('create', () => {
 
 describe('read, update, delete', () => {
   it('lets every member read; 403 for a non-member; 404 for an unknown id; 400 for a malformed id', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     for (const user of [r.owner, r.admin, r.member]) {
       const res = await user.client.get(`${base}/${r.accountId}`);
       expect(res.status).toBe(200);
@@ -130,7 +142,7 @@ describe('read, update, delete', () => {
 
 describe('members', () => {
   it('lists members with role, e-mail and primary owner flag, paginated, with the total count', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const res = await r.member.client.get(`${base}/${r.accountId}/members`, { sortBy: 'role', sortOrder: 'asc' });
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(3);
@@ -158,7 +170,7 @@ describe('members', () => {
     [{ sortBy: 'password_hash' }, 'sortBy: Invalid option: expected one of "created_at"|"email"|"role"'],
     [{ sortOrder: 'up' }, 'sortOrder: Invalid option: expected one of "asc"|"desc"'],
   ])('rejects list parameters %j with 400', async (query, error) => {
-    const owner = await registerUser(t.app);
+    const owner = loner;
     const res = await owner.client.get(`${base}/${owner.personalAccountId}/members`, query);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalid(error));
@@ -209,7 +221,7 @@ describe('members', () => {
   });
 
   it('protects the primary owner (409) and answers 404 for a user who is not a member', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const primary = await r.owner.client.delete(`${base}/${r.accountId}/members/${r.owner.id}`);
     expect(primary.status).toBe(409);
     expect(primary.body).toEqual(conflict('The primary owner cannot be removed'));

@@ -1,32 +1,22 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedTemplateDump } from '../../../test/helpers/embedded-template.ts';
 import { easterSunday, southAfricanPublicHolidays } from './holidays.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations/', import.meta.url));
 const CATALOGUE_ACCOUNT = 'ca7a1060-0000-4000-8000-000000000001';
 
 let db: PGlite;
-
-async function migrate(target: PGlite): Promise<void> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.+\.sql$/.test(f)).sort();
-  for (const file of files) {
-    await target.transaction(async (tx) => {
-      await tx.exec(await readFile(join(MIGRATIONS_DIR, file), 'utf8'));
-    });
-  }
-}
 
 async function rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
   return (await db.query<T>(text, params)).rows;
 }
 
+// A freshly migrated database: a copy of the template every test file starts from.
 beforeAll(async () => {
-  db = await PGlite.create({ extensions: { pg_trgm } });
-  await migrate(db);
+  const loadDataDir = new Blob([await readFile(await embeddedTemplateDump())]);
+  db = await PGlite.create({ extensions: { pg_trgm }, loadDataDir });
 }, 60_000);
 
 afterAll(async () => {

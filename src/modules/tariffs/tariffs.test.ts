@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REQUIRED, conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
-import { organizationWithRoles } from '../../../test/helpers/factories.ts';
+import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
 import { createItems, createTariff, tariffBody } from '../../../test/helpers/tariff-factories.ts';
@@ -9,8 +9,13 @@ import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
 import { CURRENCIES, METER_TYPES } from './tariff-enums.ts';
 
 let t: TestApp;
+/** For the tests that neither count nor list the organization's tariffs. */
+let shared: OrganizationWithRoles;
+/** For the refusals, each of which must leave the organization without a tariff. */
+let untouched: OrganizationWithRoles;
 beforeAll(async () => {
   t = await startTestApp();
+  [shared, untouched] = await Promise.all([organizationWithRoles(t.app), organizationWithRoles(t.app)]);
 });
 afterAll(async () => t.close());
 
@@ -28,7 +33,7 @@ async function countTariffs(
 
 describe('create', () => {
   it('creates with the defaults and answers the record with empty tariff_items and dso null', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const res = await r.owner.client.post(base, tariffBody(r.accountId));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -61,7 +66,7 @@ describe('create', () => {
   });
 
   it('stores every field given, nests the DSO, and accepts ISO date-times for the dates', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const fields = {
       name: 'Plant TOU',
       description: 'Seasonal',
@@ -88,7 +93,7 @@ describe('create', () => {
   });
 
   it('accepts every meter type, tariff type and currency of the enumerations', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     for (const meter_type of METER_TYPES) {
       const res = await r.owner.client.post(base, tariffBody(r.accountId, { meter_type }));
       expect([res.status, res.body.data.meter_type]).toEqual([201, meter_type]);
@@ -142,7 +147,7 @@ describe('create', () => {
     [{ is_active: 'yes' }, 'is_active: Invalid input: expected boolean, received string'],
     [{ account_id: 'acme' }, 'account_id: Invalid UUID'],
   ])('rejects %j with 400', async (override, error) => {
-    const r = await organizationWithRoles(t.app);
+    const r = untouched;
     const res = await r.owner.client.post(base, tariffBody(r.accountId, override));
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalid(error));
@@ -150,7 +155,7 @@ describe('create', () => {
   });
 
   it('rejects a DSO or schedule that does not exist (400)', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = untouched;
     const dso = await r.owner.client.post(base, tariffBody(r.accountId, { dso_id: 99 }));
     expect(dso.status).toBe(400);
     expect(dso.body).toEqual(invalid('dso_id: Unknown DSO 99'));
@@ -176,7 +181,7 @@ describe('create', () => {
   });
 
   it('refuses the catalogue account as destination with 400 Catalogue is read-only, before the 403', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const res = await r.outsider.client.post(base, tariffBody(CATALOGUE_ACCOUNT_ID));
     expect(res.status).toBe(400);
     expect(res.body).toEqual(READ_ONLY);
@@ -193,7 +198,7 @@ describe('create', () => {
 
 describe('read', () => {
   it('nests the items, each with its blocks ordered by block_index, and the DSO', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const tariff = await createTariff(r.owner.client, r.accountId, { tariff_type: 'BLOCK', dso_id: 1 });
     const [energy, service] = await createItems(r.owner.client, tariff.id, [
       {
@@ -264,7 +269,7 @@ describe('read', () => {
   });
 
   it('answers 403 to non-members and for another organization’s tariff, 404 for an unknown id, 400 for a bad id', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const foreign = await createTariff(r.outsider.client, r.otherAccountId, { name: 'Secret' });
     const own = await createTariff(r.owner.client, r.accountId);
 
@@ -284,7 +289,7 @@ describe('read', () => {
   });
 
   it('reads a catalogue tariff through the catalogue account, not through another organization', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const viaCatalogue = await r.member.client.get(`${base}/1`, { account_id: CATALOGUE_ACCOUNT_ID });
     expect(viaCatalogue.status).toBe(200);
     expect(viaCatalogue.body.data).toMatchObject({ id: 1, account_id: CATALOGUE_ACCOUNT_ID, tariff_type: 'BLOCK' });
@@ -360,14 +365,14 @@ describe('list', () => {
     [{ meter_type: 'STEAM' }, expect.stringMatching(/^meter_type: Invalid option/)],
     [{ dso_id: 'x' }, 'dso_id: Must be a whole number in plain decimal digits'],
   ])('rejects %j with 400', async (query, error) => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const res = await r.owner.client.get(base, { account_id: r.accountId, ...query });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalid(error as string));
   });
 
   it('accepts limit 100 and answers 403 to non-members', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     expect((await r.owner.client.get(base, { account_id: r.accountId, limit: 100 })).status).toBe(200);
     const res = await r.outsider.client.get(base, { account_id: r.accountId });
     expect([res.status, res.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
@@ -376,7 +381,7 @@ describe('list', () => {
 
 describe('update', () => {
   it('changes the given fields for OWNER and ADMIN and answers the nested record', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const tariff = await createTariff(r.owner.client, r.accountId, { description: 'old' });
     await createItems(r.owner.client, tariff.id, { item_type_code: 'IMPORT_ENERGY', price: 2 });
     const changes = {
@@ -411,7 +416,7 @@ describe('update', () => {
   });
 
   it('validates the tariff that would result (400) and leaves it unchanged', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const flat = await createTariff(r.owner.client, r.accountId);
     const tou = await createTariff(r.owner.client, r.accountId, { tariff_type: 'TIME_OF_USE', tou_schedule_id: 3 });
     const cases: [number, Record<string, unknown>, string][] = [
@@ -443,7 +448,7 @@ describe('update', () => {
   });
 
   it('answers 403 to MEMBER, non-members and for another organization’s tariff, 404 for an unknown one; nothing changes', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const own = await createTariff(r.owner.client, r.accountId);
     const foreign = await createTariff(r.outsider.client, r.otherAccountId);
     const member = await r.member.client.put(`${base}/${own.id}`, { account_id: r.accountId, name: 'X' });
@@ -461,7 +466,7 @@ describe('update', () => {
   });
 
   it('refuses to change a catalogue tariff (400 before 403) and leaves it unchanged', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const before = (await r.owner.client.get(`${base}/catalogue/1`)).body.data;
     for (const accountId of [r.accountId, CATALOGUE_ACCOUNT_ID]) {
       const res = await r.member.client.put(`${base}/1`, { account_id: accountId, name: 'Hijacked' });
@@ -477,7 +482,7 @@ describe('update', () => {
   });
 
   it('deletes the tariff when deleted_at is given', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const tariff = await createTariff(r.owner.client, r.accountId);
     const res = await r.owner.client.put(`${base}/${tariff.id}`, {
       account_id: r.accountId,
@@ -566,7 +571,7 @@ describe('delete', () => {
 
 describe('schedule', () => {
   it('answers the tariff’s schedule with its DSO and the DSO’s seasons, each with its rules', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const tariff = await createTariff(r.owner.client, r.accountId, { tariff_type: 'TIME_OF_USE', tou_schedule_id: 4 });
     const res = await r.member.client.get(`${base}/${tariff.id}/schedule`, { account_id: r.accountId });
     expect(res.status).toBe(200);
@@ -602,7 +607,7 @@ describe('schedule', () => {
   });
 
   it('uses schedule 3 when a TIME_OF_USE tariff has none', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const tariff = await createTariff(r.owner.client, r.accountId, { tariff_type: 'TIME_OF_USE', tou_schedule_id: 1 });
     // The API never stores a TIME_OF_USE tariff without a schedule; older rows may have none.
     await t.db.query('UPDATE tariffs SET tou_schedule_id = NULL WHERE id = $1', [tariff.id]);
@@ -612,7 +617,7 @@ describe('schedule', () => {
   });
 
   it('answers 400 for a tariff that is not TIME_OF_USE, 404 for an unknown one, 403 across organizations', async () => {
-    const r = await organizationWithRoles(t.app);
+    const r = shared;
     const flat = await createTariff(r.owner.client, r.accountId);
     const foreign = await createTariff(r.outsider.client, r.otherAccountId, {
       tariff_type: 'TIME_OF_USE',

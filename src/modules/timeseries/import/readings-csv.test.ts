@@ -108,7 +108,8 @@ describe('a line read from bytes', () => {
   const header = parseHeader('meter_sn,ts,import_kwh,export_kwh,kvarh');
   /** What reading a line gives: its columns, or the error. */
   function outcome(read: (into: CsvLines) => void) {
-    const into = new CsvLines();
+    // Room for the one line read: comparing two outcomes compares what was read, not 1,024 empty slots.
+    const into = new CsvLines(1);
     try {
       read(into);
     } catch (error) {
