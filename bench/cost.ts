@@ -9,8 +9,8 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 30;
@@ -37,7 +37,11 @@ try {
   const now = new Date();
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 2 * 3600_000);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) - 2 * 3600_000);
-  const query = new URLSearchParams({ account_id: seed.accountId, start: monthStart.toISOString(), end: end.toISOString() });
+  const query = new URLSearchParams({
+    account_id: seed.accountId,
+    start: monthStart.toISOString(),
+    end: end.toISOString(),
+  });
   const url = `${base}/api/v1/building_blocks/${seed.blockId}/energy-cost?${query}`;
 
   const timings: number[] = [];
@@ -52,7 +56,9 @@ try {
   timings.sort((a, b) => a - b);
   const priced = body!.data.sources.filter((s) => s.priced).length;
   console.log(`machine: ${machine()}, PostgreSQL`);
-  console.log(`demo building ${monthStart.toISOString()} .. ${end.toISOString()}: ${priced} sources priced, totals ${JSON.stringify(body!.data.totals)}`);
+  console.log(
+    `demo building ${monthStart.toISOString()} .. ${end.toISOString()}: ${priced} sources priced, totals ${JSON.stringify(body!.data.totals)}`,
+  );
   console.log(
     `energy-cost over HTTP, ${REQUESTS} sequential requests: p50 ${percentile(timings, 50).toFixed(2)} ms, p95 ${percentile(timings, 95).toFixed(2)} ms, p99 ${percentile(timings, 99).toFixed(2)} ms (target p50 < 20 ms)`,
   );

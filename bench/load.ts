@@ -37,7 +37,13 @@ async function run(name: string, options: autocannon.Options): Promise<Run> {
 const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_load');
 const service = await startProcess(
   ['src/server.ts'],
-  { DATABASE_URL: database.url, PORT: SERVICE_PORT, SEED_DEMO: 'true', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' },
+  {
+    DATABASE_URL: database.url,
+    PORT: SERVICE_PORT,
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT_PER_MIN: '0',
+  },
   `http://127.0.0.1:${SERVICE_PORT}/readyz`,
 ).catch(async (error) => {
   await database.drop();

@@ -38,7 +38,8 @@ async function api<T = any>(path: string, init: { method?: string; token?: strin
 }
 
 async function login(email: string, password: string): Promise<string> {
-  return (await api<{ access_token: string }>('/api/v1/auth/login', { method: 'POST', body: { email, password } })).access_token;
+  return (await api<{ access_token: string }>('/api/v1/auth/login', { method: 'POST', body: { email, password } }))
+    .access_token;
 }
 
 /** A GET on its own keep-alive connections (one client), resolving with the latency in ms and the status. */
@@ -108,13 +109,16 @@ const sql = new pg.Client({ connectionString: database.url });
 await sql.connect();
 try {
   const demoToken = await login('demo@example.com', 'demo-password');
-  const orgs = await api<{ id: string; is_personal_account: boolean }[]>('/api/v1/auth/organizations', { token: demoToken });
+  const orgs = await api<{ id: string; is_personal_account: boolean }[]>('/api/v1/auth/organizations', {
+    token: demoToken,
+  });
   const demoAccount = orgs.find((o) => !o.is_personal_account)!.id;
   const {
     rows: [config],
-  } = await sql.query<{ building_block_id: number }>('SELECT building_block_id FROM energy_dashboard_configs WHERE account_id = $1', [
-    demoAccount,
-  ]);
+  } = await sql.query<{ building_block_id: number }>(
+    'SELECT building_block_id FROM energy_dashboard_configs WHERE account_id = $1',
+    [demoAccount],
+  );
   const stretched = await sql.query(
     `INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
      SELECT r.meter_id, r.ts - k * interval '90 days', r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva
@@ -132,7 +136,9 @@ try {
     end: end.toISOString(),
   })}`;
   const began = performance.now();
-  const cost = await api<{ sources: { priced: boolean; bills: { import_kwh: number }[] }[] }>(costPath, { token: demoToken });
+  const cost = await api<{ sources: { priced: boolean; bills: { import_kwh: number }[] }[] }>(costPath, {
+    token: demoToken,
+  });
   const oneCostMs = performance.now() - began;
 
   const email = `other-${Date.now()}@example.com`;
@@ -149,7 +155,12 @@ try {
   const tariff = await api<{ id: number }>('/api/v1/tariffs', {
     method: 'POST',
     token: otherToken,
-    body: { account_id: otherAccount.id, name: 'Other tariff', effective_from: '2025-01-01', effective_to: '2030-12-31' },
+    body: {
+      account_id: otherAccount.id,
+      name: 'Other tariff',
+      effective_from: '2025-01-01',
+      effective_to: '2030-12-31',
+    },
   });
   const tariffUrl = `${base}/api/v1/tariffs/${tariff.id}?account_id=${otherAccount.id}`;
   const blocksUrl = `${base}/api/v1/building_blocks?account_id=${otherAccount.id}`;
@@ -176,7 +187,9 @@ try {
 
   const floodLoop = await eventLoopDelay();
   const priced = cost.sources.filter((s) => s.priced).length;
-  console.log(`machine: ${machine()}; service on PostgreSQL; ${stretched.rowCount} readings added (a year per demo meter)`);
+  console.log(
+    `machine: ${machine()}; service on PostgreSQL; ${stretched.rowCount} readings added (a year per demo meter)`,
+  );
   console.log(`one building cost over 365 days (${priced} sources priced), alone: ${oneCostMs.toFixed(0)} ms`);
   console.log(
     `flood: building cost, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
@@ -185,7 +198,9 @@ try {
     ['tariff read (cached)', alone, during],
     ['building blocks list', aloneBlocks, duringBlocks],
   ] as const) {
-    console.log(`other organization, ${what} at ${OTHER_RATE_PER_S}/s, alone (${warm} s): ${describeLatency(quiet.latencies)}`);
+    console.log(
+      `other organization, ${what} at ${OTHER_RATE_PER_S}/s, alone (${warm} s): ${describeLatency(quiet.latencies)}`,
+    );
     console.log(
       `other organization, ${what} at ${OTHER_RATE_PER_S}/s, during the flood: ${describeLatency(loaded.latencies)}; statuses ${describeStatuses(loaded.statuses)}`,
     );

@@ -39,14 +39,21 @@ export async function freshDatabase(serverUrl: string, prefix: string) {
 }
 
 /** Starts a Node script as a separate process and waits until readyUrl answers 200. */
-export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyUrl: string,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'ums-bench-')), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode}`);
-    const ready = await fetch(readyUrl).then((r) => r.ok, () => false);
+    const ready = await fetch(readyUrl).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

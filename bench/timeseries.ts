@@ -10,18 +10,19 @@
  *   against a plain SELECT ... GROUP BY over the raw readings, asserting identical numbers;
  * - energy-profile latency (p50, p99) of one meter holding a year of readings.
  */
+
+import { once } from 'node:events';
 import { createWriteStream, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { importIntoDatabase } from '../src/modules/timeseries/import/import-into-database.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
+import { importIntoDatabase } from '../src/modules/timeseries/import/import-into-database.ts';
 
 const BENCH_DATABASE = 'ums_bench';
 const METERS = 1_000;

@@ -40,7 +40,14 @@ export interface AppDeps {
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
-export async function buildApp({ config, db, keys, now = () => new Date(), logStream, passwordHashing }: AppDeps): Promise<App> {
+export async function buildApp({
+  config,
+  db,
+  keys,
+  now = () => new Date(),
+  logStream,
+  passwordHashing,
+}: AppDeps): Promise<App> {
   const app = await createHttpApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,

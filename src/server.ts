@@ -2,8 +2,8 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { migrate } from './db/migrate.ts';
 import { openDatabase } from './db/open.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 import { loadSigningKeys } from './modules/auth/signing-keys.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

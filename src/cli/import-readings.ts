@@ -6,9 +6,8 @@ import { z } from 'zod';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
-import { uuid } from '../http/fields.ts';
 import type { Database } from '../db/types.ts';
-import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
+import { uuid } from '../http/fields.ts';
 import {
   DEFAULT_BATCH_SIZE,
   type ImportProgress,
@@ -17,6 +16,7 @@ import {
 } from '../modules/timeseries/import/csv-import.ts';
 import { importIntoDatabase } from '../modules/timeseries/import/import-into-database.ts';
 import { importThroughServer, READINGS_PATH } from '../modules/timeseries/import/import-through-server.ts';
+import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
 
 const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--batch-size <rows>]
        npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--batch-size <rows>]`;

@@ -11,10 +11,13 @@ afterAll(async () => database.drop());
 describe('migrate', () => {
   it('applies nothing twice, also to a database that recorded a migration under its earlier file name', async () => {
     const { db } = database;
-    const count = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM dso_public_holidays'))[0]!.n;
+    const count = async () =>
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM dso_public_holidays'))[0]!.n;
     const before = await count();
     expect(before).toBeGreaterThan(0);
-    await db.query(`UPDATE schema_migrations SET name = '0003_public_holidays.ts' WHERE name = '0003_public_holidays.sql'`);
+    await db.query(
+      `UPDATE schema_migrations SET name = '0003_public_holidays.ts' WHERE name = '0003_public_holidays.sql'`,
+    );
 
     expect(await migrate(db)).toEqual([]);
     expect(await count()).toBe(before);

@@ -13,7 +13,9 @@ const MIGRATION_LOCK_KEY = 727_001;
 const RENAMED: Readonly<Record<string, string>> = { '0003_public_holidays.ts': '0003_public_holidays.sql' };
 
 async function pendingMigrations(db: Executor): Promise<string[]> {
-  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  await db.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
   for (const [before, after] of Object.entries(RENAMED)) {
     await db.query('UPDATE schema_migrations SET name = $2 WHERE name = $1', [before, after]);
   }

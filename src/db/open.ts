@@ -10,6 +10,7 @@ import type { Database } from './types.ts';
  * process opening it gets.
  */
 export async function openDatabase(config: Config, owner?: string): Promise<Database> {
-  if (config.databaseUrl) return openPostgresDatabase(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutS * 1000 });
+  if (config.databaseUrl)
+    return openPostgresDatabase(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutS * 1000 });
   return openEmbeddedDatabase({ dataDir: join(config.dataDir, 'pglite'), owner });
 }

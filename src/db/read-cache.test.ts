@@ -67,7 +67,11 @@ describe('read cache across processes on one PostgreSQL', () => {
     const app = await buildApp({ config, db, keys: generateSigningKeys() });
     await app.ready();
     other = { app, db };
-    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: owner.email, password: owner.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: owner.email, password: owner.password },
+    });
     const elsewhere = clientFor(app, login.json().data.access_token);
 
     const tariff = await createTariff(owner.client, accountId);

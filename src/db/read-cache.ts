@@ -75,7 +75,8 @@ export function createReadCache(db: Database) {
 
     /** Marks keys as changed by the transaction tx; every process drops them once it commits. */
     async invalidate(tx: Executor, ...keys: string[]) {
-      if (dirtyUntil.size > MAX_ENTRIES) for (const [key, until] of dirtyUntil) if (until < Date.now()) dirtyUntil.delete(key);
+      if (dirtyUntil.size > MAX_ENTRIES)
+        for (const [key, until] of dirtyUntil) if (until < Date.now()) dirtyUntil.delete(key);
       for (const key of keys) {
         dirtyUntil.set(key, Date.now() + DIRTY_MS);
         drop(key);

@@ -36,7 +36,11 @@ export interface Database extends Executor {
    * Subscribes to NOTIFY on a channel. `onState(true)` when the subscription is (re)established,
    * `onState(false)` when it is lost: notifications may have been missed in between.
    */
-  listen(channel: string, onPayload: (payload: string) => void, onState: (listening: boolean) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onState: (listening: boolean) => void,
+  ): Promise<() => Promise<void>>;
   /** Connections currently checked out (for metrics). */
   connectionsInUse(): number;
   close(): Promise<void>;

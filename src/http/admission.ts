@@ -19,9 +19,14 @@ export function createAdmission(limit: number): Admission {
     async admit(key, fn) {
       const count = running.get(key) ?? 0;
       if (count >= limit) {
-        throw new AppError(429, 'Too many requests', 'Too many expensive requests of this organization at once; retry shortly', {
-          'retry-after': String(RETRY_AFTER_S),
-        });
+        throw new AppError(
+          429,
+          'Too many requests',
+          'Too many expensive requests of this organization at once; retry shortly',
+          {
+            'retry-after': String(RETRY_AFTER_S),
+          },
+        );
       }
       running.set(key, count + 1);
       try {

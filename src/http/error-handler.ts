@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseBusyError } from '../db/database-busy.ts';
 import { PG_ERROR } from '../db/postgres-errors.ts';
-import { AppError, INVALID_REQUEST } from './errors.ts';
 import { failure } from './envelope.ts';
+import { AppError, INVALID_REQUEST } from './errors.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
 
 /** Anything thrown: Fastify's errors and the database's carry a code, some a status. */

@@ -25,7 +25,8 @@ export const unauthorized = (detail = MISSING_TOKEN, tokenSent = false) =>
     'www-authenticate': tokenSent ? `Bearer error="invalid_token", error_description="${detail}"` : 'Bearer',
   });
 export const invalidCredentials = (detail: string) => new AppError(401, 'Unauthorized', detail);
-export const uriTooLong = (maxBytes: number) => new AppError(414, 'URI too long', `The URL is longer than ${maxBytes} bytes`);
+export const uriTooLong = (maxBytes: number) =>
+  new AppError(414, 'URI too long', `The URL is longer than ${maxBytes} bytes`);
 export const forbidden = (detail = 'You do not have access to this organization') =>
   new AppError(403, 'Forbidden', detail);
 export const notFound = (what: string) => new AppError(404, 'Not found', `${what} not found`);

@@ -52,10 +52,7 @@ export function decimal(min: number, max: number, places: number) {
     .number()
     .min(min)
     .max(max)
-    .refine(
-      (n) => n < min || n > max || Math.round(n * scale) / scale === n,
-      `Must have at most ${places} decimals`,
-    );
+    .refine((n) => n < min || n > max || Math.round(n * scale) / scale === n, `Must have at most ${places} decimals`);
 }
 
 /** An item price, in the tariff's currency per unit. */
@@ -80,4 +77,7 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
 /** A JSON object of free-form data, at most MAX_JSON_DEPTH levels deep (itself level 1). */
 export const jsonObject = z
   .record(z.string(), z.unknown())
-  .refine((value) => !jsonDepthExceeds(value, MAX_JSON_DEPTH), `Must not be nested deeper than ${MAX_JSON_DEPTH} levels`);
+  .refine(
+    (value) => !jsonDepthExceeds(value, MAX_JSON_DEPTH),
+    `Must not be nested deeper than ${MAX_JSON_DEPTH} levels`,
+  );

@@ -55,7 +55,9 @@ describe('envelope of failures', () => {
   it('joins several validation issues with "; "', async () => {
     const res = await call(t.app, 'POST', '/api/v1/auth/signup', { body: { email: 'x', password: 1 } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('email: Invalid email address; password: Invalid input: expected string, received number');
+    expect(res.body.error).toBe(
+      'email: Invalid email address; password: Invalid input: expected string, received number',
+    );
   });
 
   it('says nothing of the cause of a 500', async () => {
@@ -73,8 +75,16 @@ describe('envelope of failures', () => {
 
 describe('documents and probes', () => {
   it('serves the health probes without a token', async () => {
-    expect((await call(t.app, 'GET', '/healthz')).body).toEqual({ success: true, message: null, data: { status: 'ok' } });
-    expect((await call(t.app, 'GET', '/readyz')).body).toEqual({ success: true, message: null, data: { status: 'ready' } });
+    expect((await call(t.app, 'GET', '/healthz')).body).toEqual({
+      success: true,
+      message: null,
+      data: { status: 'ok' },
+    });
+    expect((await call(t.app, 'GET', '/readyz')).body).toEqual({
+      success: true,
+      message: null,
+      data: { status: 'ready' },
+    });
   });
 
   it('serves the OpenAPI 3.1 document generated from the route schemas', async () => {
@@ -83,9 +93,9 @@ describe('documents and probes', () => {
     expect(res.body.openapi).toBe('3.1.0');
     const login = res.body.paths['/api/v1/auth/login'].post;
     expect(login.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
-    expect(res.body.paths['/api/v1/organizations/{id}/members'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['page', 'limit', 'query', 'sortBy', 'sortOrder', 'id']),
-    );
+    expect(
+      res.body.paths['/api/v1/organizations/{id}/members'].get.parameters.map((p: { name: string }) => p.name),
+    ).toEqual(expect.arrayContaining(['page', 'limit', 'query', 'sortBy', 'sortOrder', 'id']));
   });
 
   it('serves the interactive reference from local files', async () => {

@@ -29,10 +29,16 @@ describe('logs', () => {
     await app.inject({ method: 'POST', url: '/api/v1/auth/signup', payload: credentials });
     const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
     const { access_token, refresh_token } = login.json().data;
-    await app.inject({ method: 'GET', url: '/api/v1/auth/organizations', headers: { authorization: `Bearer ${access_token}` } });
+    await app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/organizations',
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refresh_token } });
 
-    const entries = lines.map((line) => JSON.parse(line) as { reqId?: string; req?: { headers?: Record<string, string> } });
+    const entries = lines.map(
+      (line) => JSON.parse(line) as { reqId?: string; req?: { headers?: Record<string, string> } },
+    );
     const requests = entries.filter((e) => e.req);
     expect(requests.length).toBeGreaterThanOrEqual(4);
     expect(requests.every((e) => typeof e.reqId === 'string' && e.reqId.length > 0)).toBe(true);

@@ -19,7 +19,9 @@ describe('reply serializer', () => {
   it('reuses the JSON of frozen data, which cannot change', () => {
     const data = Object.freeze({ id: 1, created_at: new Date('2026-01-01T00:00:00Z'), items: Object.freeze([1, 2]) });
     const first = serializeReply({ success: true, message: null, data });
-    expect(first).toBe('{"success":true,"message":null,"data":{"id":1,"created_at":"2026-01-01T00:00:00.000Z","items":[1,2]}}');
+    expect(first).toBe(
+      '{"success":true,"message":null,"data":{"id":1,"created_at":"2026-01-01T00:00:00.000Z","items":[1,2]}}',
+    );
     expect(serializeReply({ success: true, message: 'again', data })).toBe(
       '{"success":true,"message":"again","data":{"id":1,"created_at":"2026-01-01T00:00:00.000Z","items":[1,2]}}',
     );

@@ -13,7 +13,9 @@ function dataJson(data: unknown): string {
   return json;
 }
 
-function isEnvelope(payload: unknown): payload is { success: boolean; message: unknown; data: unknown; count?: number } {
+function isEnvelope(
+  payload: unknown,
+): payload is { success: boolean; message: unknown; data: unknown; count?: number } {
   return typeof payload === 'object' && payload !== null && 'success' in payload && 'data' in payload;
 }
 

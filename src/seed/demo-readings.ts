@@ -1,7 +1,7 @@
+import type { Transaction } from '../db/types.ts';
 import { metersRepository } from '../modules/meters/meters.repository.ts';
 import { ReadingBatch } from '../modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../modules/timeseries/store-readings.ts';
-import type { Transaction } from '../db/types.ts';
 
 const DAYS = 90;
 const INTERVAL_MINUTES = 30;

@@ -1,7 +1,7 @@
+import type { Executor } from '../db/types.ts';
 import { buildingBlocksRepository as blocks } from '../modules/building-blocks/building-blocks.repository.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
 import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
-import type { Executor } from '../db/types.ts';
 
 /** What later demo seeds (tariffs, readings) build on. */
 export interface DemoSites {

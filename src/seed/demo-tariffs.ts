@@ -1,5 +1,5 @@
-import { catalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import type { Executor } from '../db/types.ts';
+import { catalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 
 /** Catalogue tariffs the demo prices its meters with (ids fixed by migration 0004). */
 const HOMEFLEX_TOU = 6;

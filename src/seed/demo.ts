@@ -4,8 +4,8 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
 import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
 import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
-import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { seedDemoReadings } from './demo-readings.ts';
+import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';

@@ -22,7 +22,13 @@ afterAll(async () => database?.drop());
 
 /** The application on a database of the caller's choosing (a pool other than the test default). */
 async function appOn(db: Database, env: Record<string, string> = {}): Promise<{ app: App; user: TestUser }> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_MIN: '0', SEED_DEMO: 'false', DATABASE_URL: database.url, ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MIN: '0',
+    SEED_DEMO: 'false',
+    DATABASE_URL: database.url,
+    ...env,
+  });
   const app = await buildApp({ config, db, keys: generateSigningKeys() });
   await app.ready();
   return { app, user: await registerUser(app) };
@@ -51,7 +57,9 @@ describe('a pool with no free connection in time', () => {
       const busy = await user.client.get('/api/v1/building_blocks', { account_id: user.personalAccountId });
       expect(busy.status).toBe(503);
       expect(busy.headers['retry-after']).toBe('1');
-      expect(busy.body).toEqual(failure('Service unavailable', 'No database connection became free in time; retry shortly'));
+      expect(busy.body).toEqual(
+        failure('Service unavailable', 'No database connection became free in time; retry shortly'),
+      );
 
       release.resolve();
       await holder;
@@ -80,7 +88,9 @@ describe('a statement past its timeout', () => {
       const slow = await user.client.get('/api/v1/building_blocks', { account_id: user.personalAccountId });
       expect(slow.status).toBe(503);
       expect(slow.headers['retry-after']).toBe('5');
-      expect(slow.body).toEqual(failure('Service unavailable', 'A database statement ran past its time limit; retry later'));
+      expect(slow.body).toEqual(
+        failure('Service unavailable', 'A database statement ran past its time limit; retry later'),
+      );
 
       await locker.query('ROLLBACK');
       const after = await user.client.get('/api/v1/building_blocks', { account_id: user.personalAccountId });

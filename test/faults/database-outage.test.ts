@@ -24,7 +24,12 @@ beforeAll(async () => {
   cluster.start();
   db = openPostgresDatabase(cluster.url);
   await migrate(db);
-  const config = loadConfig({ LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_MIN: '0', SEED_DEMO: 'false', DATABASE_URL: cluster.url });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MIN: '0',
+    SEED_DEMO: 'false',
+    DATABASE_URL: cluster.url,
+  });
   app = await buildApp({ config, db, keys: generateSigningKeys() });
   await app.ready();
   user = await registerUser(app);
@@ -51,24 +56,36 @@ async function traffic(rounds: number): Promise<number[]> {
 }
 
 describe('database outage', () => {
-  it.runIf(onPostgres)('answers 503 while the database is down and recovers without a restart', async () => {
-    expect(new Set(await traffic(3))).toEqual(new Set([200]));
+  it.runIf(onPostgres)(
+    'answers 503 while the database is down and recovers without a restart',
+    async () => {
+      expect(new Set(await traffic(3))).toEqual(new Set([200]));
 
-    cluster.stop();
-    const during = await traffic(5);
-    expect(during.every((s) => s === 503)).toBe(true);
-    const ready = await call(app, 'GET', '/readyz');
-    expect(ready.body).toEqual({ success: false, message: 'Service unavailable', error: 'The database is unreachable' });
-    const failing = await user.client.get('/api/v1/auth/organizations');
-    expect(failing.body).toEqual({ success: false, message: 'Service unavailable', error: 'The database is unavailable' });
+      cluster.stop();
+      const during = await traffic(5);
+      expect(during.every((s) => s === 503)).toBe(true);
+      const ready = await call(app, 'GET', '/readyz');
+      expect(ready.body).toEqual({
+        success: false,
+        message: 'Service unavailable',
+        error: 'The database is unreachable',
+      });
+      const failing = await user.client.get('/api/v1/auth/organizations');
+      expect(failing.body).toEqual({
+        success: false,
+        message: 'Service unavailable',
+        error: 'The database is unavailable',
+      });
 
-    cluster.start();
-    let recovered = false;
-    for (let i = 0; i < 50 && !recovered; i++) {
-      recovered = (await call(app, 'GET', '/readyz')).status === 200;
-      if (!recovered) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(recovered).toBe(true);
-    expect(new Set(await traffic(3))).toEqual(new Set([200]));
-  }, 60_000);
+      cluster.start();
+      let recovered = false;
+      for (let i = 0; i < 50 && !recovered; i++) {
+        recovered = (await call(app, 'GET', '/readyz')).status === 200;
+        if (!recovered) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(recovered).toBe(true);
+      expect(new Set(await traffic(3))).toEqual(new Set([200]));
+    },
+    60_000,
+  );
 });

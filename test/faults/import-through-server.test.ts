@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/import-readings.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { insertMeter, TIMESERIES, type TestMeter } from '../helpers/timeseries-factories.ts';
+import { insertMeter, type TestMeter, TIMESERIES } from '../helpers/timeseries-factories.ts';
 import { runScript } from './import-process.ts';
 
 let t: TestApp;

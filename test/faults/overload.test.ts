@@ -7,10 +7,19 @@ import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { FORBIDDEN_NOT_MEMBER, failure } from '../helpers/envelopes.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import type { Reply } from '../helpers/http.ts';
-import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertReadings, insertTariff } from '../helpers/sql-fixtures.ts';
+import {
+  insertBuildingBlock,
+  insertDashboardConfig,
+  insertMeter,
+  insertReadings,
+  insertTariff,
+} from '../helpers/sql-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
-const TOO_MANY = failure('Too many requests', 'Too many expensive requests of this organization at once; retry shortly');
+const TOO_MANY = failure(
+  'Too many requests',
+  'Too many expensive requests of this organization at once; retry shortly',
+);
 const TIMESERIES = '/api/v1/timeseries/electricity';
 const START = '2025-03-03T00:00:00.000Z';
 const minutesAfterStart = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
@@ -62,7 +71,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const holding = holdable(database.db);
   hold = holding.hold;
-  const config = loadConfig({ LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_MIN: '0', SEED_DEMO: 'false', EXPENSIVE_CONCURRENCY_PER_ORG: '1' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MIN: '0',
+    SEED_DEMO: 'false',
+    EXPENSIVE_CONCURRENCY_PER_ORG: '1',
+  });
   app = await buildApp({ config, db: holding.db, keys: generateSigningKeys() });
   await app.ready();
   r = await organizationWithRoles(app);
@@ -70,7 +84,9 @@ beforeAll(async () => {
   const db = database.db;
   blockId = await insertBuildingBlock(db, r.accountId);
   tariffId = await insertTariff(db, r.accountId);
-  await db.query(`INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`, [tariffId]);
+  await db.query(`INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`, [
+    tariffId,
+  ]);
   for (let i = 0; i < 101; i++) {
     const sn = `OVL-A-${String(i).padStart(3, '0')}`;
     await insertMeter(db, r.accountId, blockId, { meterSn: sn });

@@ -16,7 +16,11 @@ export async function call<T = any>(
   options: { token?: string; body?: unknown; query?: Record<string, unknown> } = {},
 ): Promise<Reply<T>> {
   const query = options.query
-    ? Object.fromEntries(Object.entries(options.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
+    ? Object.fromEntries(
+        Object.entries(options.query)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      )
     : undefined;
   const response = await app.inject({
     method,

@@ -50,7 +50,12 @@ export async function insertDashboardConfig(
   meters: BySource = {},
 ): Promise<void> {
   const columns = [...SOURCES.map((s) => `${s}_tariff_id`), ...SOURCES.map((s) => `${s}_meter_id`)];
-  const params = [blockId, accountId, ...SOURCES.map((s) => tariffs[s] ?? null), ...SOURCES.map((s) => meters[s] ?? null)];
+  const params = [
+    blockId,
+    accountId,
+    ...SOURCES.map((s) => tariffs[s] ?? null),
+    ...SOURCES.map((s) => meters[s] ?? null),
+  ];
   await db.query(
     `INSERT INTO energy_dashboard_configs (building_block_id, account_id, ${columns.join(', ')})
      VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')})`,
@@ -87,7 +92,15 @@ export async function insertReadings(
     const v = value(i);
     await db.query(
       'INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [meterId, new Date(Date.parse(start) + i * SLOT_MS), v.import_kwh, v.export_kwh ?? 0, v.kvarh ?? 0, v.import_kwh * 2, v.kva ?? 0],
+      [
+        meterId,
+        new Date(Date.parse(start) + i * SLOT_MS),
+        v.import_kwh,
+        v.export_kwh ?? 0,
+        v.kvarh ?? 0,
+        v.import_kwh * 2,
+        v.kva ?? 0,
+      ],
     );
   }
 }

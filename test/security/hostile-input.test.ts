@@ -126,9 +126,24 @@ const hasBody = (op: Operation) => op.method === 'POST' || op.method === 'PUT';
 
 /** An integer written in a form other than plain decimal digits. */
 const integerLookalike = fc.oneof(
-  fc.nat({ max: 2_147_483_647 }).chain((n) =>
-    fc.constantFrom(`0x${n.toString(16)}`, `+${n}`, `-${n}`, `${n}.0`, `0${n}`, `00${n}`, `${n}e0`, `${n}E1`, ` ${n}`, `${n} `, `${n}n`, `0b${n.toString(2)}`),
-  ),
+  fc
+    .nat({ max: 2_147_483_647 })
+    .chain((n) =>
+      fc.constantFrom(
+        `0x${n.toString(16)}`,
+        `+${n}`,
+        `-${n}`,
+        `${n}.0`,
+        `0${n}`,
+        `00${n}`,
+        `${n}e0`,
+        `${n}E1`,
+        ` ${n}`,
+        `${n} `,
+        `${n}n`,
+        `0b${n.toString(2)}`,
+      ),
+    ),
   fc.constantFrom('', ' ', '1_000', '1,000', 'Infinity', 'NaN', '1e1', '٣', '１'),
   fc.string({ maxLength: 8 }).filter((s) => !/^(0|[1-9][0-9]*)$/.test(s)),
 );
@@ -136,7 +151,22 @@ const integerLookalike = fc.oneof(
 const hostileText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', ' ', '-1', '0', '1e309', 'NaN', 'null', '[]', '{}', '../../etc/passwd', "' OR 1=1 --", '%00', '\u0000', '9'.repeat(40)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-1',
+    '0',
+    '1e309',
+    'NaN',
+    'null',
+    '[]',
+    '{}',
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    '%00',
+    '\u0000',
+    '9'.repeat(40),
+  ),
   fc.integer().map(String),
   fc.double().map(String),
   fc.uuid(),
@@ -165,9 +195,26 @@ const hostileValue = fc.oneof(
 );
 
 function hostileBody(op: Operation) {
-  const keys = [...(op.bodyKeys ?? []), 'account_id', 'name', 'id', 'readings', 'meter_sns', 'price', 'blocks', 'public_data', '__proto__', 'constructor', 'unexpected'];
+  const keys = [
+    ...(op.bodyKeys ?? []),
+    'account_id',
+    'name',
+    'id',
+    'readings',
+    'meter_sns',
+    'price',
+    'blocks',
+    'public_data',
+    '__proto__',
+    'constructor',
+    'unexpected',
+  ];
   return fc.oneof(
-    fc.dictionary(fc.constantFrom(...keys), fc.oneof(hostileValue, fc.constant(accountId), fc.constant(accountId.toUpperCase())), { maxKeys: 8 }),
+    fc.dictionary(
+      fc.constantFrom(...keys),
+      fc.oneof(hostileValue, fc.constant(accountId), fc.constant(accountId.toUpperCase())),
+      { maxKeys: 8 },
+    ),
     fc.array(fc.dictionary(fc.constantFrom(...keys), hostileValue, { maxKeys: 4 }), { maxLength: 3 }),
     hostileValue,
   );
@@ -236,7 +283,8 @@ describe('hostile input', () => {
           // Query parameters are read after the body: send a valid-looking one where there must be one.
           const res = await send(op.method, url, { query, ...(hasBody(op) ? { payload: '{}' } : {}) });
           expect(res.status, res.context).toBe(400);
-          if (inPath || !hasBody(op)) expect(res.body.error.split('; '), res.context).toContain(`${param.name}: ${NOT_PLAIN_DIGITS}`);
+          if (inPath || !hasBody(op))
+            expect(res.body.error.split('; '), res.context).toContain(`${param.name}: ${NOT_PLAIN_DIGITS}`);
         }),
         runs(50, 20261124),
       );
@@ -257,7 +305,19 @@ const priceLike = fc.oneof(
   fc.integer({ min: -1e12, max: 1e12 }).map((n) => n / 1e7),
   fc.double({ min: -2e6, max: 2e6, noNaN: true }),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(1e308, -1e308, 5e-324, 1e6, -1e6, 1_000_000.000001, -1_000_000.000001, 0.000001, 0.0000001, 1e8, 100_000_001),
+  fc.constantFrom(
+    1e308,
+    -1e308,
+    5e-324,
+    1e6,
+    -1e6,
+    1_000_000.000001,
+    -1_000_000.000001,
+    0.000001,
+    0.0000001,
+    1e8,
+    100_000_001,
+  ),
 );
 
 describe('number bounds', () => {
@@ -289,7 +349,8 @@ describe('number bounds', () => {
         const url = `/api/v1/tariffs/${item.tariffId}/items/${item.itemId}/blocks/${item.blockId}`;
         const res = await send('PUT', url, { payload: JSON.stringify({ unit_price_cents }) });
         expect(res.status, res.context).toBe(valid ? 200 : 400);
-        if (valid) expect(res.body.data.unit_price_cents, res.context).toBe(unit_price_cents === 0 ? 0 : unit_price_cents);
+        if (valid)
+          expect(res.body.data.unit_price_cents, res.context).toBe(unit_price_cents === 0 ? 0 : unit_price_cents);
         else expect(res.body.error, res.context).toMatch(/^unit_price_cents: /);
       }),
       runs(600, 20261126),
@@ -301,7 +362,9 @@ describe('number bounds', () => {
     await fc.assert(
       fc.asyncProperty(rate, async (tax_rate) => {
         const valid = tax_rate >= 0 && tax_rate <= 100;
-        const res = await send('PUT', `/api/v1/tariffs/${item.tariffId}`, { payload: JSON.stringify({ account_id: accountId, tax_rate }) });
+        const res = await send('PUT', `/api/v1/tariffs/${item.tariffId}`, {
+          payload: JSON.stringify({ account_id: accountId, tax_rate }),
+        });
         expect(res.status, res.context).toBe(valid ? 200 : 400);
       }),
       runs(400, 20261127),
@@ -353,7 +416,9 @@ describe('nesting depth', () => {
   }, 600_000);
 
   it('answers bodies nested up to 100,000 deep on every route with a body below 500, in the envelope', async () => {
-    const deep = fc.tuple(level, fc.integer({ min: 1, max: 100_000 })).map(([kind, n]) => nestedText(Array<typeof kind>(n).fill(kind)));
+    const deep = fc
+      .tuple(level, fc.integer({ min: 1, max: 100_000 }))
+      .map(([kind, n]) => nestedText(Array<typeof kind>(n).fill(kind)));
     for (const op of operations.filter((o) => o.bodyKeys !== undefined)) {
       await fc.assert(
         fc.asyncProperty(deep, fc.option(fc.constantFrom(...(op.bodyKeys ?? []), 'x')), async (text, key) => {

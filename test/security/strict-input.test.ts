@@ -72,8 +72,19 @@ describe('public_data nesting', () => {
 
 describe('a deeply nested body anywhere', () => {
   it.each([
-    ['the whole body', '/api/v1/organizations', (deep: string) => deep, 'body: Invalid input: expected object, received array'],
-    ['a text field', '/api/v1/tariffs', (deep: string) => `{"account_id":"${accountId}","name":${deep},"effective_from":"2025-01-01","effective_to":"2025-12-31"}`, 'name: Invalid input: expected string, received array'],
+    [
+      'the whole body',
+      '/api/v1/organizations',
+      (deep: string) => deep,
+      'body: Invalid input: expected object, received array',
+    ],
+    [
+      'a text field',
+      '/api/v1/tariffs',
+      (deep: string) =>
+        `{"account_id":"${accountId}","name":${deep},"effective_from":"2025-01-01","effective_to":"2025-12-31"}`,
+      'name: Invalid input: expected string, received array',
+    ],
   ])('answers 400 for 100,000 nested arrays as %s', async (_where, path, body, error) => {
     const res = await send('POST', path, body(nestedArrayText(100_000)));
     expect(res.status).toBe(400);
@@ -89,7 +100,11 @@ describe('prices and rates', () => {
 
   it('refuses an item price of 1e308 (it used to be stored and priced as total null)', async () => {
     const tariffId = await blockTariff();
-    const res = await send('POST', `/api/v1/tariffs/${tariffId}/items`, '{"item_type_code":"IMPORT_ENERGY","price":1e308}');
+    const res = await send(
+      'POST',
+      `/api/v1/tariffs/${tariffId}/items`,
+      '{"item_type_code":"IMPORT_ENERGY","price":1e308}',
+    );
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalid('price: Too big: expected number to be <=1000000'));
     expect((await owner.client.get(`/api/v1/tariffs/${tariffId}/items`, { account_id: accountId })).body.count).toBe(0);
@@ -108,7 +123,10 @@ describe('prices and rates', () => {
     const res = await owner.client.post(`/api/v1/tariffs/${tariffId}/items`, [{ item_type_code: 'SERVICE', price }]);
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     if (status === 201) expect(res.body.data[0].price).toBe(price);
-    const update = await owner.client.post(`/api/v1/tariffs/${tariffId}/items`, { item_type_code: 'ADMINISTRATION', price: 1 });
+    const update = await owner.client.post(`/api/v1/tariffs/${tariffId}/items`, {
+      item_type_code: 'ADMINISTRATION',
+      price: 1,
+    });
     const changed = await owner.client.put(`/api/v1/tariffs/${tariffId}/items/${update.body.data[0].id}`, { price });
     expect(changed.status).toBe(status === 201 ? 200 : 400);
   });
@@ -190,7 +208,9 @@ describe('unknown keys in nested objects', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
-      invalid('blocks.0.price: Unrecognized key "price"; unit_price: Unrecognized key "unit_price"; colour: Unrecognized key "colour"'),
+      invalid(
+        'blocks.0.price: Unrecognized key "price"; unit_price: Unrecognized key "unit_price"; colour: Unrecognized key "colour"',
+      ),
     );
   });
 

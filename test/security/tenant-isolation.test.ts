@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockBody, meterBody } from '../helpers/building-factories.ts';
-import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { FORBIDDEN_NOT_MEMBER, invalid } from '../helpers/envelopes.ts';
+import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { tariffBody } from '../helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -1,5 +1,5 @@
-import type { Executor } from '../../src/db/types.ts';
 import type { Role } from '../../src/db/memberships.ts';
+import type { Executor } from '../../src/db/types.ts';
 import { createBlock, createMeter } from '../helpers/building-factories.ts';
 import { addMember, createOrganization, type TestUser } from '../helpers/factories.ts';
 import { createItems, createTariff } from '../helpers/tariff-factories.ts';

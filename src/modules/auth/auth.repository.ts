@@ -60,13 +60,14 @@ export const authRepository = {
     return row!.id;
   },
 
-  async insertRefreshToken(db: Executor, token: { sessionId: string; hash: string; expiresAt: Date; parentId?: number }) {
-    await db.query('INSERT INTO refresh_tokens (session_id, token_hash, expires_at, parent_id) VALUES ($1, $2, $3, $4)', [
-      token.sessionId,
-      token.hash,
-      token.expiresAt,
-      token.parentId ?? null,
-    ]);
+  async insertRefreshToken(
+    db: Executor,
+    token: { sessionId: string; hash: string; expiresAt: Date; parentId?: number },
+  ) {
+    await db.query(
+      'INSERT INTO refresh_tokens (session_id, token_hash, expires_at, parent_id) VALUES ($1, $2, $3, $4)',
+      [token.sessionId, token.hash, token.expiresAt, token.parentId ?? null],
+    );
   },
 
   /** Locks the token row so that two concurrent refreshes with one token cannot both succeed. */

@@ -11,7 +11,11 @@ export const credentialsBody = z.strictObject({
 });
 
 export const loginBody = z.strictObject({
-  email: z.string().min(1).max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .string()
+    .min(1)
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   password: z.string().min(1).max(1024),
 });
 

@@ -12,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-
 describe('signup', () => {
   it('creates the user and a personal account, and returns no tokens', async () => {
     const res = await call(t.app, 'POST', '/api/v1/auth/signup', {
@@ -47,7 +46,10 @@ describe('signup', () => {
   it.each([
     [{ email: 'not-an-email', password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'a@example.com', password: 'short' }, 'password: Too small: expected string to have >=8 characters'],
-    [{ email: 'a@example.com', password: 'x'.repeat(129) }, 'password: Too big: expected string to have <=128 characters'],
+    [
+      { email: 'a@example.com', password: 'x'.repeat(129) },
+      'password: Too big: expected string to have <=128 characters',
+    ],
     [{ password: 'password1' }, 'email: Invalid input: expected string, received undefined'],
   ])('rejects %j with 400 naming the field', async (body, error) => {
     const res = await call(t.app, 'POST', '/api/v1/auth/signup', { body });
@@ -96,7 +98,13 @@ describe('refresh', () => {
     const user = await registerUser(t.app);
     const res = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['access_token', 'expires_at', 'refresh_token', 'token_type', 'user']);
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'access_token',
+      'expires_at',
+      'refresh_token',
+      'token_type',
+      'user',
+    ]);
     expect(res.body.data.refresh_token).not.toBe(user.refreshToken);
     expect(res.body.data.user.id).toBe(user.id);
     const orgs = await clientFor(t.app, res.body.data.access_token).get('/api/v1/auth/organizations');
@@ -115,7 +123,9 @@ describe('refresh', () => {
     });
     expect(next.status).toBe(401);
     // Another login of the same user is a separate session and still works.
-    const other = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    const other = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
     const rotated = await call(t.app, 'POST', '/api/v1/auth/refresh', {
       body: { refresh_token: other.body.data.refresh_token },
     });
@@ -223,7 +233,9 @@ describe('bearer token', () => {
 
   it('answers 401 for an expired token never seen before', async () => {
     const user = await registerUser(t.app);
-    const fresh = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: user.password } });
+    const fresh = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
     t.clock.advance(3601);
     try {
       const res = await clientFor(t.app, fresh.body.data.access_token).get('/api/v1/auth/organizations');
@@ -245,7 +257,9 @@ describe('bearer token', () => {
   });
 
   it('carries a Bearer challenge on every 401, also for failed credentials', async () => {
-    const res = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: 'nobody@example.com', password: 'password1' } });
+    const res = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: 'nobody@example.com', password: 'password1' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
@@ -276,7 +290,16 @@ describe('organizations of a user', () => {
     expect(res.body).toEqual({
       success: true,
       message: null,
-      data: [{ id: shared, name: 'Shared', is_personal_account: false, role: 'MEMBER', user_id: bob.id, requested_by: alice.id }],
+      data: [
+        {
+          id: shared,
+          name: 'Shared',
+          is_personal_account: false,
+          role: 'MEMBER',
+          user_id: bob.id,
+          requested_by: alice.id,
+        },
+      ],
       count: 1,
     });
   });
@@ -290,12 +313,15 @@ describe('organizations of a user', () => {
 });
 
 describe('admin users (service role)', () => {
-
   it('creates, lists and deletes users with the service-role key only', async () => {
     const svc = clientFor(t.app, SERVICE_ROLE_KEY);
     const created = await svc.post('/api/v1/admin/users', { email: 'svc@example.com', password: 'password1' });
     expect(created.status).toBe(201);
-    expect(created.body.data).toEqual({ id: expect.any(String), email: 'svc@example.com', created_at: expect.any(String) });
+    expect(created.body.data).toEqual({
+      id: expect.any(String),
+      email: 'svc@example.com',
+      created_at: expect.any(String),
+    });
     const listed = await svc.get('/api/v1/admin/users', { query: 'svc@' });
     expect(listed.body.count).toBe(1);
     expect(listed.body.data[0].email).toBe('svc@example.com');

@@ -11,7 +11,8 @@ export interface SigningKeys {
 
 export function signingKeysFromPem(pem: string): SigningKeys {
   const privateKey = createPrivateKey(pem);
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('Invalid configuration: JWT_PRIVATE_KEY must be an Ed25519 key');
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error('Invalid configuration: JWT_PRIVATE_KEY must be an Ed25519 key');
   const publicKey = createPublicKey(privateKey);
   const kid = publicKey.export({ format: 'der', type: 'spki' }).subarray(-8).toString('hex');
   return { privateKey, publicKey, kid };

@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/types.ts';
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
-import { BUILDING_BLOCK_SORT, type BuildingType } from './building-blocks.schemas.ts';
 import { insertRow, updateRow } from '../../db/sql-writes.ts';
+import type { Executor } from '../../db/types.ts';
+import { BUILDING_BLOCK_SORT, type BuildingType } from './building-blocks.schemas.ts';
 
 export interface BuildingBlock {
   id: number;

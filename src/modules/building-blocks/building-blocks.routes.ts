@@ -1,4 +1,5 @@
 import { ok, okList } from '../../http/envelope.ts';
+import { accountQuery, idParams } from '../../http/fields.ts';
 import type { App } from '../../http/types.ts';
 import {
   createBuildingBlockBody,
@@ -6,7 +7,6 @@ import {
   updateBuildingBlockBody,
 } from './building-blocks.schemas.ts';
 import type { BuildingBlocksService } from './building-blocks.service.ts';
-import { accountQuery, idParams } from '../../http/fields.ts';
 
 const tags = ['Building blocks'];
 const base = '/api/v1/building_blocks';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { bodyId, recordId, text, uuid } from '../../http/fields.ts';
+import { commonSort, listQuerySchema } from '../../http/list.ts';
 
 export const BUILDING_TYPES = [
   'RESIDENTIAL',

@@ -1,6 +1,6 @@
 import { PG_ERROR, sqlState } from '../../db/postgres-errors.ts';
 import type { Database } from '../../db/types.ts';
-import { type AccessGuard, type Access, assertOwned } from '../../http/access-guard.ts';
+import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOn } from '../../http/database-conflicts.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';

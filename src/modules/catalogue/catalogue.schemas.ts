@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listQuerySchema } from '../../http/list.ts';
 import { recordId, uuid } from '../../http/fields.ts';
+import { listQuerySchema } from '../../http/list.ts';
 import { TARIFF_SORT, tariffFilters } from '../tariffs/tariffs.schemas.ts';
 
 export const catalogueListQuery = listQuerySchema(TARIFF_SORT).extend({

@@ -4,9 +4,9 @@ import { notFound } from '../../http/errors.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { tariffDetails } from '../tariffs/tariff-details.ts';
 import { tariffsRepository } from '../tariffs/tariffs.repository.ts';
-import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts';
 import { catalogueRepository } from './catalogue.repository.ts';
 import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts';
 
 export interface CatalogueDeps {
   db: Database;

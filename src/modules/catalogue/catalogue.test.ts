@@ -231,15 +231,9 @@ describe('clone', () => {
   it('answers 403 to MEMBER and non-members, 400 for the catalogue as destination, 404 for an unknown source', async () => {
     const r = await organizationWithRoles(t.app);
     const member = await r.member.client.post(`${base}/1/clone`, { account_id: r.accountId });
-    expect([member.status, member.body]).toEqual([
-      403,
-      FORBIDDEN_ROLE,
-    ]);
+    expect([member.status, member.body]).toEqual([403, FORBIDDEN_ROLE]);
     const outsider = await r.outsider.client.post(`${base}/1/clone`, { account_id: r.accountId });
-    expect([outsider.status, outsider.body]).toEqual([
-      403,
-      FORBIDDEN_NOT_MEMBER,
-    ]);
+    expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
     const intoCatalogue = await r.owner.client.post(`${base}/1/clone`, { account_id: CATALOGUE_ACCOUNT_ID });
     expect([intoCatalogue.status, intoCatalogue.body]).toEqual([400, READ_ONLY]);
     const unknown = await r.owner.client.post(`${base}/999/clone`, { account_id: r.accountId });

@@ -13,7 +13,8 @@ const range = z.object({
 function validPeriod(query: { start: string; end: string }, ctx: z.RefinementCtx) {
   const span = Date.parse(query.end) - Date.parse(query.start);
   if (span <= 0) ctx.addIssue({ code: 'custom', path: ['end'], message: 'end must be after start' });
-  else if (span > MAX_DAYS * DAY_MS) ctx.addIssue({ code: 'custom', path: ['end'], message: `The period may span at most ${MAX_DAYS} days` });
+  else if (span > MAX_DAYS * DAY_MS)
+    ctx.addIssue({ code: 'custom', path: ['end'], message: `The period may span at most ${MAX_DAYS} days` });
 }
 
 export const tariffCostQuery = range.extend({ meter_sn: z.string().min(1).max(64) }).superRefine(validPeriod);

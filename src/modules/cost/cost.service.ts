@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
-import { costRepository as repo, type CostMeterRow } from './cost.repository.ts';
+import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import { priceReadings } from './engine/index.ts';
 import { tariffSegments } from './tariff-segments.ts';

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
-import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertReadings, insertTariff, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
+import {
+  insertBuildingBlock,
+  insertDashboardConfig,
+  insertMeter,
+  insertReadings,
+  insertTariff,
+  insertTransition,
+} from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
@@ -68,8 +75,26 @@ describe('one meter with one tariff', () => {
         kvarh: 24,
         max_kva: 3,
         lines: [
-          { item_type_code: 'IMPORT_ENERGY', season: 'ALL_YEAR', period: null, block_index: null, quantity: 60, unit: 'kWh', unit_price: 2.6878, amount: 161.27 },
-          { item_type_code: 'SERVICE', season: 'ALL_YEAR', period: null, block_index: null, quantity: 1, unit: 'day', unit_price: 3.27, amount: 3.27 },
+          {
+            item_type_code: 'IMPORT_ENERGY',
+            season: 'ALL_YEAR',
+            period: null,
+            block_index: null,
+            quantity: 60,
+            unit: 'kWh',
+            unit_price: 2.6878,
+            amount: 161.27,
+          },
+          {
+            item_type_code: 'SERVICE',
+            season: 'ALL_YEAR',
+            period: null,
+            block_index: null,
+            quantity: 1,
+            unit: 'day',
+            unit_price: 3.27,
+            amount: 3.27,
+          },
         ],
         subtotal: 164.54,
         tax_rate: 15,
@@ -209,7 +234,12 @@ describe('one meter with one tariff', () => {
     await insertMeter(t.db, r.otherAccountId, otherBlock, { meterSn: 'COST-FOREIGN-1' });
     const tariff = await insertTariff(t.db, r.accountId);
     const foreignTariff = await insertTariff(t.db, r.otherAccountId);
-    const query = { account_id: r.accountId, meter_sn: 'COST-ERR-1', start: '2025-03-01T00:00:00Z', end: '2025-03-02T00:00:00Z' };
+    const query = {
+      account_id: r.accountId,
+      meter_sn: 'COST-ERR-1',
+      start: '2025-03-01T00:00:00Z',
+      end: '2025-03-02T00:00:00Z',
+    };
     const cases: [number, Record<string, string>, number, string][] = [
       [tariff, { ...query, end: query.start }, 400, 'end: end must be after start'],
       [tariff, { ...query, end: '2026-04-01T00:00:00Z' }, 400, 'end: The period may span at most 366 days'],
@@ -230,7 +260,12 @@ describe('one meter with one tariff', () => {
 });
 
 describe('meter types', () => {
-  const query = (meterSn: string) => ({ account_id: r.accountId, meter_sn: meterSn, start: '2025-03-03T00:00:00Z', end: '2025-03-04T00:00:00Z' });
+  const query = (meterSn: string) => ({
+    account_id: r.accountId,
+    meter_sn: meterSn,
+    start: '2025-03-03T00:00:00Z',
+    end: '2025-03-04T00:00:00Z',
+  });
 
   /** The cost of a day of 48 readings of 1 kWh on a meter of this type, at 2 per kWh. */
   async function costOfMeterOfType(meterType: string) {
@@ -242,15 +277,18 @@ describe('meter types', () => {
     return { meterSn, res: await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn)) };
   }
 
-  it.each(['WATER', 'GAS', 'CARBON'])('answers 400 for a %s meter: it is not priced with electricity rules', async (meterType) => {
-    const { meterSn, res } = await costOfMeterOfType(meterType);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Invalid request body',
-      error: `meter_sn: Meter ${meterSn} is not an electricity meter`,
-    });
-  });
+  it.each(['WATER', 'GAS', 'CARBON'])(
+    'answers 400 for a %s meter: it is not priced with electricity rules',
+    async (meterType) => {
+      const { meterSn, res } = await costOfMeterOfType(meterType);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Invalid request body',
+        error: `meter_sn: Meter ${meterSn} is not an electricity meter`,
+      });
+    },
+  );
 
   it.each(['SOLAR', 'GENSET', 'EV', 'HVAC'])('prices a %s meter', async (meterType) => {
     const { res } = await costOfMeterOfType(meterType);
@@ -316,18 +354,48 @@ describe('a building block', () => {
     ]);
     const [gridSource, solarSource, genset, , loadSource] = data.sources;
     // Day 1: 48 kWh x 2 = 96.00 with the predecessor; day 2: 48 kWh x 3 = 144.00 with the successor.
-    expect(gridSource.bills.map((b: { tariff_id: number; start: string; end: string; total: number }) => [b.tariff_id, b.start, b.end, b.total])).toEqual([
+    expect(
+      gridSource.bills.map((b: { tariff_id: number; start: string; end: string; total: number }) => [
+        b.tariff_id,
+        b.start,
+        b.end,
+        b.total,
+      ]),
+    ).toEqual([
       [oldGrid, '2025-03-01T00:00:00.000Z', '2025-03-02T00:00:00.000Z', 96],
       [newGrid, '2025-03-02T00:00:00.000Z', '2025-03-03T00:00:00.000Z', 144],
     ]);
     expect(gridSource.total).toBe(240);
     // Export credit: 96 x 0.5 kWh = 48 kWh x 0.80 = -38.40.
     expect(solarSource.bills[0].lines).toEqual([
-      { item_type_code: 'EXPORTED_ENERGY', season: 'ALL_YEAR', period: null, block_index: null, quantity: 48, unit: 'kWh', unit_price: -0.8, amount: -38.4 },
+      {
+        item_type_code: 'EXPORTED_ENERGY',
+        season: 'ALL_YEAR',
+        period: null,
+        block_index: null,
+        quantity: 48,
+        unit: 'kWh',
+        unit_price: -0.8,
+        amount: -38.4,
+      },
     ]);
     expect(solarSource.total).toBe(-38.4);
-    expect(genset).toEqual({ source: 'genset', meter_id: null, tariff_id: null, meter_sn: null, priced: false, reason: 'No meter and no tariff configured', bills: [], total: null });
-    expect(loadSource).toMatchObject({ meter_id: load, tariff_id: null, priced: false, reason: 'No tariff configured' });
+    expect(genset).toEqual({
+      source: 'genset',
+      meter_id: null,
+      tariff_id: null,
+      meter_sn: null,
+      priced: false,
+      reason: 'No meter and no tariff configured',
+      bills: [],
+      total: null,
+    });
+    expect(loadSource).toMatchObject({
+      meter_id: load,
+      tariff_id: null,
+      priced: false,
+      reason: 'No tariff configured',
+    });
     expect(data.totals).toEqual({ ZAR: 201.6 });
   });
 

@@ -14,7 +14,12 @@ export interface TariffSegment {
  * Splits [start, end) by the transitions that touch the tariff inside it: the tariff's
  * predecessors price the part before each transition, its successors the part after.
  */
-export function tariffSegments(tariffId: number, start: Date, end: Date, transitions: TransitionInPeriod[]): TariffSegment[] {
+export function tariffSegments(
+  tariffId: number,
+  start: Date,
+  end: Date,
+  transitions: TransitionInPeriod[],
+): TariffSegment[] {
   const byPredecessor = new Map(transitions.map((t) => [t.predecessor_id, t]));
   const bySuccessor = new Map(transitions.map((t) => [t.successor_id, t]));
   const seen = new Set([tariffId]);

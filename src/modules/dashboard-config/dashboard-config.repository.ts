@@ -1,6 +1,6 @@
-import type { Executor } from '../../db/types.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { columnValues } from '../../db/sql-writes.ts';
+import type { Executor } from '../../db/types.ts';
 import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS } from './dashboard-config.schemas.ts';
 
 export interface DashboardConfig {

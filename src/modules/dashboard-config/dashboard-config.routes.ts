@@ -1,6 +1,6 @@
 import { ok } from '../../http/envelope.ts';
-import type { App } from '../../http/types.ts';
 import { accountQuery, idParams } from '../../http/fields.ts';
+import type { App } from '../../http/types.ts';
 import { upsertConfigBody } from './dashboard-config.schemas.ts';
 import type { DashboardConfigService } from './dashboard-config.service.ts';
 

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
-import { FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
+import {
+  FORBIDDEN_NOT_MEMBER,
+  FORBIDDEN_ROLE,
+  invalid,
+  notFound,
+  ownedByAnother,
+} from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';

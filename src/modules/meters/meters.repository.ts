@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/types.ts';
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { insertRow, updateRow } from '../../db/sql-writes.ts';
+import type { Executor } from '../../db/types.ts';
 import { METER_FIELDS } from '../dashboard-config/dashboard-config.schemas.ts';
 import { METER_SORT } from './meters.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { ok, okList } from '../../http/envelope.ts';
-import type { App } from '../../http/types.ts';
 import { accountQuery, idParams } from '../../http/fields.ts';
+import type { App } from '../../http/types.ts';
 import {
   blockMetersQuery,
   createMeterBody,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { accountQuery, bodyId, recordId, text } from '../../http/fields.ts';
+import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 
 export const INTERVAL_MINUTES = [5, 10, 15, 30, 60] as const;

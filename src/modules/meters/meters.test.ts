@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter, meterBody } from '../../../test/helpers/building-factories.ts';
-import { conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
+import {
+  conflict,
+  FORBIDDEN_NOT_MEMBER,
+  FORBIDDEN_ROLE,
+  invalid,
+  notFound,
+  ownedByAnother,
+} from '../../../test/helpers/envelopes.ts';
 import { createOrganization, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { countReadings, insertReadings, insertTariff } from '../../../test/helpers/sql-fixtures.ts';

@@ -45,7 +45,9 @@ describe('metrics', () => {
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
-    expect(res.body).toMatch(/http_requests_total\{route="\/api\/v1\/organizations\/:id",method="GET",status="200"\} 1/);
+    expect(res.body).toMatch(
+      /http_requests_total\{route="\/api\/v1\/organizations\/:id",method="GET",status="200"\} 1/,
+    );
     expect(res.body).toMatch(/http_request_duration_seconds_bucket\{le="0.005",route="\/api\/v1\/organizations\/:id"/);
     expect(res.body).toMatch(/db_pool_connections_in_use \d+/);
     expect(res.body).not.toContain(user.personalAccountId);
@@ -62,9 +64,18 @@ describe('rate limits on authentication', () => {
       }
       const res = await call(limited.app, 'POST', '/api/v1/auth/login', { body });
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({ success: false, message: 'Too many requests', error: expect.stringContaining('Rate limit') });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Too many requests',
+        error: expect.stringContaining('Rate limit'),
+      });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      const other = await limited.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: body, remoteAddress: '10.0.0.9' });
+      const other = await limited.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: body,
+        remoteAddress: '10.0.0.9',
+      });
       expect(other.statusCode).toBe(401);
     } finally {
       await limited.close();
@@ -78,9 +89,17 @@ describe('CORS', () => {
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
     const withCors = await startTestApp({ CORS_ORIGINS: 'https://app.example' });
     try {
-      const allowed = await withCors.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://app.example' } });
+      const allowed = await withCors.app.inject({
+        method: 'GET',
+        url: '/healthz',
+        headers: { origin: 'https://app.example' },
+      });
       expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
-      const denied = await withCors.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://evil.example' } });
+      const denied = await withCors.app.inject({
+        method: 'GET',
+        url: '/healthz',
+        headers: { origin: 'https://evil.example' },
+      });
       expect(denied.headers['access-control-allow-origin']).toBeUndefined();
     } finally {
       await withCors.close();

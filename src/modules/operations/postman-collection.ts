@@ -42,7 +42,13 @@ function requestItem(path: string, method: string, op: Operation) {
       },
       ...(isPublic ? { auth: { type: 'noauth' } } : {}),
       ...(bodySchema
-        ? { body: { mode: 'raw', raw: JSON.stringify(exampleFromSchema(bodySchema), null, 2), options: { raw: { language: 'json' } } } }
+        ? {
+            body: {
+              mode: 'raw',
+              raw: JSON.stringify(exampleFromSchema(bodySchema), null, 2),
+              options: { raw: { language: 'json' } },
+            },
+          }
         : {}),
     },
   };

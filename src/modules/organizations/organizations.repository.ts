@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/types.ts';
-import type { Role } from '../../db/memberships.ts';
 import { type ListParams, listPage } from '../../db/list-page.ts';
+import type { Role } from '../../db/memberships.ts';
 import { SqlParams } from '../../db/sql-params.ts';
+import type { Executor } from '../../db/types.ts';
 import { MEMBER_SORT, type OrganizationChanges } from './organizations.schemas.ts';
 
 const ORGANIZATION_COLUMNS =

@@ -1,10 +1,10 @@
+import type { ListParams } from '../../db/list-page.ts';
+import type { Role } from '../../db/memberships.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
-import type { Role } from '../../db/memberships.ts';
 import { type AccessGuard, roleAllows } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { ListParams } from '../../db/list-page.ts';
 import { organizationsRepository as repo } from './organizations.repository.ts';
 import type { OrganizationChanges } from './organizations.schemas.ts';
 

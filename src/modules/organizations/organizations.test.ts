@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, forbidden, FORBIDDEN_NOT_MEMBER, invalid, notFound } from '../../../test/helpers/envelopes.ts';
+import { conflict, FORBIDDEN_NOT_MEMBER, forbidden, invalid, notFound } from '../../../test/helpers/envelopes.ts';
 import {
   addMember,
   createOrganization,
@@ -46,7 +46,12 @@ describe('create', () => {
       },
     });
     const orgs = await owner.client.get('/api/v1/auth/organizations');
-    expect(orgs.body.data).toContainEqual({ id: res.body.data.id, name: 'Grid Co', is_personal_account: false, role: 'OWNER' });
+    expect(orgs.body.data).toContainEqual({
+      id: res.body.data.id,
+      name: 'Grid Co',
+      is_personal_account: false,
+      role: 'OWNER',
+    });
   });
 
   it('refuses another user as primary owner (403) and a non-uuid (400)', async () => {
@@ -155,7 +160,12 @@ describe('members', () => {
       is_primary_owner: true,
       created_at: expect.any(String),
     });
-    const page = await r.owner.client.get(`${base}/${r.accountId}/members`, { limit: 1, page: 2, sortBy: 'role', sortOrder: 'asc' });
+    const page = await r.owner.client.get(`${base}/${r.accountId}/members`, {
+      limit: 1,
+      page: 2,
+      sortBy: 'role',
+      sortOrder: 'asc',
+    });
     expect(page.body.count).toBe(3);
     expect(page.body.data.map((m: { role: string }) => m.role)).toEqual(['MEMBER']);
     const search = await r.owner.client.get(`${base}/${r.accountId}/members`, { query: r.admin.email.toUpperCase() });
@@ -192,7 +202,10 @@ describe('members', () => {
     const again = await r.admin.client.post(`${base}/${r.accountId}/members`, { userId: newcomer.id, role: 'ADMIN' });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('The user is already a member of this organization');
-    const unknown = await r.admin.client.post(`${base}/${r.accountId}/members`, { userId: crypto.randomUUID(), role: 'MEMBER' });
+    const unknown = await r.admin.client.post(`${base}/${r.accountId}/members`, {
+      userId: crypto.randomUUID(),
+      role: 'MEMBER',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('User not found');
     const badRole = await r.admin.client.post(`${base}/${r.accountId}/members`, { userId: newcomer.id, role: 'KING' });
@@ -203,11 +216,17 @@ describe('members', () => {
   it('lets only an OWNER grant or remove the OWNER role, and no MEMBER manage members', async () => {
     const r = await organizationWithRoles(t.app);
     const [a, b] = await Promise.all([registerUser(t.app), registerUser(t.app)]);
-    const adminGrantsOwner = await r.admin.client.post(`${base}/${r.accountId}/members`, { userId: a.id, role: 'OWNER' });
+    const adminGrantsOwner = await r.admin.client.post(`${base}/${r.accountId}/members`, {
+      userId: a.id,
+      role: 'OWNER',
+    });
     expect(adminGrantsOwner.status).toBe(403);
     const memberAdds = await r.member.client.post(`${base}/${r.accountId}/members`, { userId: a.id, role: 'MEMBER' });
     expect(memberAdds.status).toBe(403);
-    const outsiderAdds = await r.outsider.client.post(`${base}/${r.accountId}/members`, { userId: b.id, role: 'MEMBER' });
+    const outsiderAdds = await r.outsider.client.post(`${base}/${r.accountId}/members`, {
+      userId: b.id,
+      role: 'MEMBER',
+    });
     expect(outsiderAdds.status).toBe(403);
     await addMember(r.owner, r.accountId, a, 'OWNER');
     const adminRemovesOwner = await r.admin.client.delete(`${base}/${r.accountId}/members/${a.id}`);

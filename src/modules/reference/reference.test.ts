@@ -159,20 +159,11 @@ describe('time-of-use schedules', () => {
 
   it('answers 404 for an unknown schedule and 400 for bad ids', async () => {
     const unknown = await user.client.get('/api/v1/tou_schedules/99');
-    expect([unknown.status, unknown.body]).toEqual([
-      404,
-      notFound('Time-of-use schedule'),
-    ]);
+    expect([unknown.status, unknown.body]).toEqual([404, notFound('Time-of-use schedule')]);
     const badId = await user.client.get('/api/v1/tou_schedules/three');
-    expect([badId.status, badId.body]).toEqual([
-      400,
-      invalid('id: Must be a whole number in plain decimal digits'),
-    ]);
+    expect([badId.status, badId.body]).toEqual([400, invalid('id: Must be a whole number in plain decimal digits')]);
     const badDso = await user.client.get('/api/v1/tou_schedules', { dso_id: 0 });
-    expect([badDso.status, badDso.body]).toEqual([
-      400,
-      invalid('dso_id: Too small: expected number to be >=1'),
-    ]);
+    expect([badDso.status, badDso.body]).toEqual([400, invalid('dso_id: Too small: expected number to be >=1')]);
   });
 });
 

@@ -7,7 +7,9 @@ const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
 const blockFields = {
   block_index: z.number().int().min(0).max(INT4.max).describe('0-based tier order, unique per item'),
   upper_limit: z.number().positive().nullable().describe('Upper consumption bound; null for the final unbounded tier'),
-  unit_price_cents: priceCents.describe('Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000'),
+  unit_price_cents: priceCents.describe(
+    'Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000',
+  ),
 };
 
 export const blockInput = z.strictObject({

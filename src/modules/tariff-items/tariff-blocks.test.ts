@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
+import {
+  conflict,
+  FORBIDDEN_NOT_MEMBER,
+  FORBIDDEN_ROLE,
+  invalid,
+  notFound,
+  ownedByAnother,
+  READ_ONLY,
+} from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -60,10 +68,7 @@ describe('list', () => {
     const r = await setup();
     const other = await createTariff(r.owner.client, r.accountId);
     const wrongTariff = await r.owner.client.get(blocksOf(other.id, r.item.id));
-    expect([wrongTariff.status, wrongTariff.body]).toEqual([
-      404,
-      notFound('Tariff item'),
-    ]);
+    expect([wrongTariff.status, wrongTariff.body]).toEqual([404, notFound('Tariff item')]);
     const outsider = await r.outsider.client.get(r.url);
     expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
     const foreign = await r.outsider.client.get(r.url, { account_id: r.otherAccountId });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { type TestUser } from '../../../test/helpers/factories.ts';
+import type { TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, startRaceWorld, onPostgres, same, statuses, summary } from '../../../test/helpers/races.ts';
+import { countViolations, onPostgres, same, startRaceWorld, statuses, summary } from '../../../test/helpers/races.ts';
 import { insertTariff } from '../../../test/helpers/sql-fixtures.ts';
-import { type TestApp } from '../../../test/helpers/test-app.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 
 describe.runIf(onPostgres)('item and tier rules under concurrent requests (PostgreSQL)', () => {
   let t: TestApp;

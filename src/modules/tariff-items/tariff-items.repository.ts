@@ -1,6 +1,6 @@
-import type { Executor } from '../../db/types.ts';
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
+import type { Executor } from '../../db/types.ts';
 import { type BlockInput, tariffBlocksRepository } from './tariff-blocks.repository.ts';
 import { ITEM_SORT, type ItemChanges } from './tariff-items.schemas.ts';
 

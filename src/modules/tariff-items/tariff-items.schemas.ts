@@ -1,12 +1,14 @@
 import { z } from 'zod';
+import { price, recordId, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { ITEM_TYPE_CODES, SEASONS } from '../tariffs/tariff-enums.ts';
-import { price, recordId, uuid } from '../../http/fields.ts';
 import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
 
 const itemFields = {
   item_type_code: z.enum(ITEM_TYPE_CODES),
-  price: price.describe('Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals'),
+  price: price.describe(
+    'Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals',
+  ),
   season: z.enum(SEASONS),
 };
 

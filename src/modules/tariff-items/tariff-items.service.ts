@@ -1,8 +1,8 @@
+import type { ListParams } from '../../db/list-page.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ListParams } from '../../db/list-page.ts';
 import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
 import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from './tariff-items.repository.ts';
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
+import {
+  conflict,
+  FORBIDDEN_NOT_MEMBER,
+  FORBIDDEN_ROLE,
+  invalid,
+  notFound,
+  ownedByAnother,
+  READ_ONLY,
+} from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
@@ -218,10 +226,7 @@ describe('list', () => {
     const outsiderNamingUs = await r.outsider.client.get(itemsOf(r.tariff.id), { account_id: r.accountId });
     expect([outsiderNamingUs.status, outsiderNamingUs.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
     const unknown = await r.owner.client.get(itemsOf(999999));
-    expect([unknown.status, unknown.body]).toEqual([
-      404,
-      notFound('Tariff'),
-    ]);
+    expect([unknown.status, unknown.body]).toEqual([404, notFound('Tariff')]);
   });
 });
 

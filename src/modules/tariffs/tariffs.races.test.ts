@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conflict, invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { type TestUser } from '../../../test/helpers/factories.ts';
+import type { TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, startRaceWorld, onPostgres, ROUNDS, same, statuses, summary } from '../../../test/helpers/races.ts';
+import {
+  countViolations,
+  onPostgres,
+  ROUNDS,
+  same,
+  startRaceWorld,
+  statuses,
+  summary,
+} from '../../../test/helpers/races.ts';
 import { insertBuildingBlock, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
-import { type TestApp } from '../../../test/helpers/test-app.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 
 const base = '/api/v1/tariffs';
 

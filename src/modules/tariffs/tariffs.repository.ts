@@ -1,6 +1,6 @@
-import type { Executor } from '../../db/types.ts';
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
+import type { Executor } from '../../db/types.ts';
 import type { TariffType } from './tariff-enums.ts';
 import { TARIFF_SORT, type TariffChanges } from './tariffs.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { ok, okList } from '../../http/envelope.ts';
-import type { App } from '../../http/types.ts';
 import { accountQuery } from '../../http/fields.ts';
+import type { App } from '../../http/types.ts';
 import { createTariffBody, tariffIdParams, tariffListQuery, updateTariffBody } from './tariffs.schemas.ts';
 import type { TariffsService } from './tariffs.service.ts';
 

@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, conflict, FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, ownedByAnother, READ_ONLY } from '../../../test/helpers/envelopes.ts';
+import {
+  AUTH_REQUIRED,
+  conflict,
+  FORBIDDEN_NOT_MEMBER,
+  FORBIDDEN_ROLE,
+  invalid,
+  notFound,
+  ownedByAnother,
+  READ_ONLY,
+} from '../../../test/helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
-import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
+import {
+  insertBuildingBlock,
+  insertDashboardConfig,
+  insertMeter,
+  insertTransition,
+} from '../../../test/helpers/sql-fixtures.ts';
 import { createItems, createTariff, tariffBody } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
@@ -624,10 +638,7 @@ describe('schedule', () => {
       tou_schedule_id: 3,
     });
     const notTou = await r.owner.client.get(`${base}/${flat.id}/schedule`, { account_id: r.accountId });
-    expect([notTou.status, notTou.body]).toEqual([
-      400,
-      invalid(`Tariff ${flat.id} is not TIME_OF_USE`),
-    ]);
+    expect([notTou.status, notTou.body]).toEqual([400, invalid(`Tariff ${flat.id} is not TIME_OF_USE`)]);
     const unknown = await r.owner.client.get(`${base}/999999/schedule`, { account_id: r.accountId });
     expect([unknown.status, unknown.body]).toEqual([404, NOT_FOUND]);
     const crossed = await r.owner.client.get(`${base}/${foreign.id}/schedule`, { account_id: r.accountId });

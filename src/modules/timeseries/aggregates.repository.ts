@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/types.ts';
 import { SqlParams } from '../../db/sql-params.ts';
+import type { Executor } from '../../db/types.ts';
 import { arrayLiteral } from './array-literal.ts';
 import { planSegments } from './range-plan.ts';
 import { combineRollups, ROLLUP_SOURCES } from './rollup-sql.ts';

@@ -8,8 +8,8 @@ import {
   insertMeter,
   rollupsAndRaw,
   storedReadings,
-  TIMESERIES,
   type TestMeter,
+  TIMESERIES,
 } from '../../../test/helpers/timeseries-factories.ts';
 
 let t: TestApp;

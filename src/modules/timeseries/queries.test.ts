@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Executor } from '../../db/types.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -12,9 +11,10 @@ import {
   naiveBuckets,
   naiveSum,
   powerFields,
-  TIMESERIES,
   type TestMeter,
+  TIMESERIES,
 } from '../../../test/helpers/timeseries-factories.ts';
+import type { Executor } from '../../db/types.ts';
 
 let t: TestApp;
 let org: Awaited<ReturnType<typeof organizationWithRoles>>;

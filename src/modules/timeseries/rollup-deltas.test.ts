@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { kiloToMicro } from './micro-units.ts';
 import { ReadingBatch } from './readings.ts';
 import { type RollupRow, rollupDeltas } from './rollup-deltas.ts';
-import { kiloToMicro } from './micro-units.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -1,4 +1,4 @@
-import { addMicro, type Micro, kiloToMicro } from './micro-units.ts';
+import { addMicro, kiloToMicro, type Micro } from './micro-units.ts';
 import type { ReadingBatch } from './readings.ts';
 
 /** One row of readings_hourly or readings_daily (ROLLUP_COLUMNS); bucket_start in ms since 1970 UTC. */

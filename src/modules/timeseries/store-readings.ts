@@ -1,6 +1,6 @@
 import type { Transaction } from '../../db/types.ts';
-import type { ReadingBatch } from './readings.ts';
 import { binaryReadings, readingsRepository, type WriteCounts } from './readings.repository.ts';
+import type { ReadingBatch } from './readings.ts';
 import { rollupDeltas } from './rollup-deltas.ts';
 import { addToRollups, binaryRollups, type RollupDeltas, refreshRollups } from './rollups.repository.ts';
 

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conflict, invalid, notFound } from '../../../test/helpers/envelopes.ts';
-import { type TestUser } from '../../../test/helpers/factories.ts';
+import type { TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, startRaceWorld, onPostgres, same, summary } from '../../../test/helpers/races.ts';
-import {
-  insertMeter,
-  insertTariff,
-  insertTransition,
-} from '../../../test/helpers/sql-fixtures.ts';
-import { type TestApp } from '../../../test/helpers/test-app.ts';
+import { countViolations, onPostgres, same, startRaceWorld, summary } from '../../../test/helpers/races.ts';
+import { insertMeter, insertTariff, insertTransition } from '../../../test/helpers/sql-fixtures.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 
 const url = (tariffId: number) => `/api/v1/tariffs/${tariffId}/transitions`;
 const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();

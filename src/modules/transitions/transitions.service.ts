@@ -3,7 +3,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { type Application, applyTransition, NOT_APPLIED } from './transition-application.ts';
-import { type TransitionRow, transitionsRepository as repo } from './transitions.repository.ts';
+import { transitionsRepository as repo, type TransitionRow } from './transitions.repository.ts';
 import type { CreateTransitionBody, UpdateTransitionBody } from './transitions.schemas.ts';
 
 export interface TransitionsDeps {

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conflict, invalid, notFound, READ_ONLY } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
-import { insertBuildingBlock, insertDashboardConfig, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
+import {
+  insertBuildingBlock,
+  insertDashboardConfig,
+  insertMeter,
+  insertTariff,
+} from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
@@ -81,7 +86,11 @@ describe('create', () => {
     await insertDashboardConfig(t.db, r.accountId, b1, { grid: pred, load: pred, solar: other });
     await insertDashboardConfig(t.db, r.accountId, b2, { genset: pred });
     await insertDashboardConfig(t.db, r.accountId, b3, { grid: other });
-    const res = await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourAgo() });
+    const res = await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: succ,
+      effective_from: hourAgo(),
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.application).toEqual({ applied: true, meters_updated: 2, configs_updated: 2 });
     expect(res.body.data.applied_at).toEqual(expect.any(String));
@@ -93,17 +102,43 @@ describe('create', () => {
       [[b1, b2, b3]],
     );
     expect(configs).toEqual([
-      { building_block_id: b1, grid_tariff_id: succ, solar_tariff_id: other, genset_tariff_id: null, load_tariff_id: succ },
-      { building_block_id: b2, grid_tariff_id: null, solar_tariff_id: null, genset_tariff_id: succ, load_tariff_id: null },
-      { building_block_id: b3, grid_tariff_id: other, solar_tariff_id: null, genset_tariff_id: null, load_tariff_id: null },
+      {
+        building_block_id: b1,
+        grid_tariff_id: succ,
+        solar_tariff_id: other,
+        genset_tariff_id: null,
+        load_tariff_id: succ,
+      },
+      {
+        building_block_id: b2,
+        grid_tariff_id: null,
+        solar_tariff_id: null,
+        genset_tariff_id: succ,
+        load_tariff_id: null,
+      },
+      {
+        building_block_id: b3,
+        grid_tariff_id: other,
+        solar_tariff_id: null,
+        genset_tariff_id: null,
+        load_tariff_id: null,
+      },
     ]);
   });
 
   it('answers 409 for a second successor transition of the same predecessor', async () => {
     const { pred, succ } = await tariffPair();
     const third = await insertTariff(t.db, r.accountId);
-    await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
-    const res = await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: third, effective_from: hourFromNow() });
+    await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: succ,
+      effective_from: hourFromNow(),
+    });
+    const res = await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: third,
+      effective_from: hourFromNow(),
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual(conflict('The tariff already has a successor transition'));
   });
@@ -121,13 +156,25 @@ describe('create', () => {
       [1, 'successor_id: The successor must be an existing tariff of the same organization'],
     ];
     for (const [successor, error] of cases) {
-      const res = await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: successor, effective_from: hourFromNow() });
+      const res = await r.owner.client.post(url(pred), {
+        account_id: r.accountId,
+        successor_id: successor,
+        effective_from: hourFromNow(),
+      });
       expect(res.status, String(successor)).toBe(400);
       expect(res.body).toEqual(invalid(error));
     }
     // pred -> succ exists; succ -> pred would close the loop.
-    await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
-    const cycle = await r.owner.client.post(url(succ), { account_id: r.accountId, successor_id: pred, effective_from: hourFromNow() });
+    await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: succ,
+      effective_from: hourFromNow(),
+    });
+    const cycle = await r.owner.client.post(url(succ), {
+      account_id: r.accountId,
+      successor_id: pred,
+      effective_from: hourFromNow(),
+    });
     expect(cycle.status).toBe(400);
     expect(cycle.body.error).toBe('successor_id: The transition would form a cycle back to the predecessor');
   });
@@ -135,7 +182,10 @@ describe('create', () => {
   it.each([
     [{ successor_id: 5, effective_from: 'tomorrow' }, 'effective_from: Invalid ISO datetime'],
     [{ effective_from: '2026-01-01T00:00:00Z' }, 'successor_id: Invalid input: expected number, received undefined'],
-    [{ successor_id: '5', effective_from: '2026-01-01T00:00:00Z' }, 'successor_id: Invalid input: expected number, received string'],
+    [
+      { successor_id: '5', effective_from: '2026-01-01T00:00:00Z' },
+      'successor_id: Invalid input: expected number, received string',
+    ],
   ])('rejects the body %j with 400', async (body, error) => {
     const { pred } = await tariffPair();
     const res = await r.owner.client.post(url(pred), { account_id: r.accountId, ...body });
@@ -178,8 +228,16 @@ describe('read, update, delete', () => {
     const other = await insertTariff(t.db, r.accountId);
     const block = await insertBuildingBlock(t.db, r.accountId);
     const meter = await insertMeter(t.db, r.accountId, block, { tariffId: pred });
-    await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
-    const renamed = await r.admin.client.put(url(pred), { account_id: r.accountId, successor_id: other, notes: 'changed' });
+    await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: succ,
+      effective_from: hourFromNow(),
+    });
+    const renamed = await r.admin.client.put(url(pred), {
+      account_id: r.accountId,
+      successor_id: other,
+      notes: 'changed',
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ successor_id: other, notes: 'changed', applied_at: null });
     expect(renamed.body.data.application).toEqual({ applied: false, meters_updated: 0, configs_updated: 0 });
@@ -199,14 +257,20 @@ describe('read, update, delete', () => {
 
   it('deletes the transition (204), then answers 404', async () => {
     const { pred, succ } = await tariffPair();
-    await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
+    await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: succ,
+      effective_from: hourFromNow(),
+    });
     expect((await r.member.client.delete(url(pred), { account_id: r.accountId })).status).toBe(403);
     expect((await r.outsider.client.delete(url(pred), { account_id: r.accountId })).status).toBe(403);
     const res = await r.owner.client.delete(url(pred), { account_id: r.accountId });
     expect(res.status).toBe(204);
     expect((await r.owner.client.get(url(pred), { account_id: r.accountId })).status).toBe(404);
     expect((await r.owner.client.delete(url(pred), { account_id: r.accountId })).status).toBe(404);
-    expect((await r.owner.client.delete(url(1), { account_id: r.accountId })).body.message).toBe('Catalogue is read-only');
+    expect((await r.owner.client.delete(url(1), { account_id: r.accountId })).body.message).toBe(
+      'Catalogue is read-only',
+    );
   });
 });
 
@@ -216,7 +280,11 @@ describe('scheduled application', () => {
     const block = await insertBuildingBlock(t.db, r.accountId);
     const meter = await insertMeter(t.db, r.accountId, block, { tariffId: pred });
     await insertDashboardConfig(t.db, r.accountId, block, { grid: pred });
-    const created = await r.owner.client.post(url(pred), { account_id: r.accountId, successor_id: succ, effective_from: hourFromNow() });
+    const created = await r.owner.client.post(url(pred), {
+      account_id: r.accountId,
+      successor_id: succ,
+      effective_from: hourFromNow(),
+    });
     expect(await t.app.transitionScheduler.runOnce()).toBe(0);
     t.clock.advance(3601);
     try {
@@ -227,9 +295,10 @@ describe('scheduled application', () => {
       t.clock.advance(-3601);
     }
     expect(await meterTariffs([meter])).toEqual([succ]);
-    const applications = await t.db.query('SELECT meters_updated, configs_updated FROM tariff_transition_applications WHERE transition_id = $1', [
-      created.body.data.id,
-    ]);
+    const applications = await t.db.query(
+      'SELECT meters_updated, configs_updated FROM tariff_transition_applications WHERE transition_id = $1',
+      [created.body.data.id],
+    );
     expect(applications).toEqual([{ meters_updated: 1, configs_updated: 1 }]);
     const read = await r.owner.client.get(url(pred), { account_id: r.accountId });
     expect(read.body.data.applied_at).toEqual(expect.any(String));
@@ -244,13 +313,18 @@ describe('scheduled application', () => {
       const block = await insertBuildingBlock(fast.db, owners.accountId);
       const meter = await insertMeter(fast.db, owners.accountId, block, { tariffId: pred });
       const soon = new Date(Date.now() + 300).toISOString();
-      await owners.owner.client.post(url(pred), { account_id: owners.accountId, successor_id: succ, effective_from: soon });
+      await owners.owner.client.post(url(pred), {
+        account_id: owners.accountId,
+        successor_id: succ,
+        effective_from: soon,
+      });
       let tariffId: number | null = pred;
       for (let i = 0; i < 50 && tariffId === pred; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        [{ tariff_id: tariffId }] = (await fast.db.query<{ tariff_id: number }>('SELECT tariff_id FROM meters WHERE id = $1', [meter])) as [
-          { tariff_id: number },
-        ];
+        [{ tariff_id: tariffId }] = (await fast.db.query<{ tariff_id: number }>(
+          'SELECT tariff_id FROM meters WHERE id = $1',
+          [meter],
+        )) as [{ tariff_id: number }];
       }
       expect(tariffId).toBe(succ);
     } finally {

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { csvBatches } from './csv-batches.ts';
-import type { CsvLines } from './readings-csv.ts';
 import {
   DEFAULT_BATCH_SIZE,
   type FailureAdvice,
@@ -8,6 +7,7 @@ import {
   type ImportSummary,
   PartialImportError,
 } from './csv-import.ts';
+import type { CsvLines } from './readings-csv.ts';
 
 export const READINGS_PATH = '/api/v1/timeseries/electricity/readings';
 

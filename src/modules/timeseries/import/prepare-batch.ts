@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/types.ts';
 import { type MeterProblem, meterProblem } from '../meter-checks.ts';
-import { isAlignedOnInterval, ReadingBatch } from '../readings.ts';
 import { type MeterRow, readingsRepository } from '../readings.repository.ts';
+import { isAlignedOnInterval, ReadingBatch } from '../readings.ts';
 import { type PreparedReadings, prepareReadings } from '../store-readings.ts';
 import { type CsvLines, ImportError } from './readings-csv.ts';
 

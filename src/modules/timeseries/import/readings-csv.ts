@@ -1,5 +1,5 @@
-import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../timeseries.schemas.ts';
 import { MAX_READING_VALUE, ReadingColumns, resized } from '../readings.ts';
+import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../timeseries.schemas.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
