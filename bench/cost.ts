@@ -1,7 +1,7 @@
 /**
  * Energy cost benchmark against PostgreSQL:
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/cost.ts
- * Seeds the demo (3 sources on Homeflex time-of-use and a feed-in tariff, 90 days of 30-minute
+ * Seeds the demo (its grid meter on Homeflex time-of-use with a feed-in credit, 90 days of 30-minute
  * readings) into a database of its own, then prices the demo building's last whole month through
  * HTTP on a real socket, one request at a time, and prints the latency percentiles.
  */

@@ -23,7 +23,7 @@ const BUILDINGS = [
   { name: 'South Building', building_type: 'RESIDENTIAL', area: 3800, units: ['South Unit 1', 'South Unit 2'] },
 ] as const;
 
-/** A site with two buildings of two units each, grid, solar and load meters on the site, and its dashboard config. */
+/** A site with two buildings of two units each, grid and load electricity meters and a solar meter on the site, and its dashboard config. */
 export async function seedDemoSites(tx: Executor, accountId: string): Promise<DemoSites> {
   const site = await blocks.insert(tx, accountId, {
     ...ADDRESS,
@@ -50,18 +50,18 @@ export async function seedDemoSites(tx: Executor, accountId: string): Promise<De
       });
     }
   }
-  const meter = async (serial: string, name: string) =>
+  const meter = async (serial: string, name: string, meter_type: 'ELECTRICITY' | 'SOLAR' = 'ELECTRICITY') =>
     (
       await meters.insert(tx, accountId, {
         building_block_id: site.id,
         meter_sn: serial,
-        meter_type: 'ELECTRICITY',
+        meter_type,
         name,
       })
     ).id;
   const meterIds = {
     grid: await meter('DEMO-GRID-001', 'Grid supply'),
-    solar: await meter('DEMO-SOLAR-001', 'Rooftop solar'),
+    solar: await meter('DEMO-SOLAR-001', 'Rooftop solar', 'SOLAR'),
     load: await meter('DEMO-LOAD-001', 'Site load'),
   };
   await configs.upsert(tx, accountId, site.id, {

@@ -1,19 +1,26 @@
 import type { Executor } from '../db/types.ts';
 import { catalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repository.ts';
 
-/** Catalogue tariffs the demo prices its meters with (ids fixed by migration 0004). */
+/** The catalogue's Homeflex time-of-use tariff (id fixed by migration 0004). */
 const HOMEFLEX_TOU = 6;
-const SSEG_FEED_IN = 12;
+/** R/kWh credited for exports: the catalogue's SSEG feed-in tariff (12) pays this. */
+const FEED_IN_PRICE = 1.054;
 
 export interface DemoTariffs {
   gridTariffId: number;
-  solarTariffId: number;
-  loadTariffId: number;
 }
 
-/** Clones the demo's tariffs from the catalogue: Homeflex time-of-use for grid and load, a feed-in credit for solar. */
+/**
+ * Clones Homeflex time-of-use for the grid meter and adds a feed-in credit on what the grid meter
+ * exports: the grid bill is the site's whole bill, so solar and load carry no tariff of their own.
+ */
 export async function seedDemoTariffs(tx: Executor, accountId: string): Promise<DemoTariffs> {
-  const homeflex = await catalogueRepository.clone(tx, HOMEFLEX_TOU, accountId);
-  const feedIn = await catalogueRepository.clone(tx, SSEG_FEED_IN, accountId);
-  return { gridTariffId: homeflex.id, solarTariffId: feedIn.id, loadTariffId: homeflex.id };
+  const grid = await catalogueRepository.clone(tx, HOMEFLEX_TOU, accountId);
+  await tariffItemsRepository.insert(tx, accountId, grid.id, {
+    item_type_code: 'EXPORTED_ENERGY',
+    price: FEED_IN_PRICE,
+    season: 'ALL_YEAR',
+  });
+  return { gridTariffId: grid.id };
 }

@@ -51,7 +51,7 @@ describe('demo seed', () => {
     }
   });
 
-  it('puts grid, solar and load electricity meters on the site and names them in its dashboard config', async () => {
+  it('puts grid and load electricity meters and a SOLAR meter on the site and names them in its dashboard config', async () => {
     const client = await demoClient();
     const accountId = seed!.accountId;
     const meters = await client.get(`/api/v1/building_blocks/${seed!.blockId}/meters`, {
@@ -68,7 +68,7 @@ describe('demo seed', () => {
     ).toEqual([
       [seed!.meterIds.grid, 'DEMO-GRID-001', 'ELECTRICITY'],
       [seed!.meterIds.load, 'DEMO-LOAD-001', 'ELECTRICITY'],
-      [seed!.meterIds.solar, 'DEMO-SOLAR-001', 'ELECTRICITY'],
+      [seed!.meterIds.solar, 'DEMO-SOLAR-001', 'SOLAR'],
     ]);
     const config = await client.get(`/api/v1/building_blocks/${seed!.blockId}/config`, { account_id: accountId });
     expect(config.body.data).toMatchObject({
@@ -78,22 +78,26 @@ describe('demo seed', () => {
     });
   });
 
-  it('prices the meters with tariffs cloned from the catalogue, on the meters and in the config', async () => {
+  it('prices the grid meter alone with a tariff cloned from the catalogue, on the meter and in the config', async () => {
     const client = await demoClient();
     const accountId = seed!.accountId;
-    const { gridTariffId, solarTariffId, loadTariffId } = seed!.tariffIds;
+    const { gridTariffId } = seed!.tariffIds;
     const grid = await client.get(`/api/v1/tariffs/${gridTariffId}`, { account_id: accountId });
     expect(grid.body.data).toMatchObject({ cloned_from: 6, tariff_type: 'TIME_OF_USE', account_id: accountId });
     expect(grid.body.data.tariff_items.length).toBeGreaterThan(0);
-    const solar = await client.get(`/api/v1/tariffs/${solarTariffId}`, { account_id: accountId });
-    expect(solar.body.data).toMatchObject({ cloned_from: 12, account_id: accountId });
-    const meter = await client.get(`/api/v1/meters/${seed!.meterIds.grid}`, { account_id: accountId });
-    expect(meter.body.data.tariff_id).toBe(gridTariffId);
+    for (const [meterId, tariffId] of [
+      [seed!.meterIds.grid, gridTariffId],
+      [seed!.meterIds.solar, null],
+      [seed!.meterIds.load, null],
+    ]) {
+      const meter = await client.get(`/api/v1/meters/${meterId}`, { account_id: accountId });
+      expect(meter.body.data.tariff_id).toBe(tariffId);
+    }
     const config = await client.get(`/api/v1/building_blocks/${seed!.blockId}/config`, { account_id: accountId });
     expect(config.body.data).toMatchObject({
       grid_tariff_id: gridTariffId,
-      solar_tariff_id: solarTariffId,
-      load_tariff_id: loadTariffId,
+      solar_tariff_id: null,
+      load_tariff_id: null,
     });
   });
 

@@ -25,19 +25,10 @@ export interface DemoSeed extends DemoSites {
   tariffIds: DemoTariffs;
 }
 
-/** Prices each demo meter with its tariff, on the meter and in the site's dashboard config. */
+/** Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed. */
 async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSites, tariffs: DemoTariffs) {
-  const pairs = [
-    [sites.meterIds.grid, tariffs.gridTariffId],
-    [sites.meterIds.solar, tariffs.solarTariffId],
-    [sites.meterIds.load, tariffs.loadTariffId],
-  ] as const;
-  for (const [meterId, tariffId] of pairs) await meters.update(tx, accountId, meterId, { tariff_id: tariffId });
-  await configs.upsert(tx, accountId, sites.blockId, {
-    grid_tariff_id: tariffs.gridTariffId,
-    solar_tariff_id: tariffs.solarTariffId,
-    load_tariff_id: tariffs.loadTariffId,
-  });
+  await meters.update(tx, accountId, sites.meterIds.grid, { tariff_id: tariffs.gridTariffId });
+  await configs.upsert(tx, accountId, sites.blockId, { grid_tariff_id: tariffs.gridTariffId });
 }
 
 /** The demo user, organization, sites, tariffs and 90 days of readings up to now, once: undefined when they exist. */
