@@ -10,6 +10,8 @@ export interface CostTariffRow {
   tax_rate: number;
   timezone: string;
   dso_id: number | null;
+  effective_from: string;
+  effective_to: string;
 }
 
 export interface CostMeterRow {
@@ -40,7 +42,7 @@ export const costRepository = {
   /** The tariff with its items (and their units and blocks), as the pricing engine takes it. */
   async pricingTariff(
     db: Executor,
-    { id, account_id, tariff_type, currency, tax_rate, timezone }: CostTariffRow,
+    { id, account_id, tariff_type, currency, tax_rate, timezone, effective_from, effective_to }: CostTariffRow,
   ): Promise<PricingTariff> {
     const items = await db.query<PricingItem>(
       `SELECT i.item_type_code, i.price, i.season, it.unit,
@@ -53,7 +55,7 @@ export const costRepository = {
        GROUP BY i.id, it.unit ORDER BY i.id`,
       [id, account_id],
     );
-    return { id, tariff_type, currency, tax_rate, timezone, items };
+    return { id, tariff_type, currency, tax_rate, timezone, effective_from, effective_to, items };
   },
 
   /** Seasons and holidays of the tariff's distributor, and the rules of its time-of-use schedule if it has one. */

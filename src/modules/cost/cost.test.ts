@@ -60,47 +60,50 @@ describe('one meter with one tariff', () => {
     expect(res.status).toBe(200);
     // energy: 60 kWh x 2.6878 = 161.268 -> 161.27; service: 1 day x 3.27 = 3.27
     // subtotal 164.54; tax 164.54 x 15% = 24.681 -> 24.68; total 189.22
+    const lines = [
+      {
+        item_type_code: 'IMPORT_ENERGY',
+        season: 'ALL_YEAR',
+        period: null,
+        block_index: null,
+        quantity: 60,
+        unit: 'kWh',
+        unit_price: 2.6878,
+        amount: 161.27,
+      },
+      {
+        item_type_code: 'SERVICE',
+        season: 'ALL_YEAR',
+        period: null,
+        block_index: null,
+        quantity: 1,
+        unit: 'day',
+        unit_price: 3.27,
+        amount: 3.27,
+      },
+    ];
+    const period = { start: '2025-03-02T22:00:00.000Z', end: '2025-03-03T22:00:00.000Z' };
+    const usage = { import_kwh: 60, export_kwh: 0, kvarh: 24, max_kva: 3 };
+    const money = { subtotal: 164.54, tax: 24.68, total: 189.22 };
     expect(res.body).toEqual({
       success: true,
       message: null,
       data: {
         tariff_id: tariff,
         meter_sn: 'COST-FLAT-1',
-        start: '2025-03-02T22:00:00.000Z',
-        end: '2025-03-03T22:00:00.000Z',
+        ...period,
         currency: 'ZAR',
         approximate: false,
-        import_kwh: 60,
-        export_kwh: 0,
-        kvarh: 24,
-        max_kva: 3,
-        lines: [
-          {
-            item_type_code: 'IMPORT_ENERGY',
-            season: 'ALL_YEAR',
-            period: null,
-            block_index: null,
-            quantity: 60,
-            unit: 'kWh',
-            unit_price: 2.6878,
-            amount: 161.27,
-          },
-          {
-            item_type_code: 'SERVICE',
-            season: 'ALL_YEAR',
-            period: null,
-            block_index: null,
-            quantity: 1,
-            unit: 'day',
-            unit_price: 3.27,
-            amount: 3.27,
-          },
-        ],
-        subtotal: 164.54,
+        ...usage,
+        lines,
+        ...money,
         tax_rate: 15,
-        tax: 24.68,
-        total: 189.22,
         missing_intervals: 0,
+        complete: true,
+        warnings: [],
+        months: [
+          { month: '2025-03', ...period, ...usage, chargeable_kva: null, lines, ...money, missing_intervals: 0 },
+        ],
       },
     });
   });

@@ -64,10 +64,46 @@ export function localDayNumber(timeZone: string, utcMs: number): number {
   return Math.floor(toLocalMs(timeZone, utcMs) / DAY_MS);
 }
 
+/** The instant a local month (year * 12 + zero-based month) begins. */
+function monthStartMs(timeZone: string, monthKey: number): number {
+  return fromLocalMs(timeZone, Date.UTC(Math.floor(monthKey / 12), monthKey % 12, 1));
+}
+
 function monthLengthMs(timeZone: string, monthKey: number): number {
-  const year = Math.floor(monthKey / 12);
-  const month = monthKey % 12;
-  return fromLocalMs(timeZone, Date.UTC(year, month + 1, 1)) - fromLocalMs(timeZone, Date.UTC(year, month, 1));
+  return monthStartMs(timeZone, monthKey + 1) - monthStartMs(timeZone, monthKey);
+}
+
+export function monthKeyOf(timeZone: string, utcMs: number): number {
+  const local = new Date(toLocalMs(timeZone, utcMs));
+  return local.getUTCFullYear() * 12 + local.getUTCMonth();
+}
+
+/** YYYY-MM of a month key. */
+export function monthLabel(monthKey: number): string {
+  return `${Math.floor(monthKey / 12)}-${String((monthKey % 12) + 1).padStart(2, '0')}`;
+}
+
+/** The part of [startMs, endMs) in one local month. */
+export interface BillingMonth {
+  monthKey: number;
+  startMs: number;
+  endMs: number;
+}
+
+/** [startMs, endMs) cut at the local month boundaries of the zone. */
+export function billingMonths(timeZone: string, startMs: number, endMs: number): BillingMonth[] {
+  const months: BillingMonth[] = [];
+  for (let monthKey = monthKeyOf(timeZone, startMs), from = startMs; from < endMs; monthKey += 1) {
+    const to = Math.min(endMs, monthStartMs(timeZone, monthKey + 1));
+    months.push({ monthKey, startMs: from, endMs: to });
+    from = to;
+  }
+  return months;
+}
+
+/** The instant the local month `monthsBack` months before the one of utcMs begins. */
+export function monthsBeforeMs(timeZone: string, utcMs: number, monthsBack: number): number {
+  return monthStartMs(timeZone, monthKeyOf(timeZone, utcMs) - monthsBack);
 }
 
 /** [startMs, endMs) cut at local month boundaries and at season changes, in time order. */

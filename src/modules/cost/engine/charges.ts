@@ -40,6 +40,7 @@ function basisOf(item: PricingItem): ChargeBasis | null {
     case 'kvarh':
       return 'REACTIVE';
     case 'kva':
+    case 'kva/month':
       return 'PER_KVA_MONTH';
     case 'day':
       return 'PER_DAY';

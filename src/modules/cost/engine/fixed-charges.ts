@@ -4,12 +4,10 @@ import type { LineBook } from './line-book.ts';
 import { DAY_MS } from './local-time.ts';
 import { Dec } from './money.ts';
 
-export interface FixedChargeContext {
-  shares: SeasonShare[];
-  maxKvaByMonth: Map<number, number>;
-}
+/** The kVA a kVA/month item is charged on in a month. */
+export type KvaBasis = (charge: Charge, monthKey: number) => Dec;
 
-function quantityOf(charge: Charge, share: SeasonShare, maxKvaByMonth: Map<number, number>): Dec {
+function quantityOf(charge: Charge, share: SeasonShare, kvaBasis: KvaBasis): Dec {
   const covered = new Dec(share.coveredMs);
   switch (charge.basis) {
     case 'PER_DAY':
@@ -17,24 +15,25 @@ function quantityOf(charge: Charge, share: SeasonShare, maxKvaByMonth: Map<numbe
     case 'PER_MONTH':
       return covered.div(share.monthMs);
     default:
-      return covered.times(maxKvaByMonth.get(share.monthKey) ?? 0).div(share.monthMs);
+      return covered.times(kvaBasis(charge, share.monthKey)).div(share.monthMs);
   }
 }
 
 /**
- * Per-day and per-month items, and per-kVA items on each month's maximum kVA, pro rata of the time
- * covered; each day's share is charged with the item of that day's season.
+ * Per-day and per-month items, and kVA/month items on their basis, pro rata of the time covered;
+ * each day's share is charged with the item of that day's season.
  */
 export function addFixedCharges(
   book: LineBook,
   chargesByType: Map<string, Charge[]>,
-  context: FixedChargeContext,
+  shares: SeasonShare[],
+  kvaBasis: KvaBasis,
 ): void {
   for (const group of chargesByType.values()) {
     if (METERED_BASES.has(group[0]!.basis)) continue;
-    for (const share of context.shares) {
+    for (const share of shares) {
       const charge = chargeForSeason(group, share.season);
-      if (charge) book.add(charge, null, quantityOf(charge, share, context.maxKvaByMonth), charge.unitPrice);
+      if (charge) book.add(charge, null, quantityOf(charge, share, kvaBasis), charge.unitPrice);
     }
   }
 }

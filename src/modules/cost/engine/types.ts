@@ -9,14 +9,23 @@ export interface PricingBlock {
   unit_price_cents: number;
 }
 
+/** What a kVA/month item is charged on (extensions §11.5). */
+export type DemandBasis = 'MONTH_MAX' | 'NMD' | 'UTILISED_CAPACITY' | 'EXCESS';
+
 export interface PricingItem {
   item_type_code: string;
   /** In the tariff's currency per `unit`; ignored when the item has blocks. */
   price: number | string;
   season: Season;
-  /** The unit of the item's type: kWh, kvarh, kVA (per kVA per month), day, month, ... */
+  /** The item's own unit, else its type's: kWh, kvarh, kVA or kVA/month, day, month, ... */
   unit: string;
   blocks: PricingBlock[];
+  /** kVA/month items: the periods whose half hours count (null: all). */
+  demand_periods?: Period[] | null;
+  /** kVA/month items: null is MONTH_MAX. */
+  demand_basis?: DemandBasis | null;
+  /** kvarh items: the share of the kWh of the same month and season charged nothing. */
+  free_ratio?: number | string | null;
 }
 
 export interface PricingTariff {
@@ -26,6 +35,9 @@ export interface PricingTariff {
   /** A percentage, 0 to 100. */
   tax_rate: number | string;
   timezone: string;
+  /** Local dates, inclusive (YYYY-MM-DD); a bill outside them warns. */
+  effective_from?: string;
+  effective_to?: string;
   items: PricingItem[];
 }
 
@@ -62,6 +74,13 @@ export interface PricingInput {
   start: Date;
   end: Date;
   intervalMinutes: number;
+  /** The meter's notified maximum demand in kVA (NMD, UTILISED_CAPACITY and EXCESS bases). */
+  notifiedMaxDemandKva?: number | string | null;
+  /**
+   * Readings before start, ascending, from the first day of the 11th local month before start's:
+   * they count only towards the demand of a UTILISED_CAPACITY item.
+   */
+  earlierReadings?: Reading[];
 }
 
 export interface BillLine {
@@ -76,6 +95,26 @@ export interface BillLine {
   amount: number;
 }
 
+/** One calendar month of the tariff's timezone within a bill (the first and last may be partial). */
+export interface BillMonth {
+  /** YYYY-MM. */
+  month: string;
+  start: string;
+  end: string;
+  import_kwh: number;
+  export_kwh: number;
+  kvarh: number;
+  /** The month's highest half-hour demand; null without readings. */
+  max_kva: number | null;
+  /** The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one. */
+  chargeable_kva: number | null;
+  lines: BillLine[];
+  subtotal: number;
+  tax: number;
+  total: number;
+  missing_intervals: number;
+}
+
 export interface Bill {
   tariff_id: number;
   currency: string;
@@ -84,10 +123,15 @@ export interface Bill {
   export_kwh: number;
   kvarh: number;
   max_kva: number | null;
+  /** The months' lines added up (same item and block). */
   lines: BillLine[];
   subtotal: number;
   tax_rate: number;
   tax: number;
   total: number;
   missing_intervals: number;
+  /** No interval of the period lacks a reading. */
+  complete: boolean;
+  warnings: string[];
+  months: BillMonth[];
 }

@@ -1,5 +1,6 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import type { DescribeDay } from './calendar.ts';
+import { type DescribeDay, monthKeyOf } from './calendar.ts';
+import { DemandMeter, type DemandPeaks } from './demand.ts';
 import { createLocalClock, DAY_MS, MINUTE_MS } from './local-time.ts';
 import { toMillionths } from './money.ts';
 import type { LookupPeriods, PeriodsByMinute } from './tou.ts';
@@ -13,19 +14,20 @@ export interface UsageSegment {
   exportMicro: number;
   kvarhMicro: number;
   importByPeriodMicro: Record<Period, number>;
-  maxKva: number;
 }
 
 export interface Usage {
   segments: UsageSegment[];
-  importMicro: number;
-  exportMicro: number;
-  kvarhMicro: number;
   /** Imported energy of intervals the schedule gives no period. */
   unclassifiedImportMicro: number;
-  maxKva: number | null;
-  maxKvaByMonth: Map<number, number>;
-  missingIntervals: number;
+  /** Each month's highest half-hour demand in the period. */
+  demand: DemandPeaks;
+  /** The same of the earlier readings (before the period). */
+  earlierDemand: DemandPeaks;
+  /** Whether any reading of the period has a kVA above 0. */
+  hasKva: boolean;
+  /** Intervals of the period with at least one reading, by the local month of the interval's start. */
+  coveredIntervalsByMonth: Map<number, number>;
 }
 
 export function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPeriods: LookupPeriods): Usage {
@@ -33,13 +35,21 @@ export function measureUsage(input: PricingInput, describeDay: DescribeDay, look
   const startMs = input.start.getTime();
   const endMs = input.end.getTime();
   const intervalMs = input.intervalMinutes * MINUTE_MS;
+  const earlierDemand = new DemandMeter(describeDay, lookupPeriods, input.intervalMinutes);
+  for (const reading of input.earlierReadings ?? []) {
+    const utcMs = reading.ts.getTime();
+    if (utcMs < startMs) earlierDemand.add(toLocalMs(utcMs), reading.kva);
+  }
+  const demand = new DemandMeter(describeDay, lookupPeriods, input.intervalMinutes);
+
   const segments: UsageSegment[] = [];
+  const coveredIntervalsByMonth = new Map<number, number>();
   let segment: UsageSegment | undefined;
   let dayNumber = Number.NaN;
   let periods: PeriodsByMinute | null = null;
   let unclassifiedImportMicro = 0;
+  let hasKva = false;
   let lastSlot = -1;
-  let coveredSlots = 0;
 
   for (const reading of input.readings) {
     const utcMs = reading.ts.getTime();
@@ -59,7 +69,8 @@ export function measureUsage(input: PricingInput, describeDay: DescribeDay, look
     segment.importMicro += importMicro;
     segment.exportMicro += toMillionths(reading.export_kwh);
     segment.kvarhMicro += toMillionths(reading.kvarh);
-    if (reading.kva > segment.maxKva) segment.maxKva = reading.kva;
+    demand.add(localMs, reading.kva);
+    if (reading.kva > 0) hasKva = true;
 
     // An interval takes the period of its start minute.
     const periodCode = periods ? periods[Math.floor((localMs - dayNumber * DAY_MS) / MINUTE_MS)]! : 0;
@@ -69,10 +80,19 @@ export function measureUsage(input: PricingInput, describeDay: DescribeDay, look
     const slot = Math.floor((utcMs - startMs) / intervalMs);
     if (slot !== lastSlot) {
       lastSlot = slot;
-      coveredSlots += 1;
+      const slotStartMs = startMs + slot * intervalMs;
+      const monthKey = slotStartMs === utcMs ? segment.monthKey : monthKeyOf(input.tariff.timezone, slotStartMs);
+      coveredIntervalsByMonth.set(monthKey, (coveredIntervalsByMonth.get(monthKey) ?? 0) + 1);
     }
   }
-  return summarize(segments, unclassifiedImportMicro, Math.ceil((endMs - startMs) / intervalMs) - coveredSlots);
+  return {
+    segments,
+    unclassifiedImportMicro,
+    demand: demand.finish(),
+    earlierDemand: earlierDemand.finish(),
+    hasKva,
+    coveredIntervalsByMonth,
+  };
 }
 
 function newSegment(monthKey: number, season: Season | null): UsageSegment {
@@ -83,28 +103,5 @@ function newSegment(monthKey: number, season: Season | null): UsageSegment {
     exportMicro: 0,
     kvarhMicro: 0,
     importByPeriodMicro: { PEAK: 0, STANDARD: 0, OFF_PEAK: 0 },
-    maxKva: Number.NEGATIVE_INFINITY,
   };
-}
-
-function summarize(segments: UsageSegment[], unclassifiedImportMicro: number, missingIntervals: number): Usage {
-  const usage: Usage = {
-    segments,
-    importMicro: 0,
-    exportMicro: 0,
-    kvarhMicro: 0,
-    unclassifiedImportMicro,
-    maxKva: null,
-    maxKvaByMonth: new Map(),
-    missingIntervals,
-  };
-  for (const segment of segments) {
-    usage.importMicro += segment.importMicro;
-    usage.exportMicro += segment.exportMicro;
-    usage.kvarhMicro += segment.kvarhMicro;
-    usage.maxKva = Math.max(usage.maxKva ?? segment.maxKva, segment.maxKva);
-    const monthMax = usage.maxKvaByMonth.get(segment.monthKey) ?? segment.maxKva;
-    usage.maxKvaByMonth.set(segment.monthKey, Math.max(monthMax, segment.maxKva));
-  }
-  return usage;
 }

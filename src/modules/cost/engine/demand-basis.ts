@@ -1,0 +1,46 @@
+import type { Charge } from './charges.ts';
+import type { DemandPeaks } from './demand.ts';
+import type { KvaBasis } from './fixed-charges.ts';
+import { Dec, ZERO } from './money.ts';
+
+/** UTILISED_CAPACITY looks at the 12 calendar months ending with the billed one. */
+const UTILISATION_MONTHS = 12;
+
+export interface DemandContext {
+  demand: DemandPeaks;
+  /** Demand before the period, which counts towards UTILISED_CAPACITY only. */
+  earlierDemand: DemandPeaks;
+  /** The meter's notified maximum demand; null when it has none. */
+  notifiedMaxDemandKva: number | string | null | undefined;
+  /** Collects what the bill must warn about. */
+  warn: (warning: string) => void;
+}
+
+/** The kVA of each kVA/month item in a month, by its demand_basis (extensions §11.5). */
+export function createKvaBasis({ demand, earlierDemand, notifiedMaxDemandKva, warn }: DemandContext): KvaBasis {
+  function nmd(charge: Charge): Dec {
+    if (notifiedMaxDemandKva !== null && notifiedMaxDemandKva !== undefined) return new Dec(notifiedMaxDemandKva);
+    warn(
+      `${charge.item.item_type_code} (${charge.item.demand_basis}) needs the meter's notified maximum demand, which is not set: counted as 0 kVA`,
+    );
+    return ZERO;
+  }
+
+  return (charge, monthKey) => {
+    const periods = charge.item.demand_periods;
+    switch (charge.item.demand_basis ?? 'MONTH_MAX') {
+      case 'NMD':
+        return nmd(charge);
+      case 'UTILISED_CAPACITY':
+        return Dec.max(
+          nmd(charge),
+          demand.highestOver(monthKey, UTILISATION_MONTHS, periods),
+          earlierDemand.highestOver(monthKey, UTILISATION_MONTHS, periods),
+        );
+      case 'EXCESS':
+        return Dec.max(ZERO, demand.monthMax(monthKey, periods).minus(nmd(charge)));
+      default:
+        return demand.monthMax(monthKey, periods);
+    }
+  };
+}
