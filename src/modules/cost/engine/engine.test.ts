@@ -1,171 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  blockLine,
+  eskomCalendar,
+  HOMEFLEX_ENERGY,
+  HOUR_MS,
+  input,
+  item,
+  line,
+  reading,
+  rules,
+  SAST,
+  SEASONS_ONLY,
+  sast,
+  tariff,
+  touLine,
+} from '../../../../test/helpers/pricing-fixtures.ts';
 import { createDayDescriber, seasonShares } from './calendar.ts';
 import { priceReadings } from './index.ts';
 import { utcOffsetMs } from './local-time.ts';
 import { type Dec, ZERO } from './money.ts';
 import { collectCharges } from './pricing.ts';
-import type {
-  Bill,
-  BillLine,
-  DayType,
-  Period,
-  PricingBlock,
-  PricingCalendar,
-  PricingInput,
-  PricingItem,
-  PricingTariff,
-  Reading,
-  Season,
-  TouRule,
-} from './types.ts';
-
-const SAST = 'Africa/Johannesburg';
-const HOUR_MS = 3_600_000;
-
-/** A wall-clock time 'YYYY-MM-DDTHH:MM' in Johannesburg (UTC+2, no daylight saving). */
-function sast(local: string): Date {
-  return new Date(`${local}:00+02:00`);
-}
-
-function item(
-  code: string,
-  price: number | string,
-  season: Season = 'ALL_YEAR',
-  unit = 'kWh',
-  blocks: PricingBlock[] = [],
-): PricingItem {
-  return { item_type_code: code, price, season, unit, blocks };
-}
-
-function tariff(items: PricingItem[], overrides: Partial<PricingTariff> = {}): PricingTariff {
-  return { id: 7, tariff_type: 'FLAT', currency: 'ZAR', tax_rate: 0, timezone: SAST, items, ...overrides };
-}
-
-function reading(ts: Date, import_kwh: number, extra: Partial<Reading> = {}): Reading {
-  return { ts, import_kwh, export_kwh: 0, kvarh: 0, kva: 0, ...extra };
-}
-
-function rules(season: Season, dayType: DayType, spans: [Period, number, number][]): TouRule[] {
-  return spans.map(([period, fromHour, toHour]) => ({
-    season,
-    day_type: dayType,
-    period,
-    start_minute: fromHour * 60,
-    end_minute: toHour * 60,
-  }));
-}
-
-const ESKOM_SEASONS: PricingCalendar['seasons'] = [
-  { label: 'WINTER', date_start: '2024-06-01', date_end: '2024-08-31' },
-  { label: 'SUMMER', date_start: '2024-09-01', date_end: '2025-05-31' },
-];
-
-/** Eskom's periods from 2025/26 (reference/south-africa-tariffs.md). */
-const ESKOM_RULES: TouRule[] = [
-  ...rules('WINTER', 'WEEKDAY', [
-    ['OFF_PEAK', 0, 6],
-    ['PEAK', 6, 8],
-    ['STANDARD', 8, 17],
-    ['PEAK', 17, 20],
-    ['STANDARD', 20, 22],
-    ['OFF_PEAK', 22, 24],
-  ]),
-  ...rules('WINTER', 'SATURDAY', [
-    ['OFF_PEAK', 0, 7],
-    ['STANDARD', 7, 12],
-    ['OFF_PEAK', 12, 17],
-    ['STANDARD', 17, 19],
-    ['OFF_PEAK', 19, 24],
-  ]),
-  ...rules('WINTER', 'SUNDAY', [
-    ['OFF_PEAK', 0, 17],
-    ['STANDARD', 17, 19],
-    ['OFF_PEAK', 19, 24],
-  ]),
-  ...rules('SUMMER', 'WEEKDAY', [
-    ['OFF_PEAK', 0, 6],
-    ['STANDARD', 6, 7],
-    ['PEAK', 7, 9],
-    ['STANDARD', 9, 18],
-    ['PEAK', 18, 21],
-    ['STANDARD', 21, 22],
-    ['OFF_PEAK', 22, 24],
-  ]),
-  ...rules('SUMMER', 'SATURDAY', [
-    ['OFF_PEAK', 0, 7],
-    ['STANDARD', 7, 12],
-    ['OFF_PEAK', 12, 18],
-    ['STANDARD', 18, 20],
-    ['OFF_PEAK', 20, 24],
-  ]),
-  ...rules('SUMMER', 'SUNDAY', [
-    ['OFF_PEAK', 0, 18],
-    ['STANDARD', 18, 20],
-    ['OFF_PEAK', 20, 24],
-  ]),
-];
-
-function eskomCalendar(holidays: PricingCalendar['holidays'] = []): PricingCalendar {
-  return { seasons: ESKOM_SEASONS, schedule: { holiday_default: 'SATURDAY', rules: ESKOM_RULES }, holidays };
-}
-
-const SEASONS_ONLY: PricingCalendar = { seasons: ESKOM_SEASONS, schedule: null, holidays: [] };
-
-/** Homeflex 1 2025/26 energy, R/kWh (high season = WINTER, low season = SUMMER). */
-const HOMEFLEX_ENERGY: PricingItem[] = [
-  item('TOU_PEAK_ENERGY', '7.0697', 'WINTER'),
-  item('TOU_STANDARD_ENERGY', '2.1631', 'WINTER'),
-  item('TOU_OFF_PEAK_ENERGY', '1.5926', 'WINTER'),
-  item('TOU_PEAK_ENERGY', '3.2928', 'SUMMER'),
-  item('TOU_STANDARD_ENERGY', '2.0490', 'SUMMER'),
-  item('TOU_OFF_PEAK_ENERGY', '1.5926', 'SUMMER'),
-];
-const TOU_CODES: Record<Period, string> = {
-  PEAK: 'TOU_PEAK_ENERGY',
-  STANDARD: 'TOU_STANDARD_ENERGY',
-  OFF_PEAK: 'TOU_OFF_PEAK_ENERGY',
-};
-
-function line(
-  code: string,
-  season: Season,
-  quantity: number,
-  unit_price: number,
-  amount: number,
-  extra: Partial<BillLine> = {},
-): BillLine {
-  return {
-    item_type_code: code,
-    season,
-    period: null,
-    block_index: null,
-    quantity,
-    unit: 'kWh',
-    unit_price,
-    amount,
-    ...extra,
-  };
-}
-
-function touLine(period: Period, season: Season, quantity: number, unit_price: number, amount: number): BillLine {
-  return line(TOU_CODES[period], season, quantity, unit_price, amount, { period });
-}
-
-function blockLine(blockIndex: number, quantity: number, unit_price: number, amount: number): BillLine {
-  return line('IMPORT_ENERGY', 'ALL_YEAR', quantity, unit_price, amount, { block_index: blockIndex });
-}
-
-function input(
-  pricingTariff: PricingTariff,
-  calendar: PricingCalendar,
-  readings: Reading[],
-  start: Date,
-  end: Date,
-  intervalMinutes = 30,
-): PricingInput {
-  return { tariff: pricingTariff, calendar, readings, start, end, intervalMinutes };
-}
+import type { Bill, BillLine, PricingCalendar, PricingInput, PricingTariff, Reading } from './types.ts';
 
 interface Case {
   name: string;
@@ -956,6 +812,16 @@ const ALL_TARIFFS: PricingTariff[] = [
     ],
     { tariff_type: 'TIME_OF_USE' },
   ),
+  tariff(
+    [
+      ...HOMEFLEX_ENERGY,
+      { ...item('NETWORK_DEMAND', '23.51', 'ALL_YEAR', 'kVA/month'), demand_periods: ['PEAK', 'STANDARD'] },
+      { ...item('EXCESS_NETWORK_CAPACITY', '31.7', 'ALL_YEAR', 'kVA/month'), demand_basis: 'EXCESS' },
+      { ...item('REACTIVE_ENERGY', '0.1532', 'WINTER', 'kvarh'), free_ratio: '0.3' },
+      item('REACTIVE_ENERGY', 0, 'SUMMER', 'kvarh'),
+    ],
+    { tariff_type: 'TIME_OF_USE' },
+  ),
 ];
 
 const cents = (value: number) => Math.round(value * 100);
@@ -1043,4 +909,61 @@ describe('priceReadings: properties', () => {
       { numRuns: 100 },
     );
   });
+
+  it("the months' lines, subtotals, taxes and totals add up to the bill's", () => {
+    fc.assert(
+      fc.property(
+        readingsArbitrary,
+        fc.constantFrom(...ALL_TARIFFS),
+        fc.constantFrom(0, 15, 7.7),
+        (readings, t, taxRate) => {
+          const bill = priceReadings(pricingInput({ ...t, tax_rate: taxRate }, readings, 0, PROPERTY_SLOTS));
+          expect(bill.months.map((month) => month.month)).toEqual(['2025-05', '2025-06']);
+          expect(addUpLines(bill.months.flatMap((month) => month.lines))).toEqual(centsByLine(bill.lines));
+          for (const field of ['subtotal', 'tax', 'total'] as const) {
+            expect(bill.months.reduce((sum, month) => sum + cents(month[field]), 0)).toBe(cents(bill[field]));
+          }
+          expect(bill.months.reduce((sum, month) => sum + month.missing_intervals, 0)).toBe(bill.missing_intervals);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a bill split at the month boundary adds up to the whole, to the cent', () => {
+    const juneFirst = 4 * 48; // 2025-06-01T00:00 local, slots after 2025-05-28T00:00
+    fc.assert(
+      fc.property(readingsArbitrary, fc.constantFrom(...ALL_TARIFFS), (readings, t) => {
+        const taxed = { ...t, tax_rate: 15 };
+        const whole = priceReadings(pricingInput(taxed, readings, 0, PROPERTY_SLOTS));
+        const parts = [
+          priceReadings(pricingInput(taxed, readings, 0, juneFirst)),
+          priceReadings(pricingInput(taxed, readings, juneFirst, PROPERTY_SLOTS)),
+        ];
+        expect(addUpLines(parts.flatMap((part) => part.lines))).toEqual(centsByLine(whole.lines));
+        for (const field of ['subtotal', 'tax', 'total'] as const) {
+          expect(cents(parts[0]![field]) + cents(parts[1]![field])).toBe(cents(whole[field]));
+        }
+        expect(parts.flatMap((part) => part.months)).toEqual(whole.months);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
+
+/** Amounts in cents by line (item type, season, period, block). */
+function addUpLines(lines: BillLine[]): Map<string, number> {
+  const byLine = new Map<string, number>();
+  for (const line of lines) {
+    const key = `${line.item_type_code}|${line.season}|${line.period}|${line.block_index}`;
+    byLine.set(key, (byLine.get(key) ?? 0) + cents(line.amount));
+  }
+  return byLine;
+}
+
+function centsByLine(lines: BillLine[]): Map<string, number> {
+  expect(new Set(lines.map((l) => `${l.item_type_code}|${l.season}|${l.period}|${l.block_index}`)).size).toBe(
+    lines.length,
+  );
+  return addUpLines(lines);
+}
