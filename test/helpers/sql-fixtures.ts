@@ -1,4 +1,6 @@
-import type { Executor } from '../../src/db/types.ts';
+import type { Database, Executor } from '../../src/db/types.ts';
+import { ReadingBatch } from '../../src/modules/timeseries/readings.ts';
+import { prepareReadings, storeReadings } from '../../src/modules/timeseries/store-readings.ts';
 
 /** Rows inserted directly, for tests whose subject is not how these rows are created. */
 export async function insertTariff(db: Executor, accountId: string, name = 'Tariff'): Promise<number> {
@@ -80,29 +82,33 @@ export async function insertTransition(
 
 const SLOT_MS = 30 * 60_000;
 
-/** Half-hourly readings from start; value(i) gives slot i's import, export, kvarh and kva. */
+export interface ReadingValues {
+  import_kwh: number;
+  export_kwh?: number;
+  kvarh?: number;
+  kva?: number;
+}
+
+/** Readings (with their hourly and daily rollups, as every ingest stores them) of one meter. */
+export async function insertReadingsAt(db: Database, meterId: number, readings: (ReadingValues & { ts: number })[]) {
+  const batch = new ReadingBatch(readings.length);
+  for (const v of readings) {
+    batch.push(meterId, v.ts, v.import_kwh, v.export_kwh ?? 0, v.kvarh ?? 0, v.import_kwh * 2, v.kva ?? 0);
+  }
+  const [meter] = await db.query<{ account_id: string }>('SELECT account_id FROM meters WHERE id = $1', [meterId]);
+  await db.transaction((tx) => storeReadings(tx, meter!.account_id, prepareReadings(batch)));
+}
+
+/** Readings of consecutive 30-minute slots from start; value(i) gives slot i's values. */
 export async function insertReadings(
-  db: Executor,
+  db: Database,
   meterId: number,
   start: string,
   slots: number,
-  value: (i: number) => { import_kwh: number; export_kwh?: number; kvarh?: number; kva?: number },
+  value: (i: number) => ReadingValues,
 ) {
-  for (let i = 0; i < slots; i++) {
-    const v = value(i);
-    await db.query(
-      'INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        meterId,
-        new Date(Date.parse(start) + i * SLOT_MS),
-        v.import_kwh,
-        v.export_kwh ?? 0,
-        v.kvarh ?? 0,
-        v.import_kwh * 2,
-        v.kva ?? 0,
-      ],
-    );
-  }
+  const readings = Array.from({ length: slots }, (_, i) => ({ ts: Date.parse(start) + i * SLOT_MS, ...value(i) }));
+  await insertReadingsAt(db, meterId, readings);
 }
 
 export async function countReadings(db: Executor, meterId: number): Promise<number> {

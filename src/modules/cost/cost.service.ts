@@ -9,7 +9,13 @@ import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
-import { priceReadings } from './engine/index.ts';
+import {
+  type BillingContext,
+  planHourlyPricing,
+  priceHourly,
+  priceReadings,
+  utilisationWindowStart,
+} from './engine/index.ts';
 import { tariffSegments } from './tariff-segments.ts';
 
 const SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
@@ -40,23 +46,32 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
     end: Date,
   ) {
     const tariff = await tariffAccess.usableTariff(auth, tariffId, accountId);
-    const [pricing, calendar, readings] = await Promise.all([
+    const [pricing, calendar] = await Promise.all([
       repo.pricingTariff(db, tariff),
       repo.calendar(db, tariff, touScheduleId(tariff)),
-      repo.readings(db, meter.account_id, meter.id, start, end),
     ]);
-    const { tariff_id, ...priced } = priceReadings({
-      tariff: pricing,
-      calendar,
-      readings,
-      start,
-      end,
-      intervalMinutes: meter.interval_minutes,
-    });
+    const context: BillingContext = { tariff: pricing, calendar, start, end, intervalMinutes: meter.interval_minutes };
+    const { tariff_id, ...priced } = await price(meter, context);
     return { tariff_id, meter_sn: meter.meter_sn, start: start.toISOString(), end: end.toISOString(), ...priced };
   }
 
   type Bill = Awaited<ReturnType<typeof bill>>;
+
+  /** From the hourly rollups where they give the exact bill (nearly always), else from the readings. */
+  async function price(meter: CostMeterRow, context: BillingContext) {
+    const { start, end, tariff } = context;
+    const plan = planHourlyPricing(context);
+    if (plan) {
+      const aggregates = await repo.hourlyAggregates(db, meter.account_id, meter.id, tariff.timezone, plan, start, end);
+      return priceHourly(context, plan, aggregates);
+    }
+    const windowStart = utilisationWindowStart(context);
+    const [readings, earlierReadings] = await Promise.all([
+      repo.readings(db, meter.account_id, meter.id, start, end),
+      windowStart ? repo.readings(db, meter.account_id, meter.id, windowStart, start) : Promise.resolve([]),
+    ]);
+    return priceReadings({ ...context, readings, earlierReadings });
+  }
 
   async function priceSource(
     auth: AuthContext,

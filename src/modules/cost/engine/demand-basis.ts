@@ -1,7 +1,9 @@
-import type { Charge } from './charges.ts';
+import { monthsBeforeMs } from './calendar.ts';
+import { type Charge, chargesByType } from './charges.ts';
 import type { DemandPeaks } from './demand.ts';
 import type { KvaBasis } from './fixed-charges.ts';
 import { Dec, ZERO } from './money.ts';
+import type { BillingContext } from './types.ts';
 
 /** UTILISED_CAPACITY looks at the 12 calendar months ending with the billed one. */
 const UTILISATION_MONTHS = 12;
@@ -43,4 +45,15 @@ export function createKvaBasis({ demand, earlierDemand, notifiedMaxDemandKva, wa
         return demand.monthMax(monthKey, periods);
     }
   };
+}
+
+/**
+ * Where the readings a UTILISED_CAPACITY item looks back over begin (the first day of the 11th local
+ * month before start's), or null when the tariff has no such item.
+ */
+export function utilisationWindowStart({ tariff, start }: BillingContext): Date | null {
+  const looksBack = [...chargesByType(tariff.items).values()]
+    .flat()
+    .some((charge) => charge.basis === 'PER_KVA_MONTH' && charge.item.demand_basis === 'UTILISED_CAPACITY');
+  return looksBack ? new Date(monthsBeforeMs(tariff.timezone, start.getTime(), UTILISATION_MONTHS - 1)) : null;
 }

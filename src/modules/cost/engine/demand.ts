@@ -24,6 +24,25 @@ function kvaOf(halfHour: HalfHour): Dec {
   return new Dec(halfHour.sumMicro).div(halfHour.count).div(1_000_000);
 }
 
+/** Keeps the half hour if it is the month's highest of its period. */
+function recordPeak(peaksByMonth: Map<number, MonthPeaks>, monthKey: number, code: number, halfHour: HalfHour): void {
+  let peaks = peaksByMonth.get(monthKey);
+  if (!peaks) {
+    peaks = [];
+    peaksByMonth.set(monthKey, peaks);
+  }
+  if (isHigher(halfHour, peaks[code])) peaks[code] = halfHour;
+}
+
+/** Peaks from known half-hour demands: each (month, period code, kVA) a candidate. */
+export function peaksOf(demands: { monthKey: number; code: number; kva: number }[]): DemandPeaks {
+  const peaksByMonth = new Map<number, MonthPeaks>();
+  for (const { monthKey, code, kva } of demands) {
+    recordPeak(peaksByMonth, monthKey, code, { sumMicro: toMillionths(kva), count: 1 });
+  }
+  return new DemandPeaks(peaksByMonth);
+}
+
 /**
  * Half-hour demand (extensions §11.5): the mean kVA of a meter's readings in each aligned local
  * half hour, a reading counting in every half hour its interval covers (a 60-minute reading gives the
@@ -73,13 +92,7 @@ export class DemandMeter {
     const day = this.describeDay(dayNumber);
     const periods = this.lookupPeriods(day.season, day.dayType);
     const code = periods ? periods[Math.floor((localStart - dayNumber * DAY_MS) / MINUTE_MS)]! : 0;
-    let peaks = this.peaksByMonth.get(day.monthKey);
-    if (!peaks) {
-      peaks = [];
-      this.peaksByMonth.set(day.monthKey, peaks);
-    }
-    const halfHour = { sumMicro: this.sumMicro, count: this.count };
-    if (isHigher(halfHour, peaks[code])) peaks[code] = halfHour;
+    recordPeak(this.peaksByMonth, day.monthKey, code, { sumMicro: this.sumMicro, count: this.count });
     this.sumMicro = 0;
     this.count = 0;
   }

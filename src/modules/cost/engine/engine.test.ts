@@ -22,6 +22,7 @@ import { utcOffsetMs } from './local-time.ts';
 import { type Dec, ZERO } from './money.ts';
 import { collectCharges } from './pricing.ts';
 import type { Bill, BillLine, PricingCalendar, PricingInput, PricingTariff, Reading } from './types.ts';
+import { measureReadings } from './usage.ts';
 
 interface Case {
   name: string;
@@ -839,7 +840,7 @@ function pricingInput(
 }
 
 function unroundedSum(pricingInput: PricingInput): Dec {
-  return collectCharges(pricingInput)
+  return collectCharges(pricingInput, measureReadings(pricingInput))
     .months.flatMap((month) => month.lines)
     .reduce((sum, line) => sum.plus(line.quantity.times(line.unitPrice)), ZERO);
 }

@@ -1,10 +1,21 @@
 import { assembleBill } from './bill.ts';
-import { collectCharges } from './pricing.ts';
-import type { Bill, PricingInput } from './types.ts';
+import { type HourlyAggregate, type HourlyPlan, usageFromHourly } from './hourly-usage.ts';
+import { assertValidPeriod, collectCharges } from './pricing.ts';
+import type { Bill, BillingContext, PricingInput } from './types.ts';
+import { measureReadings } from './usage.ts';
 
+export { utilisationWindowStart } from './demand-basis.ts';
+export { type HourlyAggregate, type HourlyPlan, planHourlyPricing } from './hourly-usage.ts';
 export type * from './types.ts';
 
-/** Prices one meter's readings over [start, end) with one tariff (extensions §10). Pure: no I/O. */
+/** Prices one meter's readings over [start, end) with one tariff (extensions §10, §11.5, §11.6). Pure: no I/O. */
 export function priceReadings(input: PricingInput): Bill {
-  return assembleBill(input.tariff, collectCharges(input));
+  assertValidPeriod(input);
+  return assembleBill(input.tariff, collectCharges(input, measureReadings(input)));
+}
+
+/** The same bill from the meter's hourly aggregates grouped as `plan` says (see planHourlyPricing). Pure. */
+export function priceHourly(input: BillingContext, plan: HourlyPlan, aggregates: HourlyAggregate[]): Bill {
+  assertValidPeriod(input);
+  return assembleBill(input.tariff, collectCharges(input, usageFromHourly(plan, aggregates)));
 }

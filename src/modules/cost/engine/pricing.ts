@@ -6,9 +6,8 @@ import { addEnergyCharges } from './energy-charges.ts';
 import { addFixedCharges } from './fixed-charges.ts';
 import { type ChargeLine, LineBook } from './line-book.ts';
 import type { Dec } from './money.ts';
-import { createPeriodLookup } from './tou.ts';
-import type { PricingInput } from './types.ts';
-import { measureUsage, type UsageSegment } from './usage.ts';
+import type { BillingContext } from './types.ts';
+import type { Usage, UsageSegment } from './usage.ts';
 import { billWarnings } from './warnings.ts';
 
 /** One local month of the bill, before any rounding. */
@@ -35,16 +34,18 @@ function intervalsStartingIn(startMs: number, intervalMs: number, fromMs: number
   return Math.ceil((toMs - startMs) / intervalMs) - Math.ceil((fromMs - startMs) / intervalMs);
 }
 
-/** The bill's lines per local month, before any rounding (extensions §10, §11.5, §11.6). */
-export function collectCharges(input: PricingInput): PricedUsage {
+export function assertValidPeriod({ start, end, intervalMinutes }: BillingContext): void {
+  if (!(end.getTime() > start.getTime())) throw new RangeError('end must be after start');
+  if (!(intervalMinutes > 0)) throw new RangeError('intervalMinutes must be positive');
+}
+
+/** The bill's lines per local month, before any rounding (extensions §10, §11.5, §11.6), from its measured usage. */
+export function collectCharges(input: BillingContext, usage: Usage): PricedUsage {
+  assertValidPeriod(input);
   const startMs = input.start.getTime();
   const endMs = input.end.getTime();
-  if (!(endMs > startMs)) throw new RangeError('end must be after start');
-  if (!(input.intervalMinutes > 0)) throw new RangeError('intervalMinutes must be positive');
-
   const timeZone = input.tariff.timezone;
   const describeDay = createDayDescriber(input.calendar);
-  const usage = measureUsage(input, describeDay, createPeriodLookup(input.calendar.schedule));
   const charges = chargesByType(input.tariff.items);
   const warnings = new Set<string>();
   const kvaBasis = createKvaBasis({

@@ -66,16 +66,20 @@ export interface Reading {
   kva: number;
 }
 
-export interface PricingInput {
+/** What a bill is priced with, whatever its usage is measured from. */
+export interface BillingContext {
   tariff: PricingTariff;
   calendar: PricingCalendar;
-  /** Ascending by ts, start <= ts < end. */
-  readings: Reading[];
   start: Date;
   end: Date;
   intervalMinutes: number;
   /** The meter's notified maximum demand in kVA (NMD, UTILISED_CAPACITY and EXCESS bases). */
   notifiedMaxDemandKva?: number | string | null;
+}
+
+export interface PricingInput extends BillingContext {
+  /** Ascending by ts, start <= ts < end. */
+  readings: Reading[];
   /**
    * Readings before start, ascending, from the first day of the 11th local month before start's:
    * they count only towards the demand of a UTILISED_CAPACITY item.

@@ -1,9 +1,9 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { type DescribeDay, monthKeyOf } from './calendar.ts';
+import { createDayDescriber, type DescribeDay, monthKeyOf } from './calendar.ts';
 import { DemandMeter, type DemandPeaks } from './demand.ts';
 import { createLocalClock, DAY_MS, MINUTE_MS } from './local-time.ts';
 import { toMillionths } from './money.ts';
-import type { LookupPeriods, PeriodsByMinute } from './tou.ts';
+import { createPeriodLookup, type LookupPeriods, type PeriodsByMinute } from './tou.ts';
 import type { Period, PricingInput, Season } from './types.ts';
 
 /** Consecutive readings of one local month and one season, summed (metered values in millionths). */
@@ -30,7 +30,12 @@ export interface Usage {
   coveredIntervalsByMonth: Map<number, number>;
 }
 
-export function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPeriods: LookupPeriods): Usage {
+/** The usage of the readings, in the tariff's calendar. */
+export function measureReadings(input: PricingInput): Usage {
+  return measureUsage(input, createDayDescriber(input.calendar), createPeriodLookup(input.calendar.schedule));
+}
+
+function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPeriods: LookupPeriods): Usage {
   const toLocalMs = createLocalClock(input.tariff.timezone);
   const startMs = input.start.getTime();
   const endMs = input.end.getTime();

@@ -2,7 +2,7 @@ import type { Charge } from './charges.ts';
 import { DAY_MS, fromLocalMs } from './local-time.ts';
 import { millionthsToNumber } from './money.ts';
 import type { MonthCharges } from './pricing.ts';
-import type { PricingInput } from './types.ts';
+import type { BillingContext } from './types.ts';
 import type { Usage } from './usage.ts';
 
 export interface WarningFacts {
@@ -17,7 +17,7 @@ function localMidnightMs(timeZone: string, isoDate: string): number {
 }
 
 /** A part of [start, end) before effective_from or after effective_to (local dates, inclusive). */
-function validityWarning({ tariff, start, end }: PricingInput): string | null {
+function validityWarning({ tariff, start, end }: BillingContext): string | null {
   if (!tariff.effective_from || !tariff.effective_to) return null;
   const fromMs = localMidnightMs(tariff.timezone, tariff.effective_from);
   const toMs = localMidnightMs(tariff.timezone, tariff.effective_to) + DAY_MS;
@@ -28,7 +28,7 @@ function validityWarning({ tariff, start, end }: PricingInput): string | null {
 }
 
 /** What makes a bill less than a signed one (extensions §11.6); the NMD warnings come from the demand basis. */
-export function billWarnings(input: PricingInput, { months, usage, charges, hasTouCharges }: WarningFacts): string[] {
+export function billWarnings(input: BillingContext, { months, usage, charges, hasTouCharges }: WarningFacts): string[] {
   const warnings: string[] = [];
   const missing = months.reduce((sum, month) => sum + month.missingIntervals, 0);
   if (missing > 0) {
