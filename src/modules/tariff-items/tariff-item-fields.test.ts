@@ -361,3 +361,38 @@ describe('a tariff whose items have demand_periods', () => {
     ]);
   });
 });
+
+describe('the database', () => {
+  it('refuses values outside the fields’ bounds, also when written without the API', async () => {
+    const tariff = await touTariff();
+    const [item] = await createItems(r.owner.client, tariff.id, { item_type_code: 'NETWORK_CAPACITY', price: 1 });
+    const refused = [
+      ["unit = 'kVA'", 'tariff_items_unit_check'],
+      ["demand_basis = 'MAX'", 'tariff_items_demand_basis_check'],
+      ['free_ratio = 1.0001', 'tariff_items_free_ratio_check'],
+      ['free_ratio = -0.0001', 'tariff_items_free_ratio_check'],
+      ["demand_periods = '{}'", 'tariff_items_demand_periods_check'],
+      ["demand_periods = '{PEAK,PEAK}'", 'tariff_items_demand_periods_check'],
+      ["demand_periods = '{OFF_PEAK,STANDARD,OFF_PEAK}'", 'tariff_items_demand_periods_check'],
+      ["demand_periods = '{PEAK,NIGHT}'", 'tariff_items_demand_periods_check'],
+      ["demand_periods = '{PEAK,NULL}'", 'tariff_items_demand_periods_check'],
+      ["demand_periods = '{{PEAK},{STANDARD}}'", 'tariff_items_demand_periods_check'],
+    ];
+    for (const [assignment, constraint] of refused) {
+      await expect(
+        t.db.query(`UPDATE tariff_items SET ${assignment} WHERE id = $1`, [item.id]),
+        assignment,
+      ).rejects.toMatchObject({ constraint });
+    }
+    await t.db.query(
+      `UPDATE tariff_items SET demand_periods = '{OFF_PEAK,STANDARD,PEAK}', free_ratio = 1 WHERE id = $1`,
+      [item.id],
+    );
+    const meter = t.db.query(
+      `INSERT INTO meters (account_id, building_block_id, meter_sn, meter_type, notified_max_demand_kva)
+       VALUES ($1, 1, 'NMD-NEGATIVE', 'ELECTRICITY', -1)`,
+      [r.accountId],
+    );
+    await expect(meter).rejects.toMatchObject({ constraint: 'meters_notified_max_demand_kva_check' });
+  });
+});
