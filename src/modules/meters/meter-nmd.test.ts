@@ -72,3 +72,20 @@ describe('notified_max_demand_kva', () => {
     expect(bad.body.count).toBe(0);
   });
 });
+
+describe('API reference', () => {
+  it('documents notified_max_demand_kva with its bounds on create and on update', async () => {
+    const doc = (await org.owner.client.get('/api/v1/openapi.json')).body;
+    for (const [path, method] of [
+      ['/api/v1/meters', 'post'],
+      ['/api/v1/meters/{id}', 'put'],
+    ] as const) {
+      const schema = doc.paths[path][method].requestBody.content['application/json'].schema;
+      expect(schema.properties.notified_max_demand_kva).toEqual({
+        anyOf: [{ type: 'number', minimum: 0, maximum: 1_000_000 }, { type: 'null' }],
+        description: expect.stringContaining('Notified maximum demand (NMD) in kVA'),
+      });
+      expect(schema.required ?? []).not.toContain('notified_max_demand_kva');
+    }
+  });
+});

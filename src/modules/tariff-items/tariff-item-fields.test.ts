@@ -396,3 +396,43 @@ describe('the database', () => {
     await expect(meter).rejects.toMatchObject({ constraint: 'meters_notified_max_demand_kva_check' });
   });
 });
+
+describe('API reference', () => {
+  it('documents each field with its constraints and a description, on create and on update', async () => {
+    const doc = (await r.owner.client.get('/api/v1/openapi.json')).body;
+    const bodyOf = (path: string, method: string) =>
+      doc.paths[path][method].requestBody.content['application/json'].schema;
+    const created = bodyOf('/api/v1/tariffs/{id}/items', 'post').anyOf;
+    const forms = [
+      created[0].properties,
+      created[1].items.properties,
+      bodyOf('/api/v1/tariffs/{id}/items/{itemId}', 'put').properties,
+    ];
+    for (const properties of forms) {
+      expect(properties.unit).toEqual({
+        anyOf: [{ type: 'string', enum: ['kWh', 'kvarh', 'kVA/month', 'day', 'month'] }, { type: 'null' }],
+        description: expect.stringContaining('Null: the unit of the item type'),
+      });
+      expect(properties.demand_periods).toEqual({
+        anyOf: [
+          {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { type: 'string', enum: ['PEAK', 'STANDARD', 'OFF_PEAK'] },
+          },
+          { type: 'null' },
+        ],
+        description: expect.stringContaining('Only on kVA/month items of a TIME_OF_USE tariff'),
+      });
+      expect(properties.demand_basis).toEqual({
+        anyOf: [{ type: 'string', enum: ['MONTH_MAX', 'NMD', 'UTILISED_CAPACITY', 'EXCESS'] }, { type: 'null' }],
+        description: expect.stringContaining('Only on kVA/month items'),
+      });
+      expect(properties.free_ratio).toEqual({
+        anyOf: [{ type: 'number', minimum: 0, maximum: 1 }, { type: 'null' }],
+        description: expect.stringContaining('at most 4 decimals'),
+      });
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
 const periodSet = z
   .array(z.enum(TOU_PERIODS))
   .min(1)
+  .meta({ uniqueItems: true })
   .refine((periods) => new Set(periods).size === periods.length, 'Each period at most once')
   .transform((periods): Period[] => TOU_PERIODS.filter((period) => periods.includes(period)));
 
