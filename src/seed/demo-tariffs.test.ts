@@ -21,7 +21,7 @@ describe('demo tariffs', () => {
       tou_schedule_id: 3,
       account_id: r.accountId,
     });
-    expect(grid.tariff_items).toHaveLength(10);
+    expect(grid.tariff_items).toHaveLength(13);
     expect(grid.tariff_items.at(-1)).toMatchObject({
       item_type_code: 'EXPORTED_ENERGY',
       price: 1.054,

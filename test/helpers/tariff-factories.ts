@@ -24,3 +24,6 @@ export async function createItems(client: Client, tariffId: number, items: unkno
   if (res.status !== 201) throw new Error(`item create failed: ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
+
+/** How an item reads back without the fields of extensions §11.5. */
+export const UNSET_ITEM_FIELDS = { unit: null, demand_periods: null, demand_basis: null, free_ratio: null } as const;

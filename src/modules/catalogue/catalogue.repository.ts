@@ -2,6 +2,7 @@ import type { Executor } from '../../db/types.ts';
 import { TARIFF_RECORD, type TariffRow, WRITABLE_COLUMNS } from '../tariffs/tariffs.repository.ts';
 
 const COPIED_COLUMNS = WRITABLE_COLUMNS.filter((c) => c !== 'name' && c !== 'cloned_from').join(', ');
+const COPIED_ITEM_COLUMNS = 'item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio';
 
 export const catalogueRepository = {
   /** Copies the tariff, its items and their blocks into accountId; run it inside a transaction. */
@@ -13,8 +14,8 @@ export const catalogueRepository = {
       [sourceId, accountId, name ?? null],
     );
     await tx.query(
-      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season)
-       SELECT $2, item_type_code, price, season FROM tariff_items WHERE tariff_id = $1 ORDER BY id`,
+      `INSERT INTO tariff_items (tariff_id, ${COPIED_ITEM_COLUMNS})
+       SELECT $2, ${COPIED_ITEM_COLUMNS} FROM tariff_items WHERE tariff_id = $1 ORDER BY id`,
       [sourceId, copy!.id],
     );
     // An item is identified within its tariff by (item_type_code, season): that pairs each copy with its source.

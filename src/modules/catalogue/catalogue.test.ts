@@ -7,6 +7,7 @@ import {
   type TestUser,
 } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
+import { UNSET_ITEM_FIELDS } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { CATALOGUE_ACCOUNT_ID } from './catalogue-account.ts';
 
@@ -23,7 +24,7 @@ afterAll(async () => t.close());
 
 const base = '/api/v1/tariffs/catalogue';
 const CATALOGUE_NOT_FOUND = notFound('Catalogue tariff');
-const ALL_IDS = [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
+const ALL_IDS = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
 
 interface Tariff {
   id: number;
@@ -44,7 +45,7 @@ describe('list', () => {
     const user = reader;
     const res = await user.client.get(base);
     expect(res.status).toBe(200);
-    expect(res.body.count).toBe(14);
+    expect(res.body.count).toBe(15);
     expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(ALL_IDS.slice(0, 10));
     expect(res.body.data[0]).not.toHaveProperty('tariff_items');
     expect(res.body.data.every((d: { account_id: string }) => d.account_id === CATALOGUE_ACCOUNT_ID)).toBe(true);
@@ -70,7 +71,7 @@ describe('list', () => {
     [{ meter_type: 'EV' }, []],
     [{ tariff_type: 'DYNAMIC' }, [14]],
     [{ tariff_type: 'TIME_OF_USE' }, [10, 8, 7, 6]],
-    [{ tariff_type: 'BLOCK' }, [13, 9, 2, 1]],
+    [{ tariff_type: 'BLOCK' }, [15, 13, 9, 2, 1]],
     [{ dso_id: 3 }, [13, 12, 11]],
     [{ effective_from_gte: '2025-07-01' }, [14, 13, 12, 11, 10]],
     [{ effective_from_lte: '2024-04-01' }, [9, 2, 1]],
@@ -123,6 +124,7 @@ describe('read', () => {
         item_type_code: 'IMPORT_ENERGY',
         price: 1.9028,
         season: 'ALL_YEAR',
+        ...UNSET_ITEM_FIELDS,
         tariff_blocks: [
           { id: 1011, tariff_item_id: 101, block_index: 0, upper_limit: 350, unit_price_cents: 190.28 },
           { id: 1012, tariff_item_id: 101, block_index: 1, upper_limit: null, unit_price_cents: 215.62 },
@@ -130,7 +132,7 @@ describe('read', () => {
       },
     ]);
     const tou = await user.client.get(`${base}/6`);
-    expect(tou.body.data.tariff_items).toHaveLength(9);
+    expect(tou.body.data.tariff_items).toHaveLength(12);
   });
 
   it('answers 404 for an unknown id and for an organization’s tariff, 400 for a bad id', async () => {
@@ -200,7 +202,7 @@ describe('clone', () => {
       cloned_from: 8,
     });
     expect(contentOf(res.body.data)).toEqual(contentOf(source));
-    expect(res.body.data.tariff_items).toHaveLength(18);
+    expect(res.body.data.tariff_items).toHaveLength(20);
   });
 
   it('makes a fully mutable tariff: its fields, items and blocks can change and it can be deleted', async () => {
@@ -296,7 +298,7 @@ describe('the catalogue is read-only', () => {
     }
     const after = await Promise.all([1, 6].map(async (id) => (await r.owner.client.get(`${base}/${id}`)).body.data));
     expect(after).toEqual(before);
-    expect((await r.owner.client.get(base)).body.count).toBe(14);
+    expect((await r.owner.client.get(base)).body.count).toBe(15);
   });
 
   it('holds only tariffs that pass the same validation as an organization’s tariffs', async () => {

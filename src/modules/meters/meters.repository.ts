@@ -15,6 +15,7 @@ export interface Meter {
   tariff_id: number | null;
   interval_minutes: number;
   is_active: boolean;
+  notified_max_demand_kva: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -27,6 +28,7 @@ const WRITABLE_COLUMNS = [
   'tariff_id',
   'interval_minutes',
   'is_active',
+  'notified_max_demand_kva',
 ] as const;
 const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, recordId, text } from '../../http/fields.ts';
+import { accountQuery, bodyId, decimal, recordId, text } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 
@@ -14,10 +14,15 @@ const meterFields = z.strictObject({
   tariff_id: bodyId.nullable().describe('Tariff of the same organization'),
   interval_minutes: z.literal(INTERVAL_MINUTES).describe('Reading interval; 30 when not given'),
   is_active: z.boolean(),
+  notified_max_demand_kva: decimal(0, 1_000_000, 3)
+    .nullable()
+    .describe(
+      'Notified maximum demand (NMD) in kVA, 0 to 1,000,000, at most 3 decimals: what NMD, UTILISED_CAPACITY and EXCESS tariff items charge on. Null: none (counted as 0)',
+    ),
 });
 
 export const createMeterBody = meterFields
-  .partial({ name: true, tariff_id: true, interval_minutes: true, is_active: true })
+  .partial({ name: true, tariff_id: true, interval_minutes: true, is_active: true, notified_max_demand_kva: true })
   .extend(accountQuery.shape);
 export type CreateMeter = z.infer<typeof createMeterBody>;
 

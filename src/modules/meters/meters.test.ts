@@ -47,6 +47,7 @@ describe('POST /meters', () => {
         tariff_id: null,
         interval_minutes: 30,
         is_active: true,
+        notified_max_demand_kva: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },
@@ -174,6 +175,7 @@ describe('meter lists', () => {
       tariff_id: null,
       interval_minutes: 30,
       is_active: true,
+      notified_max_demand_kva: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -277,13 +277,15 @@ describe('catalogue', () => {
     }
   });
 
-  it('gives every item of a block tariff blocks with increasing limits, only the last open', async () => {
+  it('gives every consumption item (kWh, kL) of a block tariff blocks with increasing limits, only the last open', async () => {
     const items = await rows<{ tariff_id: number; item_id: number; limits: (string | null)[] | null }>(
       `SELECT i.tariff_id, i.id AS item_id,
               array_agg(b.upper_limit::text ORDER BY b.block_index) FILTER (WHERE b.id IS NOT NULL) AS limits
        FROM tariff_items i JOIN tariffs t ON t.id = i.tariff_id
+       JOIN tariff_item_types it ON it.code = i.item_type_code
        LEFT JOIN tariff_blocks b ON b.tariff_item_id = i.id
-       WHERE t.account_id = $1 AND t.tariff_type = 'BLOCK' GROUP BY i.tariff_id, i.id`,
+       WHERE t.account_id = $1 AND t.tariff_type = 'BLOCK' AND coalesce(i.unit, it.unit) IN ('kWh', 'kL')
+       GROUP BY i.tariff_id, i.id`,
       [CATALOGUE_ACCOUNT],
     );
     const blockTariffs = (await catalogue()).filter((t) => t.tariff_type === 'BLOCK');

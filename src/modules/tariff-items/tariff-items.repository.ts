@@ -1,15 +1,24 @@
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
+import type { DemandBasis, ItemUnit, Period } from '../tariffs/tariff-enums.ts';
 import { type BlockInput, tariffBlocksRepository } from './tariff-blocks.repository.ts';
-import { ITEM_SORT, type ItemChanges } from './tariff-items.schemas.ts';
+import { ITEM_SORT } from './tariff-items.schemas.ts';
 
-export interface TariffItem {
-  id: number;
-  tariff_id: number;
+/** An item's own fields, as stored (null where unset). */
+export interface ItemValues {
   item_type_code: string;
   price: number;
   season: string;
+  unit: ItemUnit | null;
+  demand_periods: Period[] | null;
+  demand_basis: DemandBasis | null;
+  free_ratio: number | null;
+}
+
+export interface TariffItem extends ItemValues {
+  id: number;
+  tariff_id: number;
   tariff_blocks: {
     id: number;
     tariff_item_id: number;
@@ -19,18 +28,31 @@ export interface TariffItem {
   }[];
 }
 
-export interface ItemInput {
-  item_type_code: string;
-  price: number;
-  season: string;
+/** A new item: the fields of extensions §11.5 may be left out (null). */
+export interface ItemInput
+  extends Pick<ItemValues, 'item_type_code' | 'price' | 'season'>,
+    Partial<Pick<ItemValues, 'unit' | 'demand_periods' | 'demand_basis' | 'free_ratio'>> {
   blocks?: BlockInput[] | undefined;
 }
 
-const ITEM_SELECT = `i.id, i.tariff_id, i.item_type_code, i.price, i.season,
+const ITEM_SELECT = `i.id, i.tariff_id, i.item_type_code, i.price, i.season, i.unit, i.demand_periods, i.demand_basis, i.free_ratio,
   coalesce((SELECT json_agg(json_build_object('id', b.id, 'tariff_item_id', b.tariff_item_id, 'block_index', b.block_index,
                                               'upper_limit', b.upper_limit, 'unit_price_cents', b.unit_price_cents)
                             ORDER BY b.block_index)
             FROM tariff_blocks b WHERE b.tariff_item_id = i.id), '[]'::json) AS tariff_blocks`;
+
+/** The parameters of an item's own fields, in the order of ItemValues. */
+function itemParams(item: ItemInput) {
+  return [
+    item.item_type_code,
+    item.price,
+    item.season,
+    item.unit ?? null,
+    item.demand_periods ?? null,
+    item.demand_basis ?? null,
+    item.free_ratio ?? null,
+  ];
+}
 
 /** Items have no account_id of their own: theirs is their tariff's. */
 const OF_ACCOUNT = (placeholder: string) =>
@@ -85,24 +107,42 @@ export const tariffItemsRepository = {
   /** The new item with its blocks; undefined when the tariff is not the organization's. */
   async insert(db: Executor, accountId: string, tariffId: number, item: ItemInput) {
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season)
-       SELECT id, $3, $4, $5 FROM tariffs WHERE id = $1 AND account_id = $2 RETURNING id`,
-      [tariffId, accountId, item.item_type_code, item.price, item.season],
+      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio)
+       SELECT id, $3, $4, $5, $6, $7::text[], $8, $9 FROM tariffs WHERE id = $1 AND account_id = $2 RETURNING id`,
+      [tariffId, accountId, ...itemParams(item)],
     );
     if (!row) return undefined;
     await tariffBlocksRepository.insertAll(db, accountId, row.id, item.blocks ?? []);
     return tariffItemsRepository.find(db, accountId, tariffId, row.id);
   },
 
-  /** The changed item; undefined when there is no such item of the organization. */
-  async update(db: Executor, accountId: string, tariffId: number, itemId: number, changes: ItemChanges) {
+  /** Writes all of the item's own fields; the changed item, undefined when there is no such item of the organization. */
+  async update(db: Executor, accountId: string, tariffId: number, itemId: number, values: ItemValues) {
     await db.query(
-      `UPDATE tariff_items i SET price = coalesce($3, price), item_type_code = coalesce($4, item_type_code),
-         season = coalesce($5, season), updated_at = now()
-       WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$6')}`,
-      [itemId, tariffId, changes.price ?? null, changes.item_type_code ?? null, changes.season ?? null, accountId],
+      `UPDATE tariff_items i SET item_type_code = $4, price = $5, season = $6, unit = $7, demand_periods = $8::text[],
+         demand_basis = $9, free_ratio = $10, updated_at = now()
+       WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$3')}`,
+      [itemId, tariffId, accountId, ...itemParams(values)],
     );
     return tariffItemsRepository.find(db, accountId, tariffId, itemId);
+  },
+
+  /** The ids of the tariff's items that have demand_periods. */
+  async withDemandPeriods(db: Executor, tariffId: number) {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM tariff_items WHERE tariff_id = $1 AND demand_periods IS NOT NULL ORDER BY id',
+      [tariffId],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** The units of the item types of codes, by code. */
+  async typeUnits(db: Executor, codes: string[]) {
+    const rows = await db.query<{ code: string; unit: string }>(
+      'SELECT code, unit FROM tariff_item_types WHERE code = ANY($1::text[])',
+      [codes],
+    );
+    return new Map(rows.map((r) => [r.code, r.unit]));
   },
 
   async delete(db: Executor, accountId: string, tariffId: number, itemId: number) {

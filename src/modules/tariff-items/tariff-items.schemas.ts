@@ -1,22 +1,66 @@
 import { z } from 'zod';
-import { price, recordId, uuid } from '../../http/fields.ts';
+import { decimal, price, recordId, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
-import { ITEM_TYPE_CODES, SEASONS } from '../tariffs/tariff-enums.ts';
+import {
+  DEMAND_BASES,
+  ITEM_TYPE_CODES,
+  ITEM_UNITS,
+  type Period,
+  SEASONS,
+  TOU_PERIODS,
+} from '../tariffs/tariff-enums.ts';
 import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
+
+/** A set of periods, read back in the order PEAK, STANDARD, OFF_PEAK. */
+const periodSet = z
+  .array(z.enum(TOU_PERIODS))
+  .min(1)
+  .meta({ uniqueItems: true })
+  .refine((periods) => new Set(periods).size === periods.length, 'Each period at most once')
+  .transform((periods): Period[] => TOU_PERIODS.filter((period) => periods.includes(period)));
+
+/** The fields of extensions §11.5: null (or absent on create) leaves the item as it was priced before them. */
+const demandFields = {
+  unit: z
+    .enum(ITEM_UNITS)
+    .nullable()
+    .describe(
+      'What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month)',
+    ),
+  demand_periods: periodSet
+    .nullable()
+    .describe(
+      'Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods',
+    ),
+  demand_basis: z
+    .enum(DEMAND_BASES)
+    .nullable()
+    .describe(
+      "The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX",
+    ),
+  free_ratio: decimal(0, 1, 4)
+    .nullable()
+    .describe(
+      'Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh',
+    ),
+};
 
 const itemFields = {
   item_type_code: z.enum(ITEM_TYPE_CODES),
   price: price.describe(
-    'Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals',
+    "Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals",
   ),
   season: z.enum(SEASONS),
+  ...demandFields,
 };
 
-const itemInput = z.strictObject({
-  ...itemFields,
-  season: itemFields.season.default('SUMMER'),
-  blocks: tierSet.optional().describe('Tiers of a BLOCK tariff'),
-});
+const itemInput = z
+  .strictObject({
+    ...itemFields,
+    season: itemFields.season.default('SUMMER'),
+    blocks: tierSet.optional().describe('Tiers of a BLOCK tariff'),
+  })
+  .partial({ unit: true, demand_periods: true, demand_basis: true, free_ratio: true });
 
 const singleItem = itemInput.extend({ account_id: uuid.optional() });
 const itemList = z.array(itemInput).min(1);

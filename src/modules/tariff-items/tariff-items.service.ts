@@ -2,14 +2,21 @@ import type { ListParams } from '../../db/list-page.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
+import { hasDemandFields, type ItemDemandFields, itemFieldViolations } from './item-rules.ts';
 import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from './tariff-items.repository.ts';
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 
 export interface TariffItemsDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed'>;
+  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed' | 'lockedType'>;
+}
+
+/** An item as a write leaves it, and where its fields sit in the request body. */
+interface WrittenItem {
+  item: ItemDemandFields;
+  path: string[];
 }
 
 const duplicateMessage = (item: { item_type_code: string; season: string }) =>
@@ -36,6 +43,25 @@ export async function lockItem(tx: Executor, key: ItemKey): Promise<TariffItem> 
 }
 
 export function createTariffItemsService({ db, tariffAccess: access }: TariffItemsDeps) {
+  /**
+   * 400 naming each field that the item's unit or its tariff's type does not allow (extensions
+   * §11.5). The tariff's type is read on its row, locked until the write commits.
+   */
+  async function assertItemFields(tx: Executor, accountId: string, tariffId: number, written: WrittenItem[]) {
+    const checked = written.filter(({ item }) => hasDemandFields(item));
+    if (checked.length === 0) return;
+    const units = await repo.typeUnits(tx, [...new Set(checked.map(({ item }) => item.item_type_code))]);
+    const needsType = checked.some(({ item }) => item.demand_periods != null);
+    const tariffType = needsType ? await access.lockedType(tx, tariffId, accountId) : null;
+    const violations = checked.flatMap(({ item, path }) =>
+      itemFieldViolations(item, units.get(item.item_type_code) ?? '', tariffType).map((violation) => ({
+        ...violation,
+        path: [...path, ...violation.path],
+      })),
+    );
+    if (violations.length > 0) throw badRequest(formatIssues(violations, 'body'));
+  }
+
   return {
     async list(auth: AuthContext, tariffId: number, query: ListParams & { account_id?: string | undefined }) {
       const tariff = await access.tariff(auth, tariffId, query.account_id, 'read');
@@ -49,6 +75,13 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
       const tariff = await access.tariff(auth, tariffId, addressedAccount(accountId, bodyAccountId), 'write');
       return db.transaction(async (tx) => {
         await access.changed(tx, tariffId);
+        const paths = (index: number) => (Array.isArray(body) ? [String(index)] : []);
+        await assertItemFields(
+          tx,
+          tariff.account_id,
+          tariffId,
+          items.map((item, index) => ({ item, path: paths(index) })),
+        );
         const created: TariffItem[] = [];
         for (const item of items) {
           const inserted = await conflictOnDuplicate(
@@ -73,9 +106,12 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
       return db.transaction(async (tx) => {
         const current = await lockItem(tx, { accountId: tariff.account_id, tariffId, itemId });
         await access.changed(tx, tariffId);
+        const { account_id: _account, ...fieldChanges } = changes;
+        const next = { ...current, ...fieldChanges };
+        await assertItemFields(tx, tariff.account_id, tariffId, [{ item: next, path: [] }]);
         const updated = await conflictOnDuplicate(
-          repo.update(tx, tariff.account_id, tariffId, itemId, changes),
-          duplicateMessage({ ...current, ...changes }),
+          repo.update(tx, tariff.account_id, tariffId, itemId, next),
+          duplicateMessage(next),
         );
         if (!updated) throw notFound('Tariff item');
         return updated;

@@ -10,7 +10,7 @@ import {
 } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
-import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
+import { createItems, createTariff, UNSET_ITEM_FIELDS } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
 
@@ -49,6 +49,7 @@ describe('create', () => {
           item_type_code: 'IMPORT_ENERGY',
           price: 2.1611,
           season: 'SUMMER',
+          ...UNSET_ITEM_FIELDS,
           tariff_blocks: [],
         },
       ],
@@ -77,6 +78,7 @@ describe('create', () => {
       item_type_code: 'IMPORT_ENERGY',
       price: 1.9,
       season: 'WINTER',
+      ...UNSET_ITEM_FIELDS,
       tariff_blocks: [
         { id: expect.any(Number), tariff_item_id: energy.id, block_index: 0, upper_limit: 350, unit_price_cents: 190 },
         { id: expect.any(Number), tariff_item_id: energy.id, block_index: 1, upper_limit: null, unit_price_cents: 216 },
@@ -208,17 +210,18 @@ describe('list', () => {
     await createItems(r.owner.client, r.tariff.id, { item_type_code: 'SERVICE', price: 1 });
     const catalogue = await r.outsider.client.get(itemsOf(6), { limit: 100, sortBy: 'id', sortOrder: 'asc' });
     expect(catalogue.status).toBe(200);
-    expect(catalogue.body.count).toBe(9);
+    expect(catalogue.body.count).toBe(12);
     expect(catalogue.body.data[0]).toEqual({
       id: 601,
       tariff_id: 6,
       item_type_code: 'TOU_PEAK_ENERGY',
       price: 7.0697,
       season: 'WINTER',
+      ...UNSET_ITEM_FIELDS,
       tariff_blocks: [],
     });
     const viaCatalogueAccount = await r.outsider.client.get(itemsOf(6), { account_id: CATALOGUE_ACCOUNT_ID });
-    expect(viaCatalogueAccount.body.count).toBe(9);
+    expect(viaCatalogueAccount.body.count).toBe(12);
     const outsider = await r.outsider.client.get(itemsOf(r.tariff.id));
     expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
     const outsiderOwnAccount = await r.outsider.client.get(itemsOf(r.tariff.id), { account_id: r.otherAccountId });

@@ -46,6 +46,16 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
     /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
     lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),
 
+    /**
+     * Within a write to the tariff's items: the tariff's type, on its row locked until the
+     * transaction ends (404 once deleted), for a rule on items that depends on it.
+     */
+    async lockedType(tx: Executor, id: number, accountId: string) {
+      const type = await tariffsRepository.lockedType(tx, id, accountId);
+      if (!type) throw notFound('Tariff');
+      return type;
+    },
+
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
     changed: (tx: Executor, id: number) => cache.invalidate(tx, cacheKeys.tariff(id)),
 

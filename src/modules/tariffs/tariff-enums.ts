@@ -5,6 +5,10 @@ export const CURRENCIES = ['ZAR', 'USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY', 'CNY
 export const SEASONS = ['SUMMER', 'WINTER', 'TRANSITION', 'ALL_YEAR'] as const;
 export const TOU_DAY_TYPES = ['WEEKDAY', 'SATURDAY', 'SUNDAY', 'PUBLIC_HOLIDAY'] as const;
 export const TOU_PERIODS = ['PEAK', 'STANDARD', 'OFF_PEAK'] as const;
+/** What an item is priced per (extensions §11.5); an item without one takes its item type's unit. */
+export const ITEM_UNITS = ['kWh', 'kvarh', 'kVA/month', 'day', 'month'] as const;
+/** The demand a kVA/month item charges (extensions §11.5); MONTH_MAX when an item names none. */
+export const DEMAND_BASES = ['MONTH_MAX', 'NMD', 'UTILISED_CAPACITY', 'EXCESS'] as const;
 export const ITEM_TYPE_CODES = [
   'TOU_PEAK_ENERGY',
   'TOU_OFF_PEAK_ENERGY',
@@ -36,3 +40,5 @@ export type Season = (typeof SEASONS)[number];
 export type DayType = (typeof TOU_DAY_TYPES)[number];
 export type Period = (typeof TOU_PERIODS)[number];
 export type ItemTypeCode = (typeof ITEM_TYPE_CODES)[number];
+export type ItemUnit = (typeof ITEM_UNITS)[number];
+export type DemandBasis = (typeof DEMAND_BASES)[number];

@@ -85,6 +85,19 @@ export const tariffsRepository = {
   },
 
   /**
+   * The type of the live tariff of the organization, on its row locked FOR SHARE until the
+   * transaction ends: an update of the tariff (FOR UPDATE) waits for the transaction, and a
+   * transaction that comes after the update reads the type it left.
+   */
+  async lockedType(db: Executor, id: number, accountId: string) {
+    const [row] = await db.query<{ tariff_type: TariffType }>(
+      'SELECT tariff_type FROM tariffs WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR SHARE',
+      [id, accountId],
+    );
+    return row?.tariff_type;
+  },
+
+  /**
    * Which of ids are live tariffs of the organization (not deleted): the ones another record may
    * name. Locked (FOR SHARE) until the transaction ends: a delete of one waits, then finds the
    * record that names it.

@@ -2,8 +2,11 @@ import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { referenceRepository } from '../reference/reference.repository.ts';
+import { DEMAND_PERIODS_NEED_TIME_OF_USE } from '../tariff-items/item-rules.ts';
+import { tariffItemsRepository } from '../tariff-items/tariff-items.repository.ts';
 import type { TariffAccess } from './tariff-access.ts';
 import { tariffDetails } from './tariff-details.ts';
+import type { TariffType } from './tariff-enums.ts';
 import { assertTariffRules, touScheduleId } from './tariff-rules.ts';
 import { tariffsRepository as repo } from './tariffs.repository.ts';
 import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody } from './tariffs.schemas.ts';
@@ -35,6 +38,20 @@ async function assertUnreferenced(db: Executor, id: number): Promise<void> {
     references.transitions && 'a tariff transition',
   ].filter(Boolean);
   if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`);
+}
+
+/**
+ * 400 when a tariff leaves TIME_OF_USE while items of it have demand_periods. Run on the locked
+ * tariff: an item write that sets demand_periods locks it FOR SHARE and checks the type it reads there.
+ */
+async function assertItemsAllowType(tx: Executor, id: number, from: TariffType, to: TariffType): Promise<void> {
+  if (from !== 'TIME_OF_USE' || to === 'TIME_OF_USE') return;
+  const items = await tariffItemsRepository.withDemandPeriods(tx, id);
+  if (items.length > 0) {
+    throw badRequest(
+      `tariff_type: ${DEMAND_PERIODS_NEED_TIME_OF_USE}; set demand_periods to null on items ${items.join(', ')} first`,
+    );
+  }
 }
 
 /** The tariff locked for a write to it (404 once deleted): its rules are checked on this row, not on a cached copy. */
@@ -77,6 +94,7 @@ export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) 
       return db.transaction(async (tx) => {
         const current = await lockTariff(tx, id, account_id);
         assertTariffRules({ ...current, ...changes });
+        await assertItemsAllowType(tx, id, current.tariff_type, changes.tariff_type ?? current.tariff_type);
         await assertReferencesExist(tx, changes);
         await access.changed(tx, id);
         const updated = await repo.update(tx, id, account_id, changes, auth.userId);

@@ -17,7 +17,7 @@ import {
   insertMeter,
   insertTransition,
 } from '../../../test/helpers/sql-fixtures.ts';
-import { createItems, createTariff, tariffBody } from '../../../test/helpers/tariff-factories.ts';
+import { createItems, createTariff, tariffBody, UNSET_ITEM_FIELDS } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
 import { CURRENCIES, METER_TYPES } from './tariff-enums.ts';
@@ -200,7 +200,7 @@ describe('create', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual(READ_ONLY);
     const catalogue = await r.owner.client.get(`${base}/catalogue`);
-    expect(catalogue.body.count).toBe(14);
+    expect(catalogue.body.count).toBe(15);
   });
 
   it('answers 401 without a token, before validation', async () => {
@@ -244,6 +244,7 @@ describe('read', () => {
             item_type_code: 'IMPORT_ENERGY',
             price: 1.9,
             season: 'ALL_YEAR',
+            ...UNSET_ITEM_FIELDS,
             tariff_blocks: [
               {
                 id: expect.any(Number),
@@ -274,6 +275,7 @@ describe('read', () => {
             item_type_code: 'SERVICE',
             price: 3.27,
             season: 'SUMMER',
+            ...UNSET_ITEM_FIELDS,
             tariff_blocks: [],
           },
         ],
