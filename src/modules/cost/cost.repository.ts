@@ -29,20 +29,20 @@ export interface CostMeterRow {
   meter_sn: string;
   meter_type: string;
   interval_minutes: number;
+  notified_max_demand_kva: number | null;
 }
+
+const METER_COLUMNS = 'id, account_id, meter_sn, meter_type, interval_minutes, notified_max_demand_kva';
 
 export const costRepository = {
   async findMeterBySn(db: Executor, meterSn: string) {
-    const [row] = await db.query<CostMeterRow>(
-      'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE meter_sn = $1',
-      [meterSn],
-    );
+    const [row] = await db.query<CostMeterRow>(`SELECT ${METER_COLUMNS} FROM meters WHERE meter_sn = $1`, [meterSn]);
     return row;
   },
 
   async findMeter(db: Executor, accountId: string, id: number) {
     const [row] = await db.query<CostMeterRow>(
-      'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE id = $1 AND account_id = $2',
+      `SELECT ${METER_COLUMNS} FROM meters WHERE id = $1 AND account_id = $2`,
       [id, accountId],
     );
     return row;
@@ -54,7 +54,8 @@ export const costRepository = {
     { id, account_id, tariff_type, currency, tax_rate, timezone, effective_from, effective_to }: CostTariffRow,
   ): Promise<PricingTariff> {
     const items = await db.query<PricingItem>(
-      `SELECT i.item_type_code, i.price, i.season, it.unit,
+      `SELECT i.item_type_code, i.price, i.season, coalesce(i.unit, it.unit) AS unit,
+              i.demand_periods, i.demand_basis, i.free_ratio,
               coalesce(json_agg(json_build_object('block_index', b.block_index, 'upper_limit', b.upper_limit,
                 'unit_price_cents', b.unit_price_cents) ORDER BY b.block_index) FILTER (WHERE b.id IS NOT NULL), '[]') AS blocks
        FROM tariff_items i

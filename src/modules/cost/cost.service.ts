@@ -50,7 +50,14 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
       repo.pricingTariff(db, tariff),
       repo.calendar(db, tariff, touScheduleId(tariff)),
     ]);
-    const context: BillingContext = { tariff: pricing, calendar, start, end, intervalMinutes: meter.interval_minutes };
+    const context: BillingContext = {
+      tariff: pricing,
+      calendar,
+      start,
+      end,
+      intervalMinutes: meter.interval_minutes,
+      notifiedMaxDemandKva: meter.notified_max_demand_kva,
+    };
     const { tariff_id, ...priced } = await price(meter, context);
     return { tariff_id, meter_sn: meter.meter_sn, start: start.toISOString(), end: end.toISOString(), ...priced };
   }

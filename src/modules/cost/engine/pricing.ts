@@ -47,12 +47,12 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
   const timeZone = input.tariff.timezone;
   const describeDay = createDayDescriber(input.calendar);
   const charges = chargesByType(input.tariff.items);
-  const warnings = new Set<string>();
+  const demandWarnings = new Set<string>();
   const kvaBasis = createKvaBasis({
     demand: usage.demand,
     earlierDemand: usage.earlierDemand,
     notifiedMaxDemandKva: input.notifiedMaxDemandKva,
-    warn: (warning) => warnings.add(warning),
+    warn: (warning) => demandWarnings.add(warning),
   });
   const shares = seasonShares(timeZone, describeDay, startMs, endMs);
   const firstKvaCharge = [...charges.values()]
@@ -81,11 +81,10 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
   });
 
   const hasTouCharges = [...charges.values()].some((group) => group[0]!.basis === 'TOU');
-  for (const warning of billWarnings(input, { months, usage, charges, hasTouCharges })) warnings.add(warning);
   return {
     months,
     approximate: input.tariff.tariff_type === 'DYNAMIC' || (hasTouCharges && usage.unclassifiedImportMicro > 0),
-    warnings: [...warnings],
+    warnings: [...billWarnings(input, { months, usage, charges, hasTouCharges }), ...demandWarnings],
   };
 }
 

@@ -150,8 +150,8 @@ describe('real bills: demand', () => {
     const bill = priceJune(items, [reading(sast('2025-06-02T12:00'), 1, { kva: 40 })]);
     expect(bill).toMatchObject({ lines: [], subtotal: 0, total: 0 });
     expect(bill.warnings).toEqual([
-      "NETWORK_CAPACITY (NMD) needs the meter's notified maximum demand, which is not set: counted as 0 kVA",
       missingOf(1439, 1440),
+      "NETWORK_CAPACITY (NMD) needs the meter's notified maximum demand, which is not set: counted as 0 kVA",
     ]);
   });
 
