@@ -3,7 +3,9 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/load.ts [seconds]
  * Starts the service (seeded with the demo) and a bare Fastify route as separate processes, then
  * drives each with autocannon at 50 connections: the bare route, the authenticated single-tariff
- * read, and a mix of authenticated reads (tariff with items, building blocks list, energy-sum).
+ * read, a mix of authenticated reads (tariff with items, building blocks list, energy-sum), the demo
+ * building's last whole month cost (EXPENSIVE_CONCURRENCY_PER_ORG raised to 64 so that admission
+ * does not cap it) and a month's 30-minute energy profile of the demo's grid meter.
  */
 import autocannon from 'autocannon';
 import { freshDatabase, machine, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
@@ -43,6 +45,7 @@ const service = await startProcess(
     SEED_DEMO: 'true',
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT_PER_MIN: '0',
+    EXPENSIVE_CONCURRENCY_PER_ORG: '64',
   },
   `http://127.0.0.1:${SERVICE_PORT}/readyz`,
 ).catch(async (error) => {
@@ -76,6 +79,25 @@ try {
     end: end.toISOString(),
   })}`;
 
+  // The last whole calendar month in South African time (UTC+2), inside the 90 days of demo readings.
+  const now = new Date();
+  const monthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 2 * 3600_000);
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) - 2 * 3600_000);
+  const month = { account_id: accountId, start: monthStart.toISOString(), end: monthEnd.toISOString() };
+  const blocks = (await (
+    await fetch(`${base}/api/v1/building_blocks?account_id=${accountId}`, { headers })
+  ).json()) as {
+    data: { id: number }[];
+  };
+  const costPaths = blocks.data.map((b) => `/api/v1/building_blocks/${b.id}/energy-cost?${new URLSearchParams(month)}`);
+  const costStatuses = await Promise.all(costPaths.map(async (path) => (await fetch(base + path, { headers })).status));
+  const costPath = costPaths[costStatuses.indexOf(200)]!;
+  const profilePath = `/api/v1/timeseries/electricity/energy-profile?${new URLSearchParams({
+    ...month,
+    meter_sn: 'DEMO-GRID-001',
+    bucket_minutes: '30',
+  })}`;
+
   const runs = [
     await run('bare Fastify route', { url: `http://127.0.0.1:${BARE_PORT}/bare` }),
     await run('tariff with items (authenticated)', { url: `${base}${tariffPath}`, headers }),
@@ -88,6 +110,8 @@ try {
         { method: 'GET', path: sumPath },
       ],
     }),
+    await run("demo building's month cost", { url: base + costPath, headers }),
+    await run("grid meter's month energy profile (30 min)", { url: base + profilePath, headers }),
   ];
   console.log(`machine: ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s each; service on PostgreSQL`);
   for (const r of runs) {
@@ -97,6 +121,11 @@ try {
   }
   const ratio = runs[1]!.requestsPerSecond / runs[0]!.requestsPerSecond;
   console.log(`tariff read / bare route: ${(ratio * 100).toFixed(1)}% (target >= 30%, zero errors, p99 < 50 ms)`);
+  const costRatio = runs[3]!.requestsPerSecond / runs[1]!.requestsPerSecond;
+  console.log(
+    `month cost / tariff read: ${(costRatio * 100).toFixed(2)}% (target >= 500 req/s, about 2%; p99 < 200 ms)`,
+  );
+  console.log('month profile target: >= 1,000 req/s; mix p99 < 50 ms');
 } finally {
   await stopProcess(bare);
   await stopProcess(service);

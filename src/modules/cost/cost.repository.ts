@@ -108,47 +108,21 @@ export const costRepository = {
   },
 
   /**
-   * The meter's hourly rollups from plan.from to end, grouped by local month, day class and period
-   * as the plan says (the local date gives the class, the local hour the period), and by whether
-   * they fall before start. Sums in millionths, as the engine measures readings.
+   * The meter's hourly rollups from plan.from to end, summed by the plan's key of each hour (its local
+   * month, day class and period) and by whether they fall before start. Sums in millionths, as the
+   * engine measures readings.
    */
-  hourlyAggregates(
-    db: Executor,
-    accountId: string,
-    meterId: number,
-    timeZone: string,
-    plan: HourlyPlan,
-    start: Date,
-    end: Date,
-  ) {
+  hourlyAggregates(db: Executor, accountId: string, meterId: number, plan: HourlyPlan, start: Date, end: Date) {
     return db.query<HourlyAggregate>(
-      `WITH days AS (SELECT * FROM unnest($5::date[], $6::int[]) AS d(local_date, class_id)),
-            hour_periods AS (SELECT * FROM unnest($7::int[], $8::int[], $9::int[]) AS p(class_id, local_hour, period)),
-            hours AS (
-              SELECT h.bucket_start AT TIME ZONE $4 AS local_ts, h.bucket_start >= $10 AS in_period,
-                     h.import_uwh, h.export_uwh, h.uvarh, h.readings, h.max_kva
-              FROM readings_hourly h JOIN meters m ON m.id = h.meter_id AND m.account_id = $11
-              WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3)
-       SELECT to_char(hours.local_ts, 'YYYY-MM') AS month, d.class_id, p.period, hours.in_period,
-              sum(hours.import_uwh) / 1000 AS import_micro, sum(hours.export_uwh) / 1000 AS export_micro,
-              sum(hours.uvarh) / 1000 AS kvarh_micro, sum(hours.readings)::int AS readings, max(hours.max_kva) AS max_kva
-       FROM hours
-       JOIN days d ON d.local_date = hours.local_ts::date
-       JOIN hour_periods p ON p.class_id = d.class_id AND p.local_hour = extract(hour FROM hours.local_ts)::int
-       GROUP BY 1, 2, 3, 4`,
-      [
-        meterId,
-        plan.from,
-        end,
-        timeZone,
-        plan.dates,
-        plan.dateClasses,
-        plan.hourClasses,
-        plan.hours,
-        plan.hourPeriods,
-        start,
-        accountId,
-      ],
+      `SELECT ($4::int[])[(extract(epoch FROM h.bucket_start)::bigint / 3600 - $5)::int + 1] AS key,
+              h.bucket_start >= $6 AS in_period,
+              sum(h.import_uwh) / 1000 AS import_micro, sum(h.export_uwh) / 1000 AS export_micro,
+              sum(h.uvarh) / 1000 AS kvarh_micro, sum(h.readings)::int AS readings, max(h.max_kva) AS max_kva
+       FROM readings_hourly h
+       WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
+         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $7)
+       GROUP BY 1, 2`,
+      [meterId, plan.from, end, plan.hourKeys, plan.firstHour, start, accountId],
     );
   },
 

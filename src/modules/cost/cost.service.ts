@@ -66,10 +66,10 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
 
   /** From the hourly rollups where they give the exact bill (nearly always), else from the readings. */
   async function price(meter: CostMeterRow, context: BillingContext) {
-    const { start, end, tariff } = context;
+    const { start, end } = context;
     const plan = planHourlyPricing(context);
     if (plan) {
-      const aggregates = await repo.hourlyAggregates(db, meter.account_id, meter.id, tariff.timezone, plan, start, end);
+      const aggregates = await repo.hourlyAggregates(db, meter.account_id, meter.id, plan, start, end);
       return priceHourly(context, plan, aggregates);
     }
     const windowStart = utilisationWindowStart(context);

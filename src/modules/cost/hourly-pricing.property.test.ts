@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
-import { eskomCalendar, HOMEFLEX_ENERGY, item, SAST, sast, tariff } from '../../../test/helpers/pricing-fixtures.ts';
+import { eskomCalendar, HOMEFLEX_ENERGY, item, sast, tariff } from '../../../test/helpers/pricing-fixtures.ts';
 import { insertBuildingBlock, insertMeter, insertReadingsAt } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { costRepository as repo } from './cost.repository.ts';
@@ -111,7 +111,7 @@ describe('pricing from hourly rollups', () => {
         };
         const plan = planHourlyPricing(context);
         expect(plan).not.toBeNull();
-        const aggregates = await repo.hourlyAggregates(t.db, accountId, meterId, SAST, plan!, start, end);
+        const aggregates = await repo.hourlyAggregates(t.db, accountId, meterId, plan!, start, end);
         const windowStart = utilisationWindowStart(context);
         const fromReadings = priceReadings({
           ...context,

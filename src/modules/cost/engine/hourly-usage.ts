@@ -1,9 +1,9 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { createDayDescriber, type DescribeDay, localDayNumber } from './calendar.ts';
+import { createDayDescriber, monthKeyOf } from './calendar.ts';
 import { chargesByType } from './charges.ts';
 import { peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
-import { DAY_MS, fromLocalMs, utcOffsetMs } from './local-time.ts';
+import { createLocalClock, DAY_MS } from './local-time.ts';
 import { createPeriodLookup, type LookupPeriods } from './tou.ts';
 import type { BillingContext, DayType, Season } from './types.ts';
 import type { Usage, UsageSegment } from './usage.ts';
@@ -18,27 +18,23 @@ export interface DayClass {
 }
 
 /**
- * How to group a meter's hourly aggregates so that they price exactly as its readings would: each
- * local date of [from, end) with its day class, and each class's period code by local hour
- * (0: no period, 1 + index in TOU_PERIODS).
+ * How to group a meter's hourly aggregates so that they price exactly as its readings would: for
+ * each UTC hour from `from` to the bill's end, a key naming its local month, day class and period.
  */
 export interface HourlyPlan {
   /** start, or the beginning of the 12 months a UTILISED_CAPACITY item looks back over. */
   from: Date;
-  dates: string[];
-  dateClasses: number[];
+  /** Hours since 1970 of `from`. */
+  firstHour: number;
+  /** Per hour from `from`: (local month - firstMonthKey) * 1024 + day class * 4 + period code. */
+  hourKeys: number[];
+  firstMonthKey: number;
   classes: DayClass[];
-  hourClasses: number[];
-  hours: number[];
-  hourPeriods: number[];
 }
 
-/** One group of hourly aggregates: a local month, day class and period, inside [start, end) or before it. */
+/** One group of hourly aggregates: a plan key, inside [start, end) or before it. */
 export interface HourlyAggregate {
-  /** YYYY-MM, local. */
-  month: string;
-  class_id: number;
-  period: number;
+  key: number;
   in_period: boolean;
   /** Millionths of a kWh (of a kvarh). */
   import_micro: number;
@@ -48,6 +44,10 @@ export interface HourlyAggregate {
   /** The highest kVA of a reading in the group. */
   max_kva: number;
 }
+
+const MONTH_FACTOR = 1024;
+const CLASS_FACTOR = 4;
+const MAX_CLASSES = MONTH_FACTOR / CLASS_FACTOR;
 
 /** The period code of each local hour, or null when a period boundary falls inside an hour. */
 function hourlyPeriods(lookupPeriods: LookupPeriods, dayClass: DayClass): number[] | null {
@@ -63,10 +63,6 @@ function hourlyPeriods(lookupPeriods: LookupPeriods, dayClass: DayClass): number
   return codes;
 }
 
-function isoDate(dayNumber: number): string {
-  return new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
-}
-
 /**
  * Whether a bill can be priced from hourly aggregates, and how to group them. Null when only the
  * readings give the exact bill: the period or the utilisation window not on whole hours, a zone whose
@@ -76,62 +72,71 @@ function isoDate(dayNumber: number): string {
 export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   const timeZone = input.tariff.timezone;
   const charges = [...chargesByType(input.tariff.items).values()].flat();
-  const kvaCharges = charges.filter((charge) => charge.basis === 'PER_KVA_MONTH');
   if (MINUTES_PER_HOUR % input.intervalMinutes !== 0) return null;
-  if (kvaCharges.length > 0 && input.intervalMinutes < 30) return null;
+  if (charges.some((charge) => charge.basis === 'PER_KVA_MONTH') && input.intervalMinutes < 30) return null;
   const from = (utilisationWindowStart(input) ?? input.start).getTime();
   const endMs = input.end.getTime();
   if ([from, input.start.getTime(), endMs].some((ms) => ms % HOUR_MS !== 0)) return null;
 
-  const describeDay: DescribeDay = createDayDescriber(input.calendar);
+  const describeDay = createDayDescriber(input.calendar);
   const lookupPeriods = createPeriodLookup(input.calendar.schedule);
+  const toLocalMs = createLocalClock(timeZone);
+  const firstMonthKey = monthKeyOf(timeZone, from);
   const plan: HourlyPlan = {
     from: new Date(from),
-    dates: [],
-    dateClasses: [],
+    firstHour: from / HOUR_MS,
+    hourKeys: [],
+    firstMonthKey,
     classes: [],
-    hourClasses: [],
-    hours: [],
-    hourPeriods: [],
   };
+  const classOfDay = new Map<number, { classId: number; monthKey: number }>();
+  const periodsOfClass: number[][] = [];
   const classIds = new Map<string, number>();
-  const lastDay = localDayNumber(timeZone, endMs - 1);
-  for (let day = localDayNumber(timeZone, from); day <= lastDay; day += 1) {
-    if (utcOffsetMs(timeZone, fromLocalMs(timeZone, day * DAY_MS)) % HOUR_MS !== 0) return null;
-    const { season, dayType } = describeDay(day);
-    const key = `${season}|${dayType}`;
-    let classId = classIds.get(key);
-    if (classId === undefined) {
-      const periods = hourlyPeriods(lookupPeriods, { season, dayType });
-      if (!periods) return null;
-      classId = plan.classes.length;
-      classIds.set(key, classId);
-      plan.classes.push({ season, dayType });
-      periods.forEach((code, hour) => {
-        plan.hourClasses.push(classId!);
-        plan.hours.push(hour);
-        plan.hourPeriods.push(code);
-      });
+
+  for (let utcMs = from; utcMs < endMs; utcMs += HOUR_MS) {
+    const localMs = toLocalMs(utcMs);
+    if ((localMs - utcMs) % HOUR_MS !== 0) return null;
+    const dayNumber = Math.floor(localMs / DAY_MS);
+    let day = classOfDay.get(dayNumber);
+    if (!day) {
+      const { season, dayType, monthKey } = describeDay(dayNumber);
+      const key = `${season}|${dayType}`;
+      let classId = classIds.get(key);
+      if (classId === undefined) {
+        const periods = hourlyPeriods(lookupPeriods, { season, dayType });
+        if (!periods || plan.classes.length === MAX_CLASSES) return null;
+        classId = plan.classes.length;
+        classIds.set(key, classId);
+        plan.classes.push({ season, dayType });
+        periodsOfClass.push(periods);
+      }
+      day = { classId, monthKey };
+      classOfDay.set(dayNumber, day);
     }
-    plan.dates.push(isoDate(day));
-    plan.dateClasses.push(classId);
+    const localHour = Math.floor((localMs - dayNumber * DAY_MS) / HOUR_MS);
+    const period = periodsOfClass[day.classId]![localHour]!;
+    plan.hourKeys.push((day.monthKey - firstMonthKey) * MONTH_FACTOR + day.classId * CLASS_FACTOR + period);
   }
-  if (utcOffsetMs(timeZone, endMs) % HOUR_MS !== 0) return null;
   return plan;
 }
 
-function monthKeyOfLabel(month: string): number {
-  return Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+function decodeKey(plan: HourlyPlan, key: number) {
+  return {
+    monthKey: plan.firstMonthKey + Math.floor(key / MONTH_FACTOR),
+    classId: Math.floor((key % MONTH_FACTOR) / CLASS_FACTOR),
+    period: key % CLASS_FACTOR,
+  };
 }
 
 /** The usage the readings would measure, from their hourly aggregates grouped by the plan. */
 export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[]): Usage {
-  // Segments in time order: a month's seasons in the order their first days come.
+  // Segments in time order: a month's seasons in the order their first hours come.
   const order = new Map<string, number>();
-  plan.dates.forEach((date, index) => {
-    const key = `${monthKeyOfLabel(date)}|${plan.classes[plan.dateClasses[index]!]!.season}`;
+  for (const hourKey of plan.hourKeys) {
+    const { monthKey, classId } = decodeKey(plan, hourKey);
+    const key = `${monthKey}|${plan.classes[classId]!.season}`;
     if (!order.has(key)) order.set(key, order.size);
-  });
+  }
   const segments = new Map<string, UsageSegment>();
   const coveredIntervalsByMonth = new Map<number, number>();
   const demands: { monthKey: number; code: number; kva: number }[] = [];
@@ -140,15 +145,15 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
   let hasKva = false;
 
   for (const row of aggregates) {
-    const monthKey = monthKeyOfLabel(row.month);
-    const demand = { monthKey, code: row.period, kva: row.max_kva };
+    const { monthKey, classId, period } = decodeKey(plan, row.key);
+    const demand = { monthKey, code: period, kva: row.max_kva };
     if (!row.in_period) {
       earlierDemands.push(demand);
       continue;
     }
     demands.push(demand);
     if (row.max_kva > 0) hasKva = true;
-    const { season } = plan.classes[row.class_id]!;
+    const { season } = plan.classes[classId]!;
     const key = `${monthKey}|${season}`;
     let segment = segments.get(key);
     if (!segment) {
@@ -165,7 +170,7 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
     segment.importMicro += row.import_micro;
     segment.exportMicro += row.export_micro;
     segment.kvarhMicro += row.kvarh_micro;
-    if (row.period > 0) segment.importByPeriodMicro[TOU_PERIODS[row.period - 1]!] += row.import_micro;
+    if (period > 0) segment.importByPeriodMicro[TOU_PERIODS[period - 1]!] += row.import_micro;
     else unclassifiedImportMicro += row.import_micro;
     coveredIntervalsByMonth.set(monthKey, (coveredIntervalsByMonth.get(monthKey) ?? 0) + row.readings);
   }
