@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
 import { countViolations, onPostgres, startRaceWorld, summary } from '../../../test/helpers/races.ts';
 import {
@@ -8,7 +7,6 @@ import {
   insertMeter,
   insertTariff,
 } from '../../../test/helpers/sql-fixtures.ts';
-import type { TestApp } from '../../../test/helpers/test-app.ts';
 import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 
 interface StoredRecord {
@@ -38,34 +36,31 @@ function historyHolds(records: StoredRecord[], current: number | null): boolean 
 }
 
 describe.runIf(onPostgres)('tariff history under concurrent writes (PostgreSQL)', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let accountId: string;
-  let blockId: number;
+  let w: Awaited<ReturnType<typeof startRaceWorld>>;
   beforeAll(async () => {
-    ({ t, owner, accountId, blockId } = await startRaceWorld());
+    w = await startRaceWorld();
   });
-  afterAll(async () => t.close());
+  afterAll(async () => w.t.close());
 
   const tariffs = async (n: number) =>
-    (await Promise.all(Array.from({ length: n }, () => insertTariff(t.db, accountId)))) as number[];
+    (await Promise.all(Array.from({ length: n }, () => insertTariff(w.t.db, w.accountId)))) as number[];
   const putConfig = (block: number, body: Record<string, unknown>) =>
-    owner.client.put(`/api/v1/building_blocks/${block}/config`, { account_id: accountId, ...body });
+    w.owner.client.put(`/api/v1/building_blocks/${block}/config`, { account_id: w.accountId, ...body });
   const putMeter = (meter: number, tariffId: number) =>
-    owner.client.put(`/api/v1/meters/${meter}`, { account_id: accountId, tariff_id: tariffId });
+    w.owner.client.put(`/api/v1/meters/${meter}`, { account_id: w.accountId, tariff_id: tariffId });
   const applyAtOnce = (predecessor: number, successor: number) =>
-    owner.client.post(`/api/v1/tariffs/${predecessor}/transitions`, {
-      account_id: accountId,
+    w.owner.client.post(`/api/v1/tariffs/${predecessor}/transitions`, {
+      account_id: w.accountId,
       successor_id: successor,
       effective_from: new Date(Date.now() - 3_600_000).toISOString(),
     });
 
   async function meterHistoryHolds(meter: number) {
-    const [{ tariff_id: current }] = (await t.db.query<{ tariff_id: number | null }>(
+    const [{ tariff_id: current }] = (await w.t.db.query<{ tariff_id: number | null }>(
       'SELECT tariff_id FROM meters WHERE id = $1',
       [meter],
     )) as [{ tariff_id: number | null }];
-    const records = await t.db.query<StoredRecord>(
+    const records = await w.t.db.query<StoredRecord>(
       'SELECT tariff_id, effective_from FROM tariff_history WHERE meter_id = $1 ORDER BY id',
       [meter],
     );
@@ -73,11 +68,11 @@ describe.runIf(onPostgres)('tariff history under concurrent writes (PostgreSQL)'
   }
 
   async function configHistoryHolds(block: number) {
-    const [config] = await t.db.query<Record<string, number | null>>(
+    const [config] = await w.t.db.query<Record<string, number | null>>(
       'SELECT * FROM energy_dashboard_configs WHERE building_block_id = $1',
       [block],
     );
-    const records = await t.db.query<StoredRecord & { source: string }>(
+    const records = await w.t.db.query<StoredRecord & { source: string }>(
       'SELECT source, tariff_id, effective_from FROM tariff_history WHERE building_block_id = $1 ORDER BY id',
       [block],
     );
@@ -89,83 +84,75 @@ describe.runIf(onPostgres)('tariff history under concurrent writes (PostgreSQL)'
     );
   }
 
-  /** Runs the round's requests together; a round breaks the rule when a request fails or the history does not hold. */
-  async function race(requests: Promise<Reply>[], holds: () => Promise<boolean>, wrongAnswers: string[]) {
-    const replies = await Promise.all(requests);
-    const failed = replies.filter((r) => r.status >= 300);
-    wrongAnswers.push(...failed.map(summary));
-    return failed.length > 0 || !(await holds());
+  /**
+   * Runs ROUNDS rounds, each set up by `round` and its requests sent together: none may fail, and
+   * the history must hold after each.
+   */
+  async function expectEveryRoundHolds(
+    round: () => Promise<{ requests: Promise<Reply>[]; holds: () => Promise<boolean> }>,
+  ) {
+    const wrongAnswers: string[] = [];
+    const violations = await countViolations(async () => {
+      const { requests, holds } = await round();
+      const failed = (await Promise.all(requests)).filter((r) => r.status >= 300);
+      wrongAnswers.push(...failed.map(summary));
+      return failed.length > 0 || !(await holds());
+    });
+    expect(violations).toBe(0);
+    expect(wrongAnswers).toEqual([]);
   }
 
   it('keeps the last record equal to the current tariff when two config writes reassign a source together', async () => {
-    const wrongAnswers: string[] = [];
-    const violations = await countViolations(async () => {
+    await expectEveryRoundHolds(async () => {
       const [a, b, c] = (await tariffs(3)) as [number, number, number];
-      const block = await insertBuildingBlock(t.db, accountId);
-      await insertDashboardConfig(t.db, accountId, block, { grid: a });
-      return race(
-        [putConfig(block, { grid_tariff_id: b, load_tariff_id: a }), putConfig(block, { grid_tariff_id: c })],
-        () => configHistoryHolds(block),
-        wrongAnswers,
-      );
+      const block = await insertBuildingBlock(w.t.db, w.accountId);
+      await insertDashboardConfig(w.t.db, w.accountId, block, { grid: a });
+      return {
+        requests: [putConfig(block, { grid_tariff_id: b, load_tariff_id: a }), putConfig(block, { grid_tariff_id: c })],
+        holds: () => configHistoryHolds(block),
+      };
     });
-    expect(violations).toBe(0);
-    expect(wrongAnswers).toEqual([]);
   });
 
   it('records both of two config creates of one block sent together, the first from the beginning of time', async () => {
-    const wrongAnswers: string[] = [];
-    const violations = await countViolations(async () => {
+    await expectEveryRoundHolds(async () => {
       const [a, b] = (await tariffs(2)) as [number, number];
-      const block = await insertBuildingBlock(t.db, accountId);
-      return race(
-        [putConfig(block, { grid_tariff_id: a }), putConfig(block, { grid_tariff_id: b })],
-        () => configHistoryHolds(block),
-        wrongAnswers,
-      );
+      const block = await insertBuildingBlock(w.t.db, w.accountId);
+      return {
+        requests: [putConfig(block, { grid_tariff_id: a }), putConfig(block, { grid_tariff_id: b })],
+        holds: () => configHistoryHolds(block),
+      };
     });
-    expect(violations).toBe(0);
-    expect(wrongAnswers).toEqual([]);
   });
 
   it('keeps the last record equal to the current tariff when two meter updates reassign it together', async () => {
-    const wrongAnswers: string[] = [];
-    const violations = await countViolations(async () => {
+    await expectEveryRoundHolds(async () => {
       const [a, b, c] = (await tariffs(3)) as [number, number, number];
-      const meter = await insertMeter(t.db, accountId, blockId, { tariffId: a });
-      return race([putMeter(meter, b), putMeter(meter, c)], () => meterHistoryHolds(meter), wrongAnswers);
+      const meter = await insertMeter(w.t.db, w.accountId, w.blockId, { tariffId: a });
+      return { requests: [putMeter(meter, b), putMeter(meter, c)], holds: () => meterHistoryHolds(meter) };
     });
-    expect(violations).toBe(0);
-    expect(wrongAnswers).toEqual([]);
   });
 
   it('keeps the history of meters and configs when a transition is applied while they are reassigned', async () => {
-    const wrongAnswers: string[] = [];
-    const violations = await countViolations(async () => {
+    await expectEveryRoundHolds(async () => {
       const [a, b, c] = (await tariffs(3)) as [number, number, number];
-      const meter = await insertMeter(t.db, accountId, blockId, { tariffId: a });
-      const block = await insertBuildingBlock(t.db, accountId);
-      await insertDashboardConfig(t.db, accountId, block, { grid: a, solar: a });
-      return race(
-        [applyAtOnce(a, b), putMeter(meter, c), putConfig(block, { grid_tariff_id: c })],
-        async () => (await meterHistoryHolds(meter)) && (await configHistoryHolds(block)),
-        wrongAnswers,
-      );
+      const meter = await insertMeter(w.t.db, w.accountId, w.blockId, { tariffId: a });
+      const block = await insertBuildingBlock(w.t.db, w.accountId);
+      await insertDashboardConfig(w.t.db, w.accountId, block, { grid: a, solar: a });
+      return {
+        requests: [applyAtOnce(a, b), putMeter(meter, c), putConfig(block, { grid_tariff_id: c })],
+        holds: async () => (await meterHistoryHolds(meter)) && (await configHistoryHolds(block)),
+      };
     });
-    expect(violations).toBe(0);
-    expect(wrongAnswers).toEqual([]);
   });
 
   it('keeps the history of a config deleted while it is reassigned', async () => {
-    const wrongAnswers: string[] = [];
-    const violations = await countViolations(async () => {
+    await expectEveryRoundHolds(async () => {
       const [a, b] = (await tariffs(2)) as [number, number];
-      const block = await insertBuildingBlock(t.db, accountId);
-      await insertDashboardConfig(t.db, accountId, block, { grid: a, load: a });
-      const remove = owner.client.delete(`/api/v1/building_blocks/${block}/config`, { account_id: accountId });
-      return race([remove, putConfig(block, { grid_tariff_id: b })], () => configHistoryHolds(block), wrongAnswers);
+      const block = await insertBuildingBlock(w.t.db, w.accountId);
+      await insertDashboardConfig(w.t.db, w.accountId, block, { grid: a, load: a });
+      const remove = w.owner.client.delete(`/api/v1/building_blocks/${block}/config`, { account_id: w.accountId });
+      return { requests: [remove, putConfig(block, { grid_tariff_id: b })], holds: () => configHistoryHolds(block) };
     });
-    expect(violations).toBe(0);
-    expect(wrongAnswers).toEqual([]);
   });
 });
