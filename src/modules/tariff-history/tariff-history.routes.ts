@@ -5,8 +5,9 @@ import type { TariffHistoryService } from './tariff-history.service.ts';
 
 const RECORD =
   'Each record: id, tariff_id (null: no tariff), effective_from (null: from the beginning of time, ' +
-  'the first record), recorded_at, cause (CREATE, UPDATE, TRANSITION, DELETE, EXISTING: assigned ' +
-  'before history began) and transition_id (the transition applied, for TRANSITION). Oldest first, all of them.';
+  'the first record), recorded_at, cause (CREATE: a meter created with it; UPDATE: a request changed it; ' +
+  'TRANSITION: a transition was applied, effective at its effective_from; DELETE: the config was deleted; ' +
+  'EXISTING: assigned before history began) and transition_id (for TRANSITION). Oldest first, all of them.';
 
 export function registerTariffHistoryRoutes(app: App, history: TariffHistoryService): void {
   app.get(
