@@ -21,6 +21,7 @@ import { registerOperationsModule } from './modules/operations/operations.module
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
 import { registerReferenceModule } from './modules/reference/reference.module.ts';
 import { registerSystemModule } from './modules/system/system.module.ts';
+import { registerTariffHistoryModule } from './modules/tariff-history/tariff-history.module.ts';
 import { registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
@@ -93,7 +94,8 @@ export async function buildApp({
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
-  const meters = registerMetersModule(app, { db, guard, blocks, tariffs: tariffAccess });
-  registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess });
+  const meters = registerMetersModule(app, { db, guard, blocks, tariffs: tariffAccess, now });
+  const configs = registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess, now });
+  registerTariffHistoryModule(app, { db, meters, configs });
   return app;
 }

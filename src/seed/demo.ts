@@ -4,6 +4,10 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
 import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
 import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
+import {
+  tariffHistoryRepository as history,
+  requestChange,
+} from '../modules/tariff-history/tariff-history.repository.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
@@ -25,10 +29,15 @@ export interface DemoSeed extends DemoSites {
   tariffIds: DemoTariffs;
 }
 
-/** Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed. */
-async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSites, tariffs: DemoTariffs) {
+/**
+ * Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed.
+ * The first tariffs of a meter and a source count from the beginning of time in their history.
+ */
+async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSites, tariffs: DemoTariffs, now: Date) {
   await meters.update(tx, accountId, sites.meterIds.grid, { tariff_id: tariffs.gridTariffId });
   await configs.upsert(tx, accountId, sites.blockId, { grid_tariff_id: tariffs.gridTariffId });
+  await history.recordMeters(tx, accountId, [sites.meterIds.grid], requestChange(now, 'UPDATE'));
+  await history.recordConfigs(tx, accountId, [sites.blockId], requestChange(now, 'UPDATE'));
 }
 
 /** The demo user, organization, sites, tariffs and 90 days of readings up to now, once: undefined when they exist. */
@@ -39,7 +48,7 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
     const { id: accountId } = await organizations.insert(tx, DEMO_ORGANIZATION, ownerId);
     const sites = await seedDemoSites(tx, accountId);
     const tariffIds = await seedDemoTariffs(tx, accountId);
-    await assignDemoTariffs(tx, accountId, sites, tariffIds);
+    await assignDemoTariffs(tx, accountId, sites, tariffIds, now);
     await seedDemoReadings(tx, sites.meterIds, now);
     return { accountId, ...sites, tariffIds };
   });

@@ -2,7 +2,10 @@ import type { Database, Executor } from '../../src/db/types.ts';
 import { ReadingBatch } from '../../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../../src/modules/timeseries/store-readings.ts';
 
-/** Rows inserted directly, for tests whose subject is not how these rows are created. */
+/**
+ * Rows inserted directly, for tests whose subject is not how these rows are created. A meter's or
+ * config's tariffs are recorded in the tariff history as assigned from the beginning of time.
+ */
 export async function insertTariff(db: Executor, accountId: string, name = 'Tariff'): Promise<number> {
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO tariffs (account_id, name, effective_from, effective_to) VALUES ($1, $2, '2025-01-01', '2030-12-31') RETURNING id`,
@@ -38,6 +41,13 @@ export async function insertMeter(
       options.intervalMinutes ?? 30,
     ],
   );
+  if (options.tariffId != null) {
+    await db.query(
+      `INSERT INTO tariff_history (account_id, meter_id, tariff_id, recorded_at, cause)
+       VALUES ($1, $2, $3, now(), 'EXISTING')`,
+      [accountId, row!.id, options.tariffId],
+    );
+  }
   return row!.id;
 }
 
@@ -63,6 +73,13 @@ export async function insertDashboardConfig(
      VALUES (${params.map((_, i) => `$${i + 1}`).join(', ')})`,
     params,
   );
+  for (const source of SOURCES.filter((s) => tariffs[s] !== undefined)) {
+    await db.query(
+      `INSERT INTO tariff_history (account_id, building_block_id, source, tariff_id, recorded_at, cause)
+       VALUES ($1, $2, $3, $4, now(), 'EXISTING')`,
+      [accountId, blockId, source, tariffs[source]],
+    );
+  }
 }
 
 export async function insertTransition(

@@ -12,12 +12,23 @@ export const TEST_SIGNING_KEYS = generateSigningKeys();
 /** The cheapest Argon2id parameters the library accepts: tests sign many users up and in. */
 export const TEST_PASSWORD_HASHING: PasswordHashing = { memoryCost: 8, timeCost: 1, parallelism: 1 };
 
-/** A clock the test can move forward; it follows real time otherwise. */
+/** A clock the test can move forward, or stop at an instant; it follows real time otherwise. */
 export class TestClock {
   offsetMs = 0;
-  readonly now = () => new Date(Date.now() + this.offsetMs);
+  private stoppedAt: number | undefined;
+  readonly now = () => new Date((this.stoppedAt ?? Date.now()) + this.offsetMs);
   advance(seconds: number): void {
     this.offsetMs += seconds * 1000;
+  }
+  /** Shows `instant` (ISO) from now on, standing still until advanced, set again or resumed. */
+  stopAt(instant: string): void {
+    this.stoppedAt = Date.parse(instant);
+    this.offsetMs = 0;
+  }
+  /** Follows real time again. */
+  resume(): void {
+    this.stoppedAt = undefined;
+    this.offsetMs = 0;
   }
 }
 

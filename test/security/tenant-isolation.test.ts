@@ -188,6 +188,10 @@ const ROUTES: Record<string, RouteEntry> = {
       },
     ],
   },
+  'GET /api/v1/building_blocks/{id}/config/tariff-history': {
+    victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: account(w.victim) }),
+    resource: 'building block',
+  },
   'DELETE /api/v1/building_blocks/{id}/config': {
     victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: account(w.victim) }),
     resource: 'building block',
@@ -218,6 +222,10 @@ const ROUTES: Record<string, RouteEntry> = {
     ],
   },
   'GET /api/v1/meters/{id}': {
+    victim: (w) => ({ params: { id: w.victim.meterId }, query: account(w.victim) }),
+    resource: 'meter',
+  },
+  'GET /api/v1/meters/{id}/tariff-history': {
     victim: (w) => ({ params: { id: w.victim.meterId }, query: account(w.victim) }),
     resource: 'meter',
   },
@@ -647,6 +655,7 @@ describe("the victim's data", () => {
       tariff_blocks: 2,
       tariff_transitions: 1,
       tariff_transition_applications: 0,
+      tariff_history: 2,
       readings: 48,
       readings_hourly: 24,
       readings_daily: 1,

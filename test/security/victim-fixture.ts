@@ -134,6 +134,7 @@ export async function snapshotOrganization(db: Executor, accountId: string) {
       `SELECT a.* FROM tariff_transition_applications a JOIN tariff_transitions t ON t.id = a.transition_id
        WHERE t.account_id = $1 ORDER BY a.id`,
     ),
+    tariff_history: await rows('SELECT * FROM tariff_history WHERE account_id = $1 ORDER BY id'),
     readings: await ofMeters('readings', 'ts'),
     readings_hourly: await ofMeters('readings_hourly', 'bucket_start'),
     readings_daily: await ofMeters('readings_daily', 'bucket_start'),

@@ -144,12 +144,26 @@ export const costRepository = {
     return row;
   },
 
-  /** Transitions of the organization that take effect strictly inside (start, end). */
-  transitionsWithin(db: Executor, accountId: string, start: Date, end: Date) {
+  /**
+   * The tariff records of the block's config sources that take effect before `end`, oldest first
+   * per source. A tariff deleted since has no bill to give: its records read as no tariff.
+   */
+  sourceTariffHistory(db: Executor, accountId: string, blockId: number, end: Date) {
+    return db.query<{ source: string; tariff_id: number | null; effective_from: Date | null }>(
+      `SELECT h.source, CASE WHEN t.deleted_at IS NULL THEN h.tariff_id END AS tariff_id, h.effective_from
+       FROM tariff_history h LEFT JOIN tariffs t ON t.id = h.tariff_id
+       WHERE h.account_id = $1 AND h.building_block_id = $2 AND (h.effective_from IS NULL OR h.effective_from < $3)
+       ORDER BY h.id`,
+      [accountId, blockId, end],
+    );
+  },
+
+  /** The organization's transitions not applied yet that take effect before `end`. */
+  pendingTransitions(db: Executor, accountId: string, end: Date) {
     return db.query<{ predecessor_id: number; successor_id: number; effective_from: Date }>(
       `SELECT predecessor_id, successor_id, effective_from FROM tariff_transitions
-       WHERE account_id = $1 AND effective_from > $2 AND effective_from < $3`,
-      [accountId, start, end],
+       WHERE account_id = $1 AND applied_at IS NULL AND effective_from < $2`,
+      [accountId, end],
     );
   },
 };

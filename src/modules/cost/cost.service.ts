@@ -4,6 +4,7 @@ import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
@@ -16,9 +17,7 @@ import {
   priceReadings,
   utilisationWindowStart,
 } from './engine/index.ts';
-import { tariffSegments } from './tariff-segments.ts';
-
-const SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
+import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
 
@@ -80,23 +79,29 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
     return priceReadings({ ...context, readings, earlierReadings });
   }
 
+  /**
+   * The bills of one source's meter over [start, end): one per part priced by one tariff, as the
+   * source's tariff history records it (pending transitions after it); parts without a tariff have
+   * no bill. Unpriced, with the reason, when no part has a tariff or the meter is not electricity.
+   */
   async function priceSource(
     auth: AuthContext,
     accountId: string,
     meterId: number,
-    tariffId: number,
+    tariffs: { records: TariffRecord[]; pending: PendingTransition[] },
     start: Date,
     end: Date,
   ) {
+    const segments = tariffSegments(tariffs.records, tariffs.pending, start, end);
+    if (segments.length === 0) return { meterSn: null, bills: [], unpriced: unpricedReason(meterId, null) };
     const meter = await repo.findMeter(db, accountId, meterId);
     if (!meter) throw notFound('Meter');
-    if (!isElectricityMeter(meter)) return { meter, bills: [], unpriced: notElectricity(meter) };
-    const transitions = await repo.transitionsWithin(db, accountId, start, end);
+    if (!isElectricityMeter(meter)) return { meterSn: meter.meter_sn, bills: [], unpriced: notElectricity(meter) };
     const bills: Bill[] = [];
-    for (const segment of tariffSegments(tariffId, start, end, transitions)) {
+    for (const segment of segments) {
       bills.push(await bill(auth, accountId, segment.tariffId, meter, segment.start, segment.end));
     }
-    return { meter, bills, unpriced: null };
+    return { meterSn: meter.meter_sn, bills, unpriced: null };
   }
 
   async function meterCost(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
@@ -110,26 +115,27 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
     const config = await repo.config(db, query.account_id, blockId);
     if (!config) throw notFound('Dashboard config');
     const [start, end] = [new Date(query.start), new Date(query.end)];
+    const [history, pending] = await Promise.all([
+      repo.sourceTariffHistory(db, query.account_id, blockId, end),
+      repo.pendingTransitions(db, query.account_id, end),
+    ]);
     const sources = await Promise.all(
       SOURCES.map(async (source) => {
         const meterId = config[`${source}_meter_id`] ?? null;
         const tariffId = config[`${source}_tariff_id`] ?? null;
         const base = { source, meter_id: meterId, tariff_id: tariffId };
-        if (meterId === null || tariffId === null) {
-          return {
-            ...base,
-            meter_sn: null,
-            priced: false,
-            reason: unpricedReason(meterId, tariffId),
-            bills: [],
-            total: null,
-          };
-        }
-        const { meter, bills, unpriced } = await priceSource(auth, query.account_id, meterId, tariffId, start, end);
-        if (unpriced)
-          return { ...base, meter_sn: meter.meter_sn, priced: false, reason: unpriced, bills: [], total: null };
+        const unpriced = (meter_sn: string | null, reason: string) =>
+          ({ ...base, meter_sn, priced: false, reason, bills: [], total: null }) as const;
+        if (meterId === null) return unpriced(null, unpricedReason(meterId, tariffId));
+        const records = history.filter((record) => record.source === source);
+        const {
+          meterSn,
+          bills,
+          unpriced: reason,
+        } = await priceSource(auth, query.account_id, meterId, { records, pending }, start, end);
+        if (reason) return unpriced(meterSn, reason);
         const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
-        return { ...base, meter_sn: meter.meter_sn, priced: true, reason: null, bills, total };
+        return { ...base, meter_sn: meterSn, priced: true, reason: null, bills, total };
       }),
     );
     const totals = new Map<string, Decimal>();

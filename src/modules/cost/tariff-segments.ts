@@ -1,4 +1,11 @@
-export interface TransitionInPeriod {
+/** A record of a source's tariff history: the tariff (null: none) from effective_from (null: the beginning of time). */
+export interface TariffRecord {
+  tariff_id: number | null;
+  effective_from: Date | null;
+}
+
+/** A transition not applied yet. */
+export interface PendingTransition {
   predecessor_id: number;
   successor_id: number;
   effective_from: Date;
@@ -10,32 +17,65 @@ export interface TariffSegment {
   end: Date;
 }
 
+/** From `from` (ms; -Infinity: the beginning of time) on, the source has tariffId. */
+interface Change {
+  tariffId: number | null;
+  from: number;
+}
+
+function recordedChanges(records: TariffRecord[]): Change[] {
+  let from = Number.NEGATIVE_INFINITY;
+  return records.map((record) => {
+    from = Math.max(from, record.effective_from?.getTime() ?? from);
+    return { tariffId: record.tariff_id, from };
+  });
+}
+
 /**
- * Splits [start, end) by the transitions that touch the tariff inside it: the tariff's
- * predecessors price the part before each transition, its successors the part after.
+ * What applying the pending transitions will record after the last record: the transition of the
+ * current tariff, then that of its successor and so on, as long as each takes effect no earlier
+ * than the one before (the order in which they are applied). Each takes effect at its
+ * effective_from, or at the instant of the change before it if that is later.
+ */
+function pendingChanges(last: Change, pending: PendingTransition[]): Change[] {
+  const byPredecessor = new Map(pending.map((t) => [t.predecessor_id, t]));
+  const changes: Change[] = [];
+  const seen = new Set([last.tariffId]);
+  let current = last;
+  let effective = Number.NEGATIVE_INFINITY;
+  for (let t = byPredecessor.get(current.tariffId ?? Number.NaN); t; t = byPredecessor.get(t.successor_id)) {
+    if (seen.has(t.successor_id) || t.effective_from.getTime() < effective) break;
+    effective = t.effective_from.getTime();
+    current = { tariffId: t.successor_id, from: Math.max(effective, current.from) };
+    changes.push(current);
+    seen.add(t.successor_id);
+  }
+  return changes;
+}
+
+/**
+ * The tariff of each instant of [start, end): the one recorded for it in the source's history
+ * (records oldest first), and after the last record the successors of the pending transitions of
+ * the current tariff. Parts without a tariff are left out; adjacent parts with one tariff are one
+ * segment.
  */
 export function tariffSegments(
-  tariffId: number,
+  records: TariffRecord[],
+  pending: PendingTransition[],
   start: Date,
   end: Date,
-  transitions: TransitionInPeriod[],
 ): TariffSegment[] {
-  const byPredecessor = new Map(transitions.map((t) => [t.predecessor_id, t]));
-  const bySuccessor = new Map(transitions.map((t) => [t.successor_id, t]));
-  const seen = new Set([tariffId]);
-  let first = tariffId;
-  for (let t = bySuccessor.get(first); t && !seen.has(t.predecessor_id); t = bySuccessor.get(first)) {
-    first = t.predecessor_id;
-    seen.add(first);
-  }
-  const segments: TariffSegment[] = [{ tariffId: first, start, end }];
-  const visited = new Set([first]);
-  for (let t = byPredecessor.get(first); t && !visited.has(t.successor_id); t = byPredecessor.get(t.successor_id)) {
-    const current = segments[segments.length - 1]!;
-    if (t.effective_from <= current.start) break;
-    current.end = t.effective_from;
-    segments.push({ tariffId: t.successor_id, start: t.effective_from, end });
-    visited.add(t.successor_id);
-  }
+  const recorded = recordedChanges(records);
+  const last = recorded.at(-1);
+  const changes = last ? [...recorded, ...pendingChanges(last, pending)] : [];
+  const segments: TariffSegment[] = [];
+  changes.forEach((change, i) => {
+    const from = Math.max(change.from, start.getTime());
+    const to = Math.min(changes[i + 1]?.from ?? Number.POSITIVE_INFINITY, end.getTime());
+    if (change.tariffId === null || from >= to) return;
+    const previous = segments.at(-1);
+    if (previous?.tariffId === change.tariffId && previous.end.getTime() === from) previous.end = new Date(to);
+    else segments.push({ tariffId: change.tariffId, start: new Date(from), end: new Date(to) });
+  });
   return segments;
 }

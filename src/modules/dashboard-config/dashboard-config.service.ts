@@ -5,6 +5,7 @@ import { notFound } from '../../http/errors.ts';
 import { assertReferencesExist, type Reference } from '../../http/references.ts';
 import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
 import type { MetersService } from '../meters/meters.service.ts';
+import { tariffHistoryRepository as history, requestChange } from '../tariff-history/tariff-history.repository.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { dashboardConfigRepository as repo } from './dashboard-config.repository.ts';
 import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS, type UpsertConfig } from './dashboard-config.schemas.ts';
@@ -15,6 +16,8 @@ export interface DashboardConfigDeps {
   blocks: Pick<BuildingBlocksService, 'find'>;
   meters: Pick<MetersService, 'lockReferenced'>;
   tariffs: Pick<TariffAccess, 'lockLive'>;
+  /** The clock: a change of a source's tariff takes effect at the instant of the request. */
+  now: () => Date;
 }
 
 /** Every meter and tariff the given fields name (null clears a field and names nothing). */
@@ -34,7 +37,7 @@ function referencesOf(values: ConfigValues): Reference<'Meter' | 'Tariff'>[] {
   return references;
 }
 
-export function createDashboardConfigService({ db, guard, blocks, meters, tariffs }: DashboardConfigDeps) {
+export function createDashboardConfigService({ db, guard, blocks, meters, tariffs, now }: DashboardConfigDeps) {
   async function ownedBlock(auth: AuthContext, accountId: string, blockId: number, access: 'read' | 'write') {
     await guard.require(auth, accountId, access);
     assertOwned(await blocks.find(blockId), accountId, 'Building block');
@@ -59,13 +62,21 @@ export function createDashboardConfigService({ db, guard, blocks, meters, tariff
           Meter: meters.lockReferenced,
           Tariff: tariffs.lockLive,
         });
-        return repo.upsert(tx, accountId, blockId, values);
+        const config = await repo.upsert(tx, accountId, blockId, values);
+        if (TARIFF_FIELDS.some((field) => values[field] !== undefined)) {
+          await history.recordConfigs(tx, accountId, [blockId], requestChange(now(), 'UPDATE'));
+        }
+        return config;
       });
     },
 
+    /** The block's source history stays: its sources have no tariff from now on. */
     async remove(auth: AuthContext, accountId: string, blockId: number) {
       await ownedBlock(auth, accountId, blockId, 'write');
-      if (!(await repo.delete(db, accountId, blockId))) throw notFound('Dashboard config');
+      await db.transaction(async (tx) => {
+        if (!(await repo.delete(tx, accountId, blockId))) throw notFound('Dashboard config');
+        await history.recordConfigs(tx, accountId, [blockId], requestChange(now(), 'DELETE'));
+      });
     },
   };
 }

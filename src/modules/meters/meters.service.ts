@@ -5,6 +5,11 @@ import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { assertReferencesExist, type Reference } from '../../http/references.ts';
 import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
+import {
+  requestChange,
+  type TariffChangeCause,
+  tariffHistoryRepository,
+} from '../tariff-history/tariff-history.repository.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { type Meter, metersRepository as repo } from './meters.repository.ts';
 import type { BlockMetersQuery, CreateMeter, ListMetersQuery, UpdateMeter } from './meters.schemas.ts';
@@ -14,11 +19,24 @@ export interface MetersDeps {
   guard: AccessGuard;
   blocks: Pick<BuildingBlocksService, 'find' | 'lockReferenced'>;
   tariffs: Pick<TariffAccess, 'lockLive'>;
+  /** The clock: a change of a meter's tariff takes effect at the instant of the request. */
+  now: () => Date;
 }
 
 const SERIAL_TAKEN = 'A meter with this meter_sn already exists';
 
-export function createMetersService({ db, guard, blocks, tariffs }: MetersDeps) {
+export function createMetersService({ db, guard, blocks, tariffs, now }: MetersDeps) {
+  /** Within the write's transaction, after it: a tariff the request set or changed goes into the meter's history. */
+  async function recordTariff(
+    tx: Executor,
+    meter: Meter,
+    values: { tariff_id?: number | null },
+    cause: TariffChangeCause,
+  ) {
+    if (values.tariff_id === undefined) return;
+    await tariffHistoryRepository.recordMeters(tx, meter.account_id, [meter.id], requestChange(now(), cause));
+  }
+
   /** The block and tariff a meter names must be records of its organization (400 otherwise). */
   function assertMeterReferences(
     tx: Executor,
@@ -63,7 +81,9 @@ export function createMetersService({ db, guard, blocks, tariffs }: MetersDeps) 
       await guard.require(auth, accountId, 'write');
       return db.transaction(async (tx) => {
         await assertMeterReferences(tx, accountId, values);
-        return conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
+        const meter = await conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
+        await recordTariff(tx, meter, body, 'CREATE');
+        return meter;
       });
     },
 
@@ -76,6 +96,7 @@ export function createMetersService({ db, guard, blocks, tariffs }: MetersDeps) 
         await assertMeterReferences(tx, accountId, values);
         const updated = await conflictOnDuplicate(repo.update(tx, accountId, id, values), SERIAL_TAKEN);
         if (!updated) throw notFound('Meter');
+        await recordTariff(tx, updated, body, 'UPDATE');
         return updated;
       });
     },

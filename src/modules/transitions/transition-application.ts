@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Executor } from '../../db/types.ts';
+import { tariffHistoryRepository as history, type TariffChange } from '../tariff-history/tariff-history.repository.ts';
 import { transitionsRepository as repo } from './transitions.repository.ts';
 
 export interface Application {
@@ -14,15 +15,30 @@ const APPLIER = `${hostname()}:${process.pid}`;
 
 /**
  * Switches every meter and dashboard-config tariff field of the organization that names the
- * predecessor to the successor, and marks the transition applied. Runs inside the caller's
- * transaction, which must hold the transition's row (lock or fresh insert).
+ * predecessor to the successor, records each switch in the tariff history as taking effect at the
+ * transition's effective_from (however late it is applied), and marks the transition applied.
+ * Runs inside the caller's transaction, which must hold the transition's row (lock or fresh insert).
  */
 export async function applyTransition(
   tx: Executor,
-  t: { id: number; account_id: string; predecessor_id: number; successor_id: number },
+  t: { id: number; account_id: string; predecessor_id: number; successor_id: number; effective_from: Date },
   at: Date,
 ): Promise<Application> {
-  const switched = await repo.switchTariff(tx, t.account_id, t.predecessor_id, t.successor_id);
-  await repo.markApplied(tx, t.account_id, t.id, { at, ...switched, by: APPLIER });
-  return { applied: true, meters_updated: switched.meters, configs_updated: switched.configs };
+  const { meterIds, blockIds } = await repo.switchTariff(tx, t.account_id, t.predecessor_id, t.successor_id);
+  const change: TariffChange = {
+    effectiveFrom: t.effective_from,
+    recordedAt: at,
+    cause: 'TRANSITION',
+    transitionId: t.id,
+  };
+  await history.recordMeters(tx, t.account_id, meterIds, change);
+  await history.recordConfigs(tx, t.account_id, blockIds, change);
+  const application = { applied: true, meters_updated: meterIds.length, configs_updated: blockIds.length };
+  await repo.markApplied(tx, t.account_id, t.id, {
+    at,
+    meters: application.meters_updated,
+    configs: application.configs_updated,
+    by: APPLIER,
+  });
+  return application;
 }

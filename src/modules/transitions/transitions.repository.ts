@@ -90,20 +90,20 @@ export const transitionsRepository = {
 
   /**
    * Switches every meter and dashboard-config tariff field of the organization that names the
-   * predecessor to the successor; how many meters and configs changed.
+   * predecessor to the successor; the meters and the configs (by block) that changed.
    */
   async switchTariff(db: Executor, accountId: string, predecessorId: number, successorId: number) {
-    const meters = await db.query(
+    const meters = await db.query<{ id: number }>(
       'UPDATE meters SET tariff_id = $3, updated_at = now() WHERE account_id = $1 AND tariff_id = $2 RETURNING id',
       [accountId, predecessorId, successorId],
     );
     const assignments = TARIFF_FIELDS.map((f) => `${f} = CASE WHEN ${f} = $2 THEN $3 ELSE ${f} END`).join(', ');
-    const configs = await db.query(
+    const configs = await db.query<{ building_block_id: number }>(
       `UPDATE energy_dashboard_configs SET ${assignments}, updated_at = now()
        WHERE account_id = $1 AND $2 IN (${TARIFF_FIELDS.join(', ')}) RETURNING building_block_id`,
       [accountId, predecessorId, successorId],
     );
-    return { meters: meters.length, configs: configs.length };
+    return { meterIds: meters.map((m) => m.id), blockIds: configs.map((c) => c.building_block_id) };
   },
 
   /** Marks the transition applied at `at`, and records the application. */
