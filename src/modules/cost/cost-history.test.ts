@@ -151,17 +151,21 @@ describe('a building cost over a reassignment of a source’s tariff', () => {
     expect(between.body.data.totals).toEqual({});
   });
 
-  it('does not price a part whose tariff has been deleted since', async () => {
+  it('still prices a past part with its tariff deleted since: the bill does not change', async () => {
     const retired = await tariff(5, 50);
     const block = await blockPricedWith(retired);
     t.clock.stopAt('2025-12-10T00:00:00.000Z');
     await putConfig(block, { grid_tariff_id: B });
+    const period: [string, string] = ['2025-12-09T00:00:00.000Z', '2025-12-11T00:00:00.000Z'];
+    const before = await buildingCost(block, period);
     const deleted = await org.owner.client.delete(`/api/v1/tariffs/${retired}`, { account_id: org.accountId });
     expect(deleted.status).toBe(204);
-    const res = await buildingCost(block, ['2025-12-09T00:00:00.000Z', '2025-12-11T00:00:00.000Z']);
-    expect(gridBills(res).map((b: unknown[]) => b.slice(0, 3))).toEqual([
+    const after = await buildingCost(block, period);
+    expect(gridBills(after).map((b: unknown[]) => b.slice(0, 3))).toEqual([
+      [retired, '2025-12-09T00:00:00.000Z', '2025-12-10T00:00:00.000Z'],
       [B, '2025-12-10T00:00:00.000Z', '2025-12-11T00:00:00.000Z'],
     ]);
+    expect(after.body.data).toEqual(before.body.data);
   });
 });
 

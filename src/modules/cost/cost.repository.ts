@@ -146,12 +146,12 @@ export const costRepository = {
 
   /**
    * The tariff records of the block's config sources that take effect before `end`, oldest first
-   * per source. A tariff deleted since has no bill to give: its records read as no tariff.
+   * per source. A tariff deleted since still prices its part: a past bill does not change.
    */
   sourceTariffHistory(db: Executor, accountId: string, blockId: number, end: Date) {
     return db.query<{ source: string; tariff_id: number | null; effective_from: Date | null }>(
-      `SELECT h.source, CASE WHEN t.deleted_at IS NULL THEN h.tariff_id END AS tariff_id, h.effective_from
-       FROM tariff_history h LEFT JOIN tariffs t ON t.id = h.tariff_id
+      `SELECT h.source, h.tariff_id, h.effective_from
+       FROM tariff_history h
        WHERE h.account_id = $1 AND h.building_block_id = $2 AND (h.effective_from IS NULL OR h.effective_from < $3)
        ORDER BY h.id`,
       [accountId, blockId, end],

@@ -26,25 +26,19 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
   return meterId === null ? 'No meter configured' : 'No tariff configured';
 }
 
+type PricedTariff = Awaited<ReturnType<TariffAccess['usableTariff']>>;
+
 export interface CostDeps {
   db: Database;
   guard: AccessGuard;
-  tariffAccess: Pick<TariffAccess, 'usableTariff'>;
+  tariffAccess: Pick<TariffAccess, 'usableTariff' | 'recordedTariff'>;
   /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
   admission: Admission;
 }
 
 export function createCostService({ db, guard, tariffAccess, admission }: CostDeps) {
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
-  async function bill(
-    auth: AuthContext,
-    accountId: string,
-    tariffId: number,
-    meter: CostMeterRow,
-    start: Date,
-    end: Date,
-  ) {
-    const tariff = await tariffAccess.usableTariff(auth, tariffId, accountId);
+  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
     const [pricing, calendar] = await Promise.all([
       repo.pricingTariff(db, tariff),
       repo.calendar(db, tariff, touScheduleId(tariff)),
@@ -99,7 +93,8 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
     if (!isElectricityMeter(meter)) return { meterSn: meter.meter_sn, bills: [], unpriced: notElectricity(meter) };
     const bills: Bill[] = [];
     for (const segment of segments) {
-      bills.push(await bill(auth, accountId, segment.tariffId, meter, segment.start, segment.end));
+      const tariff = await tariffAccess.recordedTariff(auth, segment.tariffId, accountId);
+      bills.push(await bill(tariff, meter, segment.start, segment.end));
     }
     return { meterSn: meter.meter_sn, bills, unpriced: null };
   }
@@ -107,7 +102,8 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
   async function meterCost(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
     const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
     if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
-    return bill(auth, query.account_id, tariffId, meter, new Date(query.start), new Date(query.end));
+    const tariff = await tariffAccess.usableTariff(auth, tariffId, query.account_id);
+    return bill(tariff, meter, new Date(query.start), new Date(query.end));
   }
 
   async function buildingCost(auth: AuthContext, blockId: number, query: BuildingCostQuery) {

@@ -43,6 +43,18 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
       return assertOwned(tariff, accountId, 'Tariff');
     },
 
+    /**
+     * A tariff the organization's tariff history names: its own or the catalogue's, also when it
+     * has been deleted since, so that a bill for a past period does not change.
+     */
+    async recordedTariff(auth: AuthContext, id: number, accountId: string) {
+      await requireAccount(auth, accountId, 'read');
+      const row = await tariffsRepository.findEvenDeleted(db, id);
+      const tariff = row && (await tariffDetails(db, row));
+      if (tariff && isCatalogueAccount(tariff.account_id)) return tariff;
+      return assertOwned(tariff, accountId, 'Tariff');
+    },
+
     /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
     lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),
 

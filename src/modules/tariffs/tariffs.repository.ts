@@ -71,6 +71,12 @@ export const tariffsRepository = {
     return row;
   },
 
+  /** A tariff deleted or not, whatever its organization (callers check ownership). */
+  async findEvenDeleted(db: Executor, id: number) {
+    const [row] = await db.query<TariffRow>(`SELECT ${TARIFF_RECORD} FROM tariffs WHERE id = $1`, [id]);
+    return row;
+  },
+
   /**
    * The live tariff of the organization, locked for a write to it until the transaction ends. FOR
    * UPDATE also waits for the writes that name the tariff (they hold FOR SHARE or, through a
