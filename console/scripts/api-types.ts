@@ -30,6 +30,6 @@ export async function serviceOpenApiDocument(): Promise<Record<string, unknown>>
 
 /** The TypeScript declarations of an OpenAPI document, as the console commits them. */
 export async function apiTypesOf(document: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], { alphabetize: true });
   return HEADER + astToString(ast);
 }
