@@ -168,7 +168,7 @@ describe.runIf(installed)('the console in Chromium', () => {
     expect(schedule.body.data.id).toBe(3);
   });
 
-  const PAGES = () => [
+  const pagesToVisit = () => [
     '/buildings',
     `/buildings/${seed.blockId}`,
     `/meters/${seed.meterIds.grid}`,
@@ -182,7 +182,7 @@ describe.runIf(installed)('the console in Chromium', () => {
   it('scrolls no page sideways at 375 pixels', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     try {
-      for (const path of PAGES()) {
+      for (const path of pagesToVisit()) {
         await visit(page, base, path);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect({ path, overflow }).toEqual({ path, overflow: 0 });

@@ -54,7 +54,11 @@ export function Chart({
       width: Math.max(element.clientWidth, 200),
       height,
       tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), tz),
-      scales: { x: { time: true, range: () => xRange } },
+      scales: {
+        x: { time: true, range: () => xRange },
+        // Bars start at zero, or their lengths would not compare.
+        ...(kind === 'bars' ? { y: { range: (_u, min, max) => [Math.min(0, min), Math.max(0, max) * 1.1] } } : {}),
+      },
       axes: [
         xTicks
           ? { splits: () => xTicks.at, values: (_u, splits) => splits.map(xTicks.label), space: 40 }

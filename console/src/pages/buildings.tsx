@@ -13,6 +13,8 @@ import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
+const WIDE = window.matchMedia('(min-width: 900px)');
+
 interface Tree {
   blocks: BuildingBlock[];
   children: Map<number | null, BuildingBlock[]>;
@@ -228,11 +230,14 @@ export function BuildingsPage({ id }: { id?: string }) {
         }
         return (
           <div className="split">
-            <nav aria-labelledby="tree-heading" className="panel">
-              <h2 id="tree-heading" style={{ marginTop: 0 }}>
-                Buildings
-              </h2>
-              <Branch tree={loaded} parent={null} selected={block.id} />
+            <nav aria-label="Building tree" className="panel">
+              {/* Open beside the dashboard on a wide screen; on a phone, folded above it. */}
+              <details open={WIDE.matches}>
+                <summary>
+                  <h2 style={{ display: 'inline', fontSize: '1.1rem' }}>Buildings</h2>
+                </summary>
+                <Branch tree={loaded} parent={null} selected={block.id} />
+              </details>
             </nav>
             <BlockDetail tree={loaded} block={block} />
           </div>
