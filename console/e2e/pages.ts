@@ -44,5 +44,5 @@ export async function between(page: Page, from: string, to: string): Promise<num
 /** The text of an element once it is there. */
 export async function textOf(locator: Locator): Promise<string> {
   await locator.waitFor();
-  return (await locator.innerText()).trim();
+  return ((await locator.textContent()) ?? '').trim();
 }

@@ -1,3 +1,4 @@
+import { mapConcurrently } from '../../../src/modules/timeseries/map-concurrently.ts';
 import { api, read } from '../api/client.ts';
 import {
   type BuildingEnergyRow,
@@ -7,7 +8,6 @@ import {
   type EnergySource,
   type Meter,
 } from '../api/models.ts';
-import { mapLimit } from '../lib/map-limit.ts';
 import { hasElectricityData } from '../lib/meters.ts';
 import type { BucketUnit, Range } from '../lib/ranges.ts';
 import { instantOf, isoMonth, localParts } from '../lib/time.ts';
@@ -101,7 +101,9 @@ export async function buildingEnergyProfile(
   known: KnownSources,
 ): Promise<BuildingEnergyRow[]> {
   const meters = await sourceMeters(accountId, known);
-  const profiles = await mapLimit(meters, 3, ({ meter }) => meterEnergyProfile(accountId, meter.meter_sn, range));
+  const profiles = await mapConcurrently(meters, 3, ({ meter }) =>
+    meterEnergyProfile(accountId, meter.meter_sn, range),
+  );
   const rows = new Map<string, BuildingEnergyRow>();
   profiles.forEach((buckets, i) => {
     const source: EnergySource = meters[i]!.source;

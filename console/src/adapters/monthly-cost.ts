@@ -1,6 +1,6 @@
+import { mapConcurrently } from '../../../src/modules/timeseries/map-concurrently.ts';
 import { api, read } from '../api/client.ts';
 import type { Bill, BillLine, BuildingCost, EnergySource } from '../api/models.ts';
-import { mapLimit } from '../lib/map-limit.ts';
 import type { MonthSpan } from '../lib/ranges.ts';
 
 /**
@@ -84,27 +84,8 @@ function monthOf(span: MonthSpan, sources: SourceMonth[]): MonthCost {
   return { ...span, totals, complete: bills.every((b) => b.missing_intervals === 0), sources };
 }
 
-/** The months of one answer whose bills carry `months` (§11.6). */
-export function fromMonths(cost: BuildingCost, spans: MonthSpan[]): MonthCost[] {
-  return spans.map((span) =>
-    monthOf(
-      span,
-      cost.sources.map(({ source, meter_sn, tariff_id, priced, reason, bills }) => ({
-        source,
-        meter_sn,
-        tariff_id,
-        priced,
-        reason,
-        bills: bills.flatMap((bill) =>
-          (bill.months ?? []).filter((m) => m.month === span.month).map((m) => monthBill(bill, m)),
-        ),
-      })),
-    ),
-  );
-}
-
-/** One month's answer whose bills do not carry `months`: the whole bill is the month's. */
-function fromMonthAnswer(cost: BuildingCost, span: MonthSpan): MonthCost {
+/** A month of an answer: each source with the part of each bill that falls in the month. */
+function monthOfAnswer(cost: BuildingCost, span: MonthSpan, billParts: (bill: Bill) => MonthBill[]): MonthCost {
   return monthOf(
     span,
     cost.sources.map(({ source, meter_sn, tariff_id, priced, reason, bills }) => ({
@@ -113,8 +94,17 @@ function fromMonthAnswer(cost: BuildingCost, span: MonthSpan): MonthCost {
       tariff_id,
       priced,
       reason,
-      bills: bills.map((bill) => monthBill(bill, bill)),
+      bills: bills.flatMap(billParts),
     })),
+  );
+}
+
+/** The months of one answer whose bills carry `months` (§11.6). */
+export function fromMonths(cost: BuildingCost, spans: MonthSpan[]): MonthCost[] {
+  return spans.map((span) =>
+    monthOfAnswer(cost, span, (bill) =>
+      (bill.months ?? []).filter((m) => m.month === span.month).map((m) => monthBill(bill, m)),
+    ),
   );
 }
 
@@ -127,9 +117,10 @@ function buildingCost(accountId: string, blockId: number, start: string, end: st
 }
 
 export async function monthlyCost(accountId: string, blockId: number, spans: MonthSpan[]): Promise<MonthCost[]> {
-  return mapLimit(spans, 2, async (span) => {
+  return mapConcurrently(spans, 2, async (span) => {
     const cost = await buildingCost(accountId, blockId, span.start, span.end);
     const withMonths = cost.sources.some((s) => s.bills.some((b) => b.months));
-    return withMonths ? fromMonths(cost, [span])[0]! : fromMonthAnswer(cost, span);
+    // Without months, the whole bill of a month's answer is the month's.
+    return withMonths ? fromMonths(cost, [span])[0]! : monthOfAnswer(cost, span, (bill) => [monthBill(bill, bill)]);
   });
 }

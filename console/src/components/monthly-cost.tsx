@@ -62,26 +62,22 @@ function BillTable({ bill, types, tz }: { bill: MonthBill; types: Map<string, Ta
           ))}
         </tbody>
         <tfoot>
-          <tr>
-            <th scope="row" colSpan={3}>
-              Subtotal
-            </th>
-            <td className="number">{money(bill.subtotal)}</td>
-          </tr>
-          <tr>
-            <th scope="row" colSpan={3}>
-              Tax
-            </th>
-            <td className="number">{money(bill.tax)}</td>
-          </tr>
-          <tr>
-            <th scope="row" colSpan={3}>
-              Total
-            </th>
-            <td className="number" data-bill-total={bill.total}>
-              {money(bill.total)}
-            </td>
-          </tr>
+          {(
+            [
+              ['Subtotal', bill.subtotal],
+              ['Tax', bill.tax],
+              ['Total', bill.total],
+            ] as const
+          ).map(([name, amount]) => (
+            <tr key={name}>
+              <th scope="row" colSpan={3}>
+                {name}
+              </th>
+              <td className="number" data-amount={amount}>
+                {money(amount)}
+              </td>
+            </tr>
+          ))}
         </tfoot>
       </table>
       {bill.missing_intervals > 0 && (

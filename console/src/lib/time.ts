@@ -1,3 +1,5 @@
+import { fromLocalMs, toLocalMs } from '../../../src/modules/cost/engine/local-time.ts';
+
 /**
  * Calendar time in an IANA time zone with the browser's Intl only: local dates, the instants of
  * local times (daylight saving included), and the local parts of an instant.
@@ -18,31 +20,11 @@ export interface LocalParts extends LocalDate {
 }
 
 const DAY_MS = 86_400_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-function formatter(tz: string): Intl.DateTimeFormat {
-  let format = formatters.get(tz);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      weekday: 'short',
-    });
-    formatters.set(tz, format);
-  }
-  return format;
-}
 
 /** True when the browser knows the zone. */
 export function isTimeZone(tz: string): boolean {
   try {
-    formatter(tz);
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
   } catch {
     return false;
@@ -55,34 +37,23 @@ export function browserTimeZone(): string {
 
 /** The local date, time and weekday of an instant in tz. */
 export function localParts(instant: number, tz: string): LocalParts {
-  const parts: Record<string, string> = {};
-  for (const part of formatter(tz).formatToParts(instant)) parts[part.type] = part.value;
+  const local = new Date(toLocalMs(tz, instant));
   return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? '') + 1,
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    weekday: ((local.getUTCDay() + 6) % 7) + 1,
   };
 }
 
-/** How far tz's clock is ahead of UTC at an instant, in milliseconds (whole minutes). */
-function offsetAt(instant: number, tz: string): number {
-  const p = localParts(instant, tz);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
-  return wall - Math.floor(instant / 60_000) * 60_000;
-}
-
 /**
- * The instant at which tz's clock shows the date and time. A time skipped by a daylight-saving
- * change resolves to the instant after the gap; a time shown twice, to the first.
+ * The instant at which tz's clock shows the date and time (the pricing engine's clock, shared); a
+ * time skipped by a daylight-saving change resolves to the instant after the gap.
  */
 export function instantOf(date: LocalDate, tz: string, hour = 0, minute = 0): number {
-  const wall = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
-  const candidates = [offsetAt(wall - DAY_MS, tz), offsetAt(wall + DAY_MS, tz)].map((offset) => wall - offset);
-  const shown = candidates.filter((instant) => instant + offsetAt(instant, tz) === wall);
-  return shown.length > 0 ? Math.min(...shown) : Math.max(...candidates);
+  return fromLocalMs(tz, Date.UTC(date.year, date.month - 1, date.day, hour, minute));
 }
 
 export function addDays(date: LocalDate, days: number): LocalDate {
