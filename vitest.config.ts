@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'console/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // One test file per core (vitest's default leaves one core idle), each worker running its files

@@ -1,22 +1,16 @@
-// `npm start`: runs the compiled server, compiling it first when dist/ is missing or older than src/.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// `npm start`: runs the compiled server, compiling it first when dist/ is missing or older than
+// src/, and building the console when dist/console is missing or older than its sources.
 import { join } from 'node:path';
-import { build } from './build.mjs';
+import { buildConsole, buildServer, consoleIsStale, serverIsStale } from './build.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const stamp = join(root, 'dist/.built');
 
-function newestSourceMs(dir) {
-  let newest = statSync(dir).mtimeMs;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceMs(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-if (!existsSync(stamp) || statSync(stamp).mtimeMs < newestSourceMs(join(root, 'src'))) {
+if (serverIsStale()) {
   console.log('Compiling the server into dist/ ...');
-  build();
+  buildServer();
+}
+if (consoleIsStale()) {
+  console.log('Building the console into dist/console ...');
+  buildConsole();
 }
 await import(join(root, 'dist/server.js'));

@@ -14,6 +14,7 @@ import type { PasswordHashing } from './modules/auth/passwords.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
 import { registerBuildingBlocksModule } from './modules/building-blocks/building-blocks.module.ts';
 import { registerCatalogueModule } from './modules/catalogue/catalogue.module.ts';
+import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
@@ -38,6 +39,8 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
   /** Argon2id parameters of password hashes (OWASP's when absent; tests make them cheap). */
   passwordHashing?: PasswordHashing;
+  /** The built web console's directory (dist/console when absent). */
+  consoleDirectory?: string;
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
@@ -48,6 +51,7 @@ export async function buildApp({
   now = () => new Date(),
   logStream,
   passwordHashing,
+  consoleDirectory,
 }: AppDeps): Promise<App> {
   const app = await createHttpApp({
     logLevel: config.logLevel,
@@ -97,5 +101,6 @@ export async function buildApp({
   const meters = registerMetersModule(app, { db, guard, blocks, tariffs: tariffAccess, now });
   const configs = registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess, now });
   registerTariffHistoryModule(app, { db, meters, configs });
+  await registerConsoleModule(app, { directory: consoleDirectory });
   return app;
 }

@@ -47,7 +47,7 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Partial<Pick<AppDeps, 'passwordHashing'>> = {},
+  deps: Partial<Pick<AppDeps, 'passwordHashing' | 'consoleDirectory'>> = {},
 ): Promise<TestApp> {
   const { db, url, drop } = await createTestDatabase();
   const config = loadConfig({

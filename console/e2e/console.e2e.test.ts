@@ -1,0 +1,208 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed, seedDemo } from '../../src/seed/demo.ts';
+import { call } from '../../test/helpers/http.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { addDays, isoDate, today } from '../src/lib/time.ts';
+import { CHROMIUM, chromiumInstalled, type LaunchedBrowser, launchChromium } from './browser.ts';
+import { between, ensureConsoleBuilt, settled, signIn, textOf, visit } from './pages.ts';
+
+/**
+ * The console in a real Chromium against a seeded service: what a person sees and does. Runs when
+ * Debian's Chromium is installed; under CI=true a missing Chromium fails instead of skipping.
+ */
+
+const TZ = 'Africa/Johannesburg';
+const installed = chromiumInstalled();
+if (!installed) {
+  const message = `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium): the console's end-to-end tests`;
+  if (process.env.CI === 'true') {
+    it('needs Chromium under CI', () => {
+      throw new Error(`${message} cannot run`);
+    });
+  } else {
+    console.warn(`${message} are skipped`);
+  }
+}
+
+describe.runIf(installed)('the console in Chromium', () => {
+  let t: TestApp;
+  let seed: DemoSeed;
+  let base: string;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let token: string;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    t = await startTestApp();
+    seed = (await seedDemo(t.db))!;
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+    });
+    token = login.body.data.access_token;
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const api = (path: string, query: Record<string, string>) =>
+    call(t.app, 'GET', `${path}?${new URLSearchParams(query)}`, { token });
+
+  it('signs in as the demo user by keyboard and draws the demo building with data', async () => {
+    await signIn(page, base, DEMO_EMAIL, DEMO_PASSWORD);
+    await page.getByRole('heading', { level: 1, name: 'Demo Campus' }).waitFor();
+    const energy = page.locator('section[aria-labelledby="energy-heading"]');
+    await energy.locator('.chart[data-drawn]').waitFor();
+    const values = await energy
+      .locator('[data-testid="energy-table"] td[data-value]')
+      .evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-value'))));
+    expect(values.filter((v) => v > 0).length).toBeGreaterThan(24);
+
+    const energyMs = await between(page, 'sign-in', 'dashboard-energy-drawn');
+    const dashboardMs = await between(page, 'sign-in', 'dashboard-drawn');
+    console.info(
+      `console: energy chart drawn ${Math.round(energyMs)} ms after sign-in, whole dashboard ${Math.round(dashboardMs)} ms`,
+    );
+  });
+
+  it("shows the month's bill total that the API computes", async () => {
+    const bills = page.locator('section[data-month]');
+    await bills.waitFor();
+    const [start, end] = await Promise.all([bills.getAttribute('data-start'), bills.getAttribute('data-end')]);
+    const total = page.getByTestId('month-total');
+    const shown = {
+      amount: Number(await total.getAttribute('data-amount')),
+      currency: await total.getAttribute('data-currency'),
+    };
+    const cost = await api(`/api/v1/building_blocks/${seed.blockId}/energy-cost`, {
+      account_id: seed.accountId,
+      start: start!,
+      end: end!,
+    });
+    expect(cost.status).toBe(200);
+    expect(shown).toEqual({ amount: cost.body.data.totals.ZAR, currency: 'ZAR' });
+    expect(shown.amount).toBeGreaterThan(0);
+    expect(await total.textContent()).toContain(
+      new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(shown.amount),
+    );
+  });
+
+  it('uploads a small CSV with a progress bar, and the new readings appear in the chart', async () => {
+    const day = isoDate(addDays(today(TZ), 2));
+    const csv = [
+      'meter_sn,ts,import_kwh,export_kwh',
+      ...[10, 11, 12].map((h) => `DEMO-LOAD-001,${day}T${h}:00:00+02:00,123.456,0`),
+    ];
+    await visit(page, base, '/upload');
+    await page.getByLabel('Readings file (CSV)').setInputFiles({
+      name: 'readings.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`${csv.join('\n')}\n`),
+    });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    expect(await textOf(page.getByTestId('upload-outcome'))).toBe(
+      'Imported 3 readings (3 inserted, 0 updated) from readings.csv',
+    );
+    expect(await page.getByLabel('Progress').getAttribute('value')).toBe('100');
+    expect(await textOf(page.getByTestId('upload-progress-text'))).toBe('100% · 3 readings stored');
+
+    await visit(page, base, `/meters/${seed.meterIds.load}?range=custom&from=${day}&to=${day}`);
+    const rows = page.locator('[data-testid="energy-table"] tbody tr');
+    expect(
+      await rows.evaluateAll((trs) =>
+        trs.map((tr) => [tr.getAttribute('data-ts'), tr.querySelector('td')?.getAttribute('data-value')]),
+      ),
+    ).toEqual([10, 11, 12].map((h) => [new Date(`${day}T${h}:00:00+02:00`).toISOString(), '123.456']));
+  });
+
+  it('reports a bad file with the import command’s words', async () => {
+    await visit(page, base, '/upload');
+    await page.getByLabel('Readings file (CSV)').setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('meter_sn,ts,import_kwh\nDEMO-LOAD-001,yesterday,1\n'),
+    });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    expect(await textOf(page.getByTestId('upload-outcome'))).toMatch(
+      /^Import failed: line 2: ts: .*, found "yesterday"$/,
+    );
+  });
+
+  it('finds Megaflex in the catalogue, and cloning it adds a tariff', async () => {
+    await visit(page, base, '/tariffs');
+    const before = Number(await page.getByTestId('tariff-count').getAttribute('data-count'));
+    await visit(page, base, '/catalogue');
+    await page.getByLabel('Search').fill('Megaflex');
+    await page.getByLabel('Search').press('Enter');
+    await page.waitForURL(/query=Megaflex/);
+    await settled(page);
+    const clone = page.getByRole('button', { name: /^Clone Eskom Megaflex/ });
+    await clone.click();
+    await page.waitForURL(/\/tariffs\/\d+\?cloned=/);
+    expect(await textOf(page.getByRole('heading', { level: 1 }))).toContain('Megaflex');
+    await page.getByText('Cloned from the catalogue into Demo Utilities.').waitFor();
+    await visit(page, base, '/tariffs');
+    expect(Number(await page.getByTestId('tariff-count').getAttribute('data-count'))).toBe(before + 1);
+  });
+
+  it('draws schedule 3 with peak from 07:00 to 09:00 on a weekday of the low-demand season', async () => {
+    await visit(page, base, `/tariffs/${seed.tariffIds.gridTariffId}`);
+    const monday = page.locator('section[data-season="SUMMER"] tr[data-day="Monday"]');
+    const period = (hour: number) => monday.locator(`td[data-hour="${hour}"]`).getAttribute('data-period');
+    expect(await Promise.all([6, 7, 8, 9].map(period))).toEqual(['STANDARD', 'PEAK', 'PEAK', 'STANDARD']);
+    expect(await monday.getAttribute('data-runs')).toContain('07:00-09:00 PEAK');
+    const schedule = await api(`/api/v1/tariffs/${seed.tariffIds.gridTariffId}/schedule`, {
+      account_id: seed.accountId,
+    });
+    expect(schedule.body.data.id).toBe(3);
+  });
+
+  const pagesToVisit = () => [
+    '/buildings',
+    `/buildings/${seed.blockId}`,
+    `/meters/${seed.meterIds.grid}`,
+    '/upload',
+    '/tariffs',
+    `/tariffs/${seed.tariffIds.gridTariffId}`,
+    '/catalogue',
+    '/catalogue/8',
+  ];
+
+  it('scrolls no page sideways at 375 pixels', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      for (const path of pagesToVisit()) {
+        await visit(page, base, path);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect({ path, overflow }).toEqual({ path, overflow: 0 });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('signs out, and the sign-up page reads well at 375 pixels too', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Create an account' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('logged no error in the browser console on any page', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

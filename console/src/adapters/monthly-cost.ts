@@ -1,0 +1,126 @@
+import { mapConcurrently } from '../../../src/modules/timeseries/map-concurrently.ts';
+import { api, read } from '../api/client.ts';
+import type { Bill, BillLine, BuildingCost, EnergySource } from '../api/models.ts';
+import type { MonthSpan } from '../lib/ranges.ts';
+
+/**
+ * A building's cost per calendar month, with each month's bills and lines.
+ *
+ * ADAPTER, until bills carry `months` (extensions §11.6). Meanwhile the building's energy-cost
+ * is asked once per month (two at a time: pricing is admitted a few requests at a time per
+ * organization). Once bills have `months`, monthlyCost asks once for the whole range
+ * (GET /api/v1/building_blocks/{id}/energy-cost?account_id&start=<first month's start>&end=<last
+ * month's end>) and cuts every bill into its months: `fromMonths` below does that already and
+ * is used as soon as an answer has them, so the switch is to drop the per-month requests.
+ */
+
+/** One bill's part in one month. */
+export interface MonthBill {
+  tariff_id: number;
+  meter_sn: string;
+  currency: string;
+  approximate: boolean;
+  start: string;
+  end: string;
+  import_kwh: number;
+  export_kwh: number;
+  lines: BillLine[];
+  subtotal: number;
+  tax: number;
+  total: number;
+  missing_intervals: number;
+  warnings: string[];
+}
+
+export interface SourceMonth {
+  source: EnergySource;
+  meter_sn: string | null;
+  tariff_id: number | null;
+  priced: boolean;
+  reason: string | null;
+  bills: MonthBill[];
+}
+
+export interface MonthCost extends MonthSpan {
+  /** Amount per currency. */
+  totals: Record<string, number>;
+  /** Every interval of every priced meter has a reading. */
+  complete: boolean;
+  sources: SourceMonth[];
+}
+
+const cents = (amount: number) => Math.round(amount * 100) / 100;
+
+function monthBill(
+  bill: Bill,
+  part: Pick<MonthBill, 'start' | 'end' | 'lines' | 'subtotal' | 'tax' | 'total'> & {
+    import_kwh: number;
+    export_kwh: number;
+    missing_intervals: number;
+  },
+): MonthBill {
+  return {
+    tariff_id: bill.tariff_id,
+    meter_sn: bill.meter_sn,
+    currency: bill.currency,
+    approximate: bill.approximate,
+    warnings: bill.warnings ?? [],
+    start: part.start,
+    end: part.end,
+    import_kwh: part.import_kwh,
+    export_kwh: part.export_kwh,
+    lines: part.lines,
+    subtotal: part.subtotal,
+    tax: part.tax,
+    total: part.total,
+    missing_intervals: part.missing_intervals,
+  };
+}
+
+function monthOf(span: MonthSpan, sources: SourceMonth[]): MonthCost {
+  const totals: Record<string, number> = {};
+  const bills = sources.flatMap((s) => s.bills);
+  for (const bill of bills) totals[bill.currency] = cents((totals[bill.currency] ?? 0) + bill.total);
+  return { ...span, totals, complete: bills.every((b) => b.missing_intervals === 0), sources };
+}
+
+/** A month of an answer: each source with the part of each bill that falls in the month. */
+function monthOfAnswer(cost: BuildingCost, span: MonthSpan, billParts: (bill: Bill) => MonthBill[]): MonthCost {
+  return monthOf(
+    span,
+    cost.sources.map(({ source, meter_sn, tariff_id, priced, reason, bills }) => ({
+      source,
+      meter_sn,
+      tariff_id,
+      priced,
+      reason,
+      bills: bills.flatMap(billParts),
+    })),
+  );
+}
+
+/** The months of one answer whose bills carry `months` (§11.6). */
+export function fromMonths(cost: BuildingCost, spans: MonthSpan[]): MonthCost[] {
+  return spans.map((span) =>
+    monthOfAnswer(cost, span, (bill) =>
+      (bill.months ?? []).filter((m) => m.month === span.month).map((m) => monthBill(bill, m)),
+    ),
+  );
+}
+
+function buildingCost(accountId: string, blockId: number, start: string, end: string): Promise<BuildingCost> {
+  return read<BuildingCost>(
+    api.GET('/api/v1/building_blocks/{id}/energy-cost', {
+      params: { path: { id: blockId }, query: { account_id: accountId, start, end } },
+    }),
+  );
+}
+
+export async function monthlyCost(accountId: string, blockId: number, spans: MonthSpan[]): Promise<MonthCost[]> {
+  return mapConcurrently(spans, 2, async (span) => {
+    const cost = await buildingCost(accountId, blockId, span.start, span.end);
+    const withMonths = cost.sources.some((s) => s.bills.some((b) => b.months));
+    // Without months, the whole bill of a month's answer is the month's.
+    return withMonths ? fromMonths(cost, [span])[0]! : monthOfAnswer(cost, span, (bill) => [monthBill(bill, bill)]);
+  });
+}

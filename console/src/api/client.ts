@@ -1,0 +1,80 @@
+import createClient from 'openapi-fetch';
+import { ApiError, apiErrorOf, UnreachableError } from './errors.ts';
+import type { Envelope } from './models.ts';
+import type { paths } from './schema.d.ts';
+import { session } from './session.ts';
+
+/** How often a request refused for overload (429, 503 with Retry-After) is tried again, and the longest wait. */
+const OVERLOAD_RETRIES = 3;
+const LONGEST_WAIT_S = 5;
+
+const wait = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+function retryAfter(response: Response): number | null {
+  if (response.status !== 429 && response.status !== 503) return null;
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds <= LONGEST_WAIT_S ? Math.max(seconds, 0.2) : null;
+}
+
+async function send(request: Request): Promise<Response> {
+  const token = await session.accessToken();
+  const authorized = new Request(request);
+  if (token) authorized.headers.set('authorization', `Bearer ${token}`);
+  try {
+    return await fetch(authorized);
+  } catch {
+    throw new UnreachableError();
+  }
+}
+
+/**
+ * fetch with the session's access token. A 401 refreshes the session once and tries again (a
+ * failed refresh signs the user out); an overloaded service is waited for, a few times.
+ */
+export async function authorizedFetch(request: Request): Promise<Response> {
+  let response = await send(request.clone());
+  if (response.status === 401 && session.user()) {
+    await session.refresh();
+    response = await send(request.clone());
+    if (response.status === 401) session.expire();
+  }
+  for (let attempt = 0; attempt < OVERLOAD_RETRIES; attempt++) {
+    const seconds = retryAfter(response);
+    if (seconds === null) break;
+    await wait(seconds);
+    response = await send(request.clone());
+  }
+  return response;
+}
+
+/** The API, typed by its OpenAPI document, with the session's token on every request. */
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? '',
+  fetch: authorizedFetch,
+});
+
+type Call = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** The envelope of a successful answer; an ApiError otherwise. */
+export async function envelope<T>(call: Call): Promise<Envelope<T>> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw apiErrorOf(response.status, error);
+  return data as Envelope<T>;
+}
+
+/** The data of a successful answer. */
+export async function read<T>(call: Call): Promise<T> {
+  return (await envelope<T>(call)).data;
+}
+
+/** Every row of a paginated list (pages of 100). */
+export async function readAll<T>(page: (page: number) => Call): Promise<T[]> {
+  const rows: T[] = [];
+  for (let n = 1; ; n++) {
+    const answer = await envelope<T[]>(page(n));
+    rows.push(...answer.data);
+    if (answer.data.length < 100 || rows.length >= (answer.count ?? 0)) return rows;
+  }
+}
+
+export { ApiError };

@@ -1,0 +1,112 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { authorizedFetch } from '../api/client.ts';
+import { formatNumber } from '../lib/format.ts';
+import { useOrganization } from '../organization.tsx';
+import {
+  failureReport,
+  READINGS_PATH,
+  successReport,
+  type UploadProgress,
+  uploadReadings,
+} from '../upload/upload-readings.ts';
+
+type Outcome = { ok: true; lines: string[] } | { ok: false; lines: string[] };
+
+const post = (body: string) =>
+  authorizedFetch(
+    new Request(`${window.location.origin}${READINGS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }),
+  );
+
+/** A readings CSV file sent to the readings endpoint in batches, with a progress bar. */
+export function UploadPage() {
+  const { current, canWrite } = useOrganization();
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  useEffect(() => {
+    document.title = 'Upload readings · Utility Management Console';
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return;
+    setBusy(true);
+    setOutcome(null);
+    setProgress({ bytes: 0, total: file.size, readings: 0 });
+    try {
+      const summary = await uploadReadings({ accountId: current.id, file, post, onProgress: setProgress });
+      setOutcome({ ok: true, lines: [successReport(summary, file.name)] });
+    } catch (error) {
+      setOutcome({ ok: false, lines: failureReport(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const percent = progress && progress.total > 0 ? Math.round((progress.bytes / progress.total) * 100) : 0;
+
+  return (
+    <>
+      <h1>Upload readings</h1>
+      <p>
+        A CSV file of interval readings of electricity meters of <strong>{current.name}</strong>. Its first line names
+        the columns: <code>meter_sn</code>, <code>ts</code> (the start of the interval, ISO 8601),{' '}
+        <code>import_kwh</code>, and optionally <code>export_kwh</code>, <code>kvarh</code>, <code>power_kw</code>,{' '}
+        <code>kva</code>.
+      </p>
+      <p className="muted">
+        The file is sent in batches, each stored whole or not at all. The upload stops at the first bad line or refused
+        batch; what was stored before stays, and uploading the fixed file again completes it (readings already stored
+        are replaced, never doubled).
+      </p>
+      {!canWrite && (
+        <p className="error" role="note">
+          Your role in this organization ({current.role.toLowerCase()}) may read but not upload readings.
+        </p>
+      )}
+      <form onSubmit={submit} className="row">
+        <div>
+          <label htmlFor="readings-file">Readings file (CSV)</label>
+          <input
+            id="readings-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            disabled={busy}
+          />
+        </div>
+        <button type="submit" disabled={!file || busy || !canWrite}>
+          {busy ? 'Uploading…' : 'Upload'}
+        </button>
+      </form>
+      {progress && (
+        <div style={{ marginTop: '1rem' }}>
+          <label htmlFor="upload-progress">Progress</label>
+          <progress id="upload-progress" max={100} value={percent} aria-valuetext={`${percent}%`} />
+          <p className="muted" aria-live="polite" data-testid="upload-progress-text">
+            {percent}% · {formatNumber(progress.readings, 0)} readings stored
+          </p>
+        </div>
+      )}
+      {outcome && (
+        <div
+          className={outcome.ok ? 'success' : 'error'}
+          role={outcome.ok ? 'status' : 'alert'}
+          data-testid="upload-outcome"
+        >
+          {outcome.lines.map((line) => (
+            <p key={line} style={{ margin: '0.25rem 0' }}>
+              {line}
+            </p>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
