@@ -1,17 +1,10 @@
-import { mapConcurrently } from '../../../src/modules/timeseries/map-concurrently.ts';
 import { api, read } from '../api/client.ts';
 import type { Bill, BillLine, BuildingCost, EnergySource } from '../api/models.ts';
 import type { MonthSpan } from '../lib/ranges.ts';
 
 /**
- * A building's cost per calendar month, with each month's bills and lines.
- *
- * ADAPTER, until bills carry `months` (extensions §11.6). Meanwhile the building's energy-cost
- * is asked once per month (two at a time: pricing is admitted a few requests at a time per
- * organization). Once bills have `months`, monthlyCost asks once for the whole range
- * (GET /api/v1/building_blocks/{id}/energy-cost?account_id&start=<first month's start>&end=<last
- * month's end>) and cuts every bill into its months: `fromMonths` below does that already and
- * is used as soon as an answer has them, so the switch is to drop the per-month requests.
+ * A building's cost per calendar month, with each month's bills and lines: one energy-cost request
+ * for the whole range, every bill cut into its `months` (extensions §11.6).
  */
 
 /** One bill's part in one month. */
@@ -117,10 +110,7 @@ function buildingCost(accountId: string, blockId: number, start: string, end: st
 }
 
 export async function monthlyCost(accountId: string, blockId: number, spans: MonthSpan[]): Promise<MonthCost[]> {
-  return mapConcurrently(spans, 2, async (span) => {
-    const cost = await buildingCost(accountId, blockId, span.start, span.end);
-    const withMonths = cost.sources.some((s) => s.bills.some((b) => b.months));
-    // Without months, the whole bill of a month's answer is the month's.
-    return withMonths ? fromMonths(cost, [span])[0]! : monthOfAnswer(cost, span, (bill) => [monthBill(bill, bill)]);
-  });
+  if (spans.length === 0) return [];
+  const cost = await buildingCost(accountId, blockId, spans[0]!.start, spans.at(-1)!.end);
+  return fromMonths(cost, spans);
 }
