@@ -526,6 +526,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/building_blocks/{id}/config/tariff-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tariff history of the config’s sources
+         * @description Every change of the tariff of each source (grid, solar, genset, inverter, load) of the block's dashboard config, with the instant it takes effect; the building cost prices each instant with the tariff recorded for it. Each record: id, tariff_id (null: no tariff), effective_from (null: from the beginning of time, the first record), recorded_at, cause (CREATE: a meter created with it; UPDATE: a request changed it; TRANSITION: a transition was applied, effective at its effective_from; DELETE: the config was deleted; EXISTING: assigned before history began) and transition_id (for TRANSITION). Oldest first, all of them. Each also names its source.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The organization the records belong to */
+                    account_id: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The building block, by id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/building_blocks/{id}/energy-cost": {
         parameters: {
             query?: never;
@@ -711,6 +754,8 @@ export interface paths {
                         /** @enum {string} */
                         meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
                         name?: string | null;
+                        /** @description Notified maximum demand (NMD) in kVA, 0 to 1,000,000, at most 3 decimals: what NMD, UTILISED_CAPACITY and EXCESS tariff items charge on. Null: none (counted as 0) */
+                        notified_max_demand_kva?: number | null;
                         /** @description Tariff of the same organization */
                         tariff_id?: number | null;
                     };
@@ -788,6 +833,8 @@ export interface paths {
                         /** @enum {string} */
                         meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
                         name?: string | null;
+                        /** @description Notified maximum demand (NMD) in kVA, 0 to 1,000,000, at most 3 decimals: what NMD, UTILISED_CAPACITY and EXCESS tariff items charge on. Null: none (counted as 0) */
+                        notified_max_demand_kva?: number | null;
                         /** @description Tariff of the same organization */
                         tariff_id?: number | null;
                     };
@@ -828,6 +875,49 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/meters/{id}/tariff-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The meter's tariff history
+         * @description Every change of the tariff of the meter, with the instant it takes effect. Each record: id, tariff_id (null: no tariff), effective_from (null: from the beginning of time, the first record), recorded_at, cause (CREATE: a meter created with it; UPDATE: a request changed it; TRANSITION: a transition was applied, effective at its effective_from; DELETE: the config was deleted; EXISTING: assigned before history began) and transition_id (for TRANSITION). Oldest first, all of them.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The organization the records belong to */
+                    account_id: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The meter, by id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1421,15 +1511,23 @@ export interface paths {
                             /** @description Upper consumption bound; null for the final unbounded tier */
                             upper_limit?: number | null;
                         }[];
+                        /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
+                        demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                        /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                        demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                        free_ratio?: number | null;
                         /** @enum {string} */
                         item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
-                        /** @description Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals */
+                        /** @description Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals */
                         price: number;
                         /**
                          * @default SUMMER
                          * @enum {string}
                          */
                         season?: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                        /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month) */
+                        unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
                     } | {
                         /** @description Tiers of a BLOCK tariff */
                         blocks?: {
@@ -1440,15 +1538,23 @@ export interface paths {
                             /** @description Upper consumption bound; null for the final unbounded tier */
                             upper_limit?: number | null;
                         }[];
+                        /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
+                        demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                        /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                        demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                        free_ratio?: number | null;
                         /** @enum {string} */
                         item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
-                        /** @description Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals */
+                        /** @description Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals */
                         price: number;
                         /**
                          * @default SUMMER
                          * @enum {string}
                          */
                         season?: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                        /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month) */
+                        unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
                     }[];
                 };
             };
@@ -1494,12 +1600,20 @@ export interface paths {
                     "application/json": {
                         /** Format: uuid */
                         account_id?: string;
+                        /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
+                        demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                        /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                        demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                        free_ratio?: number | null;
                         /** @enum {string} */
                         item_type_code?: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
-                        /** @description Price in the tariff currency per unit of the item type, -1,000,000 to 1,000,000, at most 6 decimals */
+                        /** @description Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals */
                         price?: number;
                         /** @enum {string} */
                         season?: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                        /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month) */
+                        unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
                     };
                 };
             };
