@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
+import { badRequest } from '../../http/errors.ts';
+import { MAX_PARAM_LENGTH } from '../../http/limits.ts';
 import type { App } from '../../http/types.ts';
 
 /** Paths that belong to the API and the service's documents: never the console's pages. */
@@ -11,6 +13,18 @@ const SERVICE_PATHS = /^\/(api|docs|\.well-known|metrics|healthz|readyz)(\/|$)/;
 export function isConsolePage(url: string): boolean {
   const path = url.split('?')[0] ?? '/';
   return !SERVICE_PATHS.test(path) && !/\.[^/]*$/.test(path);
+}
+
+/**
+ * An unknown path that is not the console's: what the router answers without this wildcard (a
+ * segment too long for a path parameter is a 400; anything else the 404 envelope).
+ */
+function notConsolePage(url: string, reply: FastifyReply) {
+  const segments = (url.split('?')[0] ?? '').split('/');
+  if (segments.some((segment) => segment.length > MAX_PARAM_LENGTH)) {
+    throw badRequest(`path: A path parameter is longer than ${MAX_PARAM_LENGTH} characters`);
+  }
+  return reply.callNotFound();
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -50,7 +64,7 @@ export async function registerConsoleRoutes(app: App, directory: string): Promis
       setHeaders: cacheHeaders,
     });
     scope.get('/*', { schema: { hide: true } }, async (request, reply) =>
-      isConsolePage(request.url) ? sendPage(reply) : reply.callNotFound(),
+      isConsolePage(request.url) ? sendPage(reply) : notConsolePage(request.url, reply),
     );
   });
 }
