@@ -7,6 +7,7 @@ import { organizationsRepository as organizations } from '../modules/organizatio
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
+import { seedDemoTransition } from './demo-transition.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
@@ -23,6 +24,8 @@ async function insertDemoUser(tx: Executor): Promise<string> {
 export interface DemoSeed extends DemoSites {
   accountId: string;
   tariffIds: DemoTariffs;
+  /** The grid tariff's successor from the next 1 April (a pending transition). */
+  nextTariffId: number;
 }
 
 /** Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed. */
@@ -31,7 +34,7 @@ async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSit
   await configs.upsert(tx, accountId, sites.blockId, { grid_tariff_id: tariffs.gridTariffId });
 }
 
-/** The demo user, organization, sites, tariffs and 90 days of readings up to now, once: undefined when they exist. */
+/** The demo user, organization, sites, tariffs (with a pending transition) and 90 days of readings up to now, once: undefined when they exist. */
 export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed | undefined> {
   if (await users.findUserByEmail(db, DEMO_EMAIL)) return undefined;
   return db.transaction(async (tx) => {
@@ -40,7 +43,8 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
     const sites = await seedDemoSites(tx, accountId);
     const tariffIds = await seedDemoTariffs(tx, accountId);
     await assignDemoTariffs(tx, accountId, sites, tariffIds);
+    const nextTariffId = await seedDemoTransition(tx, accountId, tariffIds.gridTariffId, ownerId, now);
     await seedDemoReadings(tx, sites.meterIds, now);
-    return { accountId, ...sites, tariffIds };
+    return { accountId, ...sites, tariffIds, nextTariffId };
   });
 }
