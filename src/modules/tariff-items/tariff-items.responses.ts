@@ -12,6 +12,16 @@ const tariffBlock = z
   })
   .meta({ examples: [{ id: 1, tariff_item_id: 100011, block_index: 0, upper_limit: 600, unit_price_cents: 232.31 }] });
 
+/** One of the demo grid tariff's items. */
+export const ITEM_EXAMPLE = {
+  id: 100004,
+  tariff_id: 1001,
+  item_type_code: 'TOU_PEAK_ENERGY',
+  price: 3.2928,
+  season: 'SUMMER',
+  tariff_blocks: [],
+};
+
 /** A tariff item as every answer shows it: with its tiers, by block_index. */
 export const tariffItemRecord = z
   .strictObject({
@@ -22,18 +32,7 @@ export const tariffItemRecord = z
     season: z.enum(SEASONS),
     tariff_blocks: z.array(tariffBlock),
   })
-  .meta({
-    examples: [
-      {
-        id: 100004,
-        tariff_id: 1001,
-        item_type_code: 'TOU_PEAK_ENERGY',
-        price: 3.2928,
-        season: 'SUMMER',
-        tariff_blocks: [],
-      },
-    ],
-  });
+  .meta({ examples: [ITEM_EXAMPLE] });
 
 export const tariffItemResponses = {
   list: listEnvelope(tariffItemRecord, "A page of the tariff's items", 10),

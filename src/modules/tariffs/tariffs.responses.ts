@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
 import { isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { dsoRecord, scheduleRecord } from '../reference/reference.responses.ts';
-import { tariffItemRecord } from '../tariff-items/tariff-items.responses.ts';
+import { ITEM_EXAMPLE, tariffItemRecord } from '../tariff-items/tariff-items.responses.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 
 /** The demo's grid tariff (a clone of the catalogue's Homeflex), as the examples show it. */
-const GRID_TARIFF_EXAMPLE = {
+export const GRID_TARIFF_EXAMPLE = {
   id: 1001,
   account_id: EXAMPLE.accountId,
   name: 'Eskom Homeflex 1 2025/26',
@@ -63,21 +63,13 @@ export const tariffDetail = z
       {
         ...GRID_TARIFF_EXAMPLE,
         tariff_items: [
+          ITEM_EXAMPLE,
           {
-            id: 100004,
-            tariff_id: 1001,
-            item_type_code: 'TOU_PEAK_ENERGY',
-            price: 3.2928,
-            season: 'SUMMER',
-            tariff_blocks: [],
-          },
-          {
+            ...ITEM_EXAMPLE,
             id: 100009,
-            tariff_id: 1001,
             item_type_code: 'SERVICE',
             price: 3.27,
             season: 'ALL_YEAR',
-            tariff_blocks: [],
           },
         ],
         dso: { id: 1, name: 'Eskom', tz: 'Africa/Johannesburg' },
