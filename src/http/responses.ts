@@ -26,6 +26,8 @@ export const isoDate = formatted('date', z.iso.date());
 /** A uuid as answered (lower-case). */
 export const uuidValue = formatted('uuid', z.uuid());
 export const emailValue = formatted('email', z.email());
+/** An integer as answered (ids, counts), documented without zod's safe-integer bounds. */
+export const integer = z.number().refine(Number.isInteger, 'Must be an integer').meta({ type: 'integer' });
 
 /** The first example of a schema: its own, else that of what it wraps (an array: of one element). */
 function firstExample(schema: z.ZodType): unknown {
@@ -60,7 +62,7 @@ export function listEnvelope(item: z.ZodType, description: string, count = 1): R
       success: z.literal(true),
       message,
       data: z.array(item),
-      count: z.number().int().nonnegative().describe('Total of matching rows, not the length of this page'),
+      count: integer.describe('Total of matching rows, not the length of this page'),
     })
     .meta({ description, ...envelopeExample(example === undefined ? undefined : [example], { count }) });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../db/memberships.ts';
 import { EXAMPLE } from '../../http/examples.ts';
-import { emailValue, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { emailValue, integer, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 
 const USER_EXAMPLE = { id: EXAMPLE.userId, email: 'demo@example.com', created_at: EXAMPLE.createdAt };
 
@@ -19,7 +19,7 @@ const ACCESS_TOKEN_EXAMPLE =
 const tokens = {
   access_token: z.string().describe('JWT (EdDSA); send it as `Authorization: Bearer <token>`'),
   token_type: z.literal('bearer'),
-  expires_at: z.number().int().describe('Expiry of the access token, seconds since 1970 (UTC)'),
+  expires_at: integer.describe('Expiry of the access token, seconds since 1970 (UTC)'),
   refresh_token: z.string().describe('Single use, for POST /api/v1/auth/refresh'),
   user: userRecord,
 };
@@ -33,7 +33,7 @@ const tokensExample = {
 };
 
 const session = z
-  .strictObject({ ...tokens, expires_in: z.number().int().describe('Lifetime of the access token in seconds') })
+  .strictObject({ ...tokens, expires_in: integer.describe('Lifetime of the access token in seconds') })
   .meta({ examples: [{ ...tokensExample, expires_in: 3600 }] });
 
 const refreshed = z.strictObject(tokens).meta({ examples: [tokensExample] });

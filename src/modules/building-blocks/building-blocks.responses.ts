@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
-import { listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { integer, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { BUILDING_TYPES } from './building-blocks.schemas.ts';
 
 /** The demo's site, as the examples show it. */
@@ -25,7 +25,7 @@ export const SITE_EXAMPLE = {
 
 const buildingBlock = z
   .strictObject({
-    id: z.number().int(),
+    id: integer,
     account_id: uuidValue,
     name: z.string(),
     building_type: z.enum(BUILDING_TYPES),
@@ -35,7 +35,7 @@ const buildingBlock = z
     state: z.string(),
     postal_code: z.number(),
     country: z.string(),
-    parent_id: z.number().int().nullable().describe('The parent block; null for a top-level block'),
+    parent_id: integer.nullable().describe('The parent block; null for a top-level block'),
     area: z.number().nullable(),
     is_active: z.boolean(),
     location: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { okEnvelope, timestamp } from '../../http/responses.ts';
+import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
 import { CURRENCIES, ITEM_TYPE_CODES, SEASONS, TOU_PERIODS } from '../tariffs/tariff-enums.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
@@ -8,7 +8,7 @@ const billLine = z.strictObject({
   item_type_code: z.enum(ITEM_TYPE_CODES),
   season: z.enum(SEASONS).describe('The season of the tariff item applied'),
   period: z.enum(TOU_PERIODS).nullable().describe('Time-of-use period; null for other items'),
-  block_index: z.number().int().nullable().describe('The tier; null for items without tiers'),
+  block_index: integer.nullable().describe('The tier; null for items without tiers'),
   quantity: z.number(),
   unit: z.string().describe('Unit of the quantity: kWh, kvarh, kVA, day, month'),
   unit_price: z.number().describe('In the currency per unit; negative for a credit'),
@@ -67,7 +67,7 @@ const DEMO_BILL = {
 
 const bill = z
   .strictObject({
-    tariff_id: z.number().int(),
+    tariff_id: integer,
     meter_sn: z.string(),
     start: timestamp,
     end: timestamp,
@@ -82,7 +82,7 @@ const bill = z
     tax_rate: z.number().describe('Percentage'),
     tax: money,
     total: money,
-    missing_intervals: z.number().int().describe("The meter's intervals in the period without a reading"),
+    missing_intervals: integer.describe("The meter's intervals in the period without a reading"),
   })
   .meta({ examples: [DEMO_BILL] });
 
@@ -99,14 +99,14 @@ const unpriced = (source: string, reason: string, meterId: number | null) => ({
 
 const buildingCost = z
   .strictObject({
-    building_block_id: z.number().int(),
+    building_block_id: integer,
     start: timestamp,
     end: timestamp,
     sources: z.array(
       z.strictObject({
         source: z.enum(['grid', 'solar', 'genset', 'inverter', 'load']),
-        meter_id: z.number().int().nullable(),
-        tariff_id: z.number().int().nullable(),
+        meter_id: integer.nullable(),
+        tariff_id: integer.nullable(),
         meter_sn: z.string().nullable(),
         priced: z.boolean(),
         reason: z.string().nullable().describe('Why the source is not priced'),

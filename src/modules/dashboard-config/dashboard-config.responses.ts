@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { okEnvelope, timestamp } from '../../http/responses.ts';
+import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
 import { METER_FIELDS, TARIFF_FIELDS } from './dashboard-config.schemas.ts';
 
 const nullableIds = (fields: readonly string[], description: string) =>
-  Object.fromEntries(fields.map((field) => [field, z.number().int().nullable().describe(description)]));
+  Object.fromEntries(fields.map((field) => [field, integer.nullable().describe(description)]));
 
 const DEMO_CONFIG = {
   building_block_id: 1,
@@ -25,9 +25,9 @@ const DEMO_CONFIG = {
 
 const config = z
   .strictObject({
-    building_block_id: z.number().int(),
+    building_block_id: integer,
     ...nullableIds(METER_FIELDS, 'The meter of this source, or null'),
-    submeter_ids: z.array(z.number().int()).nullable().describe('Further meters'),
+    submeter_ids: z.array(integer).nullable().describe('Further meters'),
     ...nullableIds(TARIFF_FIELDS, 'The tariff that prices this source, or null'),
     created_at: timestamp,
     updated_at: timestamp,

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
-import { listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { integer, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 import { INTERVAL_MINUTES } from './meters.schemas.ts';
 
 const meter = z
   .strictObject({
-    id: z.number().int(),
+    id: integer,
     account_id: uuidValue,
-    building_block_id: z.number().int(),
+    building_block_id: integer,
     meter_sn: z.string().describe('Serial number, unique across the whole service'),
     meter_type: z.enum(METER_TYPES),
     name: z.string().nullable(),
-    tariff_id: z.number().int().nullable().describe('The tariff that prices the meter'),
+    tariff_id: integer.nullable().describe('The tariff that prices the meter'),
     interval_minutes: z.literal(INTERVAL_MINUTES),
     is_active: z.boolean(),
     created_at: timestamp,

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { isoDate, listEnvelope, okEnvelope } from '../../http/responses.ts';
+import { integer, isoDate, listEnvelope, okEnvelope } from '../../http/responses.ts';
 import { ITEM_TYPE_CODES, SEASONS, TOU_DAY_TYPES, TOU_PERIODS } from '../tariffs/tariff-enums.ts';
 
 const ESKOM = { id: 1, name: 'Eskom', tz: 'Africa/Johannesburg' };
 
 export const dsoRecord = z
-  .strictObject({ id: z.number().int(), name: z.string(), tz: z.string().describe('IANA time zone') })
+  .strictObject({ id: integer, name: z.string(), tz: z.string().describe('IANA time zone') })
   .meta({ examples: [ESKOM] });
 
 const itemType = z
@@ -27,18 +27,18 @@ const WINTER_RULE = {
 };
 
 const rule = z.strictObject({
-  id: z.number().int(),
-  schedule_id: z.number().int(),
-  season_id: z.number().int(),
+  id: integer,
+  schedule_id: integer,
+  season_id: integer,
   day_type: z.enum(TOU_DAY_TYPES),
   period: z.enum(TOU_PERIODS),
-  start_minute: z.number().int().describe('Minutes from midnight, inclusive'),
-  end_minute: z.number().int().describe('Minutes from midnight, exclusive (up to 1440)'),
+  start_minute: integer.describe('Minutes from midnight, inclusive'),
+  end_minute: integer.describe('Minutes from midnight, exclusive (up to 1440)'),
 });
 
 const season = z.strictObject({
-  id: z.number().int(),
-  dso_id: z.number().int(),
+  id: integer,
+  dso_id: integer,
   label: z.enum(SEASONS),
   date_start: isoDate.describe('Recurs every year: only the month and day count'),
   date_end: isoDate,
@@ -47,10 +47,10 @@ const season = z.strictObject({
 
 export const scheduleRecord = z
   .strictObject({
-    id: z.number().int(),
-    dso_id: z.number().int(),
+    id: integer,
+    dso_id: integer,
     name: z.string(),
-    version: z.number().int(),
+    version: integer,
     tz: z.string(),
     is_active: z.boolean(),
     holiday_default: z.enum(TOU_DAY_TYPES).describe('Day type of public holidays without their own'),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { listEnvelope, okEnvelope } from '../../http/responses.ts';
+import { integer, listEnvelope, okEnvelope } from '../../http/responses.ts';
 import { ITEM_TYPE_CODES, SEASONS } from '../tariffs/tariff-enums.ts';
 
 const tariffBlock = z
   .strictObject({
-    id: z.number().int(),
-    tariff_item_id: z.number().int(),
-    block_index: z.number().int().describe('0-based tier order'),
+    id: integer,
+    tariff_item_id: integer,
+    block_index: integer.describe('0-based tier order'),
     upper_limit: z.number().nullable().describe('Upper bound of the tier in kWh per month; null for the last tier'),
     unit_price_cents: z.number().describe('Price within the tier, in cents per kWh'),
   })
@@ -25,8 +25,8 @@ export const ITEM_EXAMPLE = {
 /** A tariff item as every answer shows it: with its tiers, by block_index. */
 export const tariffItemRecord = z
   .strictObject({
-    id: z.number().int(),
-    tariff_id: z.number().int(),
+    id: integer,
+    tariff_id: integer,
     item_type_code: z.enum(ITEM_TYPE_CODES),
     price: z.number().describe('In the tariff currency per unit of the item type'),
     season: z.enum(SEASONS),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
-import { isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { dsoRecord, scheduleRecord } from '../reference/reference.responses.ts';
 import { ITEM_EXAMPLE, tariffItemRecord } from '../tariff-items/tariff-items.responses.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
@@ -28,12 +28,12 @@ export const GRID_TARIFF_EXAMPLE = {
 };
 
 const tariffFields = {
-  id: z.number().int(),
+  id: integer,
   account_id: uuidValue,
   name: z.string(),
   description: z.string().nullable(),
-  dso_id: z.number().int().nullable(),
-  tou_schedule_id: z.number().int().nullable().describe('Set on TIME_OF_USE tariffs only'),
+  dso_id: integer.nullable(),
+  tou_schedule_id: integer.nullable().describe('Set on TIME_OF_USE tariffs only'),
   meter_type: z.enum(METER_TYPES),
   tariff_type: z.enum(TARIFF_TYPES),
   currency: z.enum(CURRENCIES),
@@ -43,7 +43,7 @@ const tariffFields = {
   effective_to: isoDate,
   timezone: z.string().describe('IANA time zone of its calendar'),
   notes: z.string().nullable(),
-  cloned_from: z.number().int().nullable().describe('The catalogue tariff it was cloned from'),
+  cloned_from: integer.nullable().describe('The catalogue tariff it was cloned from'),
   created_at: timestamp,
   updated_at: timestamp,
 };

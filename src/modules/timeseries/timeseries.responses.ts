@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listEnvelope, okEnvelope, timestamp } from '../../http/responses.ts';
+import { integer, listEnvelope, okEnvelope, timestamp } from '../../http/responses.ts';
 
 const kwh = z.number().describe('Rounded to 6 decimals');
 
@@ -37,7 +37,7 @@ const energySum = z
     net_kwh: kwh.describe('import_kwh - export_kwh'),
     kvarh: kwh,
     max_kva: kwh.nullable().describe('null without readings'),
-    readings: z.number().int().describe('Readings summed'),
+    readings: integer.describe('Readings summed'),
   })
   .meta({
     examples: [
@@ -59,8 +59,8 @@ export const timeseriesResponses = {
   ingested: okEnvelope(
     z
       .strictObject({
-        inserted: z.number().int().describe('Readings new to the meter'),
-        updated: z.number().int().describe('Readings that replaced stored ones (same meter and ts)'),
+        inserted: integer.describe('Readings new to the meter'),
+        updated: integer.describe('Readings that replaced stored ones (same meter and ts)'),
       })
       .meta({ examples: [{ inserted: 1, updated: 0 }] }),
     'How many readings were new and how many replaced stored ones',

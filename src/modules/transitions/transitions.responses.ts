@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
-import { okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { integer, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 
 const TRANSITION_EXAMPLE = {
   id: 1,
@@ -14,9 +14,9 @@ const TRANSITION_EXAMPLE = {
 };
 
 const transitionFields = {
-  id: z.number().int(),
-  predecessor_id: z.number().int().describe('The tariff replaced'),
-  successor_id: z.number().int().describe('The tariff that replaces it'),
+  id: integer,
+  predecessor_id: integer.describe('The tariff replaced'),
+  successor_id: integer.describe('The tariff that replaces it'),
   effective_from: timestamp,
   notes: z.string(),
   created_at: timestamp,
@@ -36,8 +36,8 @@ const withApplication = z
         applied: z
           .boolean()
           .describe('Whether the transition was applied by this request (effective_from not in the future)'),
-        meters_updated: z.number().int(),
-        configs_updated: z.number().int().describe('Dashboard config tariff fields switched'),
+        meters_updated: integer,
+        configs_updated: integer.describe('Dashboard config tariff fields switched'),
       })
       .describe('What this request applied'),
   })
