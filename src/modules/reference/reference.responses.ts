@@ -16,15 +16,8 @@ const itemType = z
   })
   .meta({ examples: [{ code: 'ADMINISTRATION', displayName: 'Administration charge', unit: 'day' }] });
 
-const WINTER_RULE = {
-  id: 302,
-  schedule_id: 3,
-  season_id: 1,
-  day_type: 'WEEKDAY',
-  period: 'PEAK',
-  start_minute: 360,
-  end_minute: 480,
-};
+/** The weekday morning peak of Eskom's high-demand season, 06:00 to 08:00. */
+const MORNING_PEAK = { day_type: 'WEEKDAY', period: 'PEAK', start_minute: 360, end_minute: 480 };
 
 const rule = z.strictObject({
   id: integer,
@@ -75,7 +68,7 @@ export const scheduleRecord = z
             label: 'WINTER',
             date_start: '2025-06-01',
             date_end: '2025-08-31',
-            tou_rules: [WINTER_RULE],
+            tou_rules: [{ id: 302, schedule_id: 3, season_id: 1, ...MORNING_PEAK }],
           },
         ],
       },
