@@ -28,6 +28,7 @@ import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
+import { demoSamples } from './seed/demo-samples.ts';
 
 export interface AppDeps {
   config: Config;
@@ -73,7 +74,7 @@ export async function buildApp({
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);
-  registerOperationsModule(app, { baseUrl: `http://${config.host}:${config.port}` });
+  registerOperationsModule(app, { baseUrl: `http://${config.host}:${config.port}`, samples: () => demoSamples(db) });
   const auth = registerAuthModule(app, {
     db,
     tokens,

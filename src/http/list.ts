@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SortColumns } from '../db/list-page.ts';
+import { badRequest } from './errors.ts';
 import { integerParam } from './fields.ts';
 
 /** The sortable columns every resource with a table alias shares. */
@@ -12,15 +13,44 @@ export function commonSort(alias: string, extra: readonly string[] = []): SortCo
 export function listQuerySchema(sortColumns: SortColumns) {
   const sortable = Object.keys(sortColumns) as [string, ...string[]];
   return z.object({
-    page: integerParam(1, 2_147_483_647).default(1).describe('Page number, from 1'),
-    limit: integerParam(1, 100).default(10).describe('Rows per page, 1 to 100'),
+    page: integerParam(1, 2_147_483_647).default(1).describe('Page number, from 1 (default 1)'),
+    limit: integerParam(1, 100).default(10).describe('Rows per page, 1 to 100 (default 10)'),
     query: z
       .string()
       .max(200)
       .refine((q) => !q.includes('\u0000'), 'Must not contain NUL characters')
       .optional()
       .describe('Case-insensitive text search'),
-    sortBy: z.enum(sortable).default('created_at').describe('Sort column'),
-    sortOrder: z.enum(['asc', 'desc']).default('desc'),
+    sortBy: z.enum(sortable).default('created_at').describe('Sort column (also accepted as sort_by)'),
+    sortOrder: z.enum(['asc', 'desc']).default('desc').describe('Sort direction (also accepted as sort_order)'),
   });
+}
+
+/** Other spellings of the list parameters: snake_case, as the rest of the API's fields. */
+const SORT_ALIASES = { sort_by: 'sortBy', sort_order: 'sortOrder' } as const;
+
+export type QueryAliases = ReadonlyMap<string, string>;
+
+/**
+ * The query with sort_by and sort_order read as sortBy and sortOrder, and which names the client
+ * used (so that a validation error names the parameter that was sent). Both spellings with
+ * different values: 400.
+ */
+export function resolveSortAliases(query: Record<string, unknown>): {
+  query: Record<string, unknown>;
+  used: QueryAliases;
+} {
+  const present = Object.entries(SORT_ALIASES).filter(([alias]) => query[alias] !== undefined);
+  if (present.length === 0) return { query, used: new Map() };
+  const resolved = { ...query };
+  const used = new Map<string, string>();
+  for (const [alias, name] of present) {
+    if (resolved[name] !== undefined && String(resolved[name]) !== String(resolved[alias])) {
+      throw badRequest(`${alias}: Must equal ${name} when both are given`);
+    }
+    if (resolved[name] === undefined) used.set(name, alias);
+    resolved[name] = resolved[alias];
+    delete resolved[alias];
+  }
+  return { query: resolved, used };
 }

@@ -3,22 +3,72 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { App } from './types.ts';
 
+const DESCRIPTION = `Organizations, building blocks, meters, electricity tariffs and electricity data.
+
+Sign in with \`POST /api/v1/auth/login\` (the demo: demo@example.com / demo-password), send the
+\`access_token\` as \`Authorization: Bearer <token>\` (the Authorize button), and take an
+organization's id from \`GET /api/v1/auth/organizations\` as \`account_id\`.
+
+Every answer is an envelope: \`{ success: true, message, data, count? }\` or
+\`{ success: false, message, error }\`; 204 has no body. Checks run in this order: 401 (no valid
+token), 400 (invalid input, \`error\` naming each field), 400 \`Catalogue is read-only\` for a write
+on the catalogue, 403 (not a member of account_id, a role that may not do this, or a record of
+another organization), 404 (no such record). Roles: every member reads; OWNER and ADMIN write;
+OWNER alone deletes an organization and manages owners.
+
+Limits that apply to every route: request bodies up to 1 MiB (16 MiB for readings) else 413,
+JSON only else 415, URL up to 8 KiB else 414, headers up to 16 KiB else 431, a whole request
+within REQUEST_TIMEOUT_S (30 s) else 408; 503 with Retry-After while the database is unavailable
+or busy. Lists take page (from 1), limit (1 to 100, default 10), query (text search), sortBy and
+sortOrder (also spelled sort_by and sort_order).`;
+
+const TAGS = [
+  ['Authentication', 'Sign up, sign in, tokens, and the organizations of a user'],
+  ['Organizations', 'Organizations and their members (roles OWNER, ADMIN, MEMBER)'],
+  ['Building blocks', 'The building tree of an organization: sites, buildings, units'],
+  ['Meters', 'Meters of the building blocks'],
+  ['Energy dashboard config', 'The meters and tariffs of a building block’s energy sources'],
+  ['Tariffs', 'Electricity tariffs of an organization'],
+  ['Tariff items', 'The priced items of a tariff'],
+  ['Tariff item blocks', 'The tiers of a BLOCK tariff’s items'],
+  ['Tariff transitions', 'A tariff’s successor from a given instant'],
+  ['Tariff catalogue', 'Published tariffs, readable by every user, to clone into an organization'],
+  ['Reference data', 'Tariff item types, DSOs and time-of-use schedules'],
+  ['Electricity timeseries', 'Interval readings of electricity meters: ingest, profiles, sums'],
+  ['Energy cost', 'Bills computed from readings and tariffs'],
+  ['Administration', 'User management with the service-role key'],
+].map(([name, description]) => ({ name: name!, description: description! }));
+
 /** OpenAPI 3.1 generated from the route schemas, served at /api/v1/openapi.json and browsable at /docs. */
 export async function registerOpenApi(app: App): Promise<void> {
-  // The reference page and its assets need no token.
   app.addHook('onRoute', (route) => {
+    // The reference page and its assets need no token.
     if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
+    else if (route.schema && !route.schema.hide) {
+      // The document's default is the access token: operations that need no token, or the
+      // service-role key instead, say so.
+      if (route.config?.public) route.schema = { ...route.schema, security: [] };
+      else if (route.config?.serviceRole) route.schema = { ...route.schema, security: [{ serviceRoleKey: [] }] };
+    }
   });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Utility Management Service',
-        version: '1.0.0',
-        description: 'Organizations, building blocks, meters, electricity tariffs and electricity data.',
+      info: { title: 'Utility Management Service', version: '1.0.0', description: DESCRIPTION },
+      // Relative: "Try it out" calls the host and port the reference page was loaded from.
+      servers: [{ url: '/' }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'The access token of a user',
+          },
+          serviceRoleKey: { type: 'http', scheme: 'bearer', description: "The server's SERVICE_ROLE_KEY" },
+        },
       },
-      servers: [{ url: 'http://127.0.0.1:3000' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,

@@ -3,6 +3,9 @@ import { buildingBlocksRepository as blocks } from '../modules/building-blocks/b
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
 import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
 
+/** The serial of the demo's grid meter. */
+export const DEMO_GRID_SERIAL = 'DEMO-GRID-001';
+
 /** What later demo seeds (tariffs, readings) build on. */
 export interface DemoSites {
   /** The site block that carries the meters and the dashboard config. */
@@ -60,7 +63,7 @@ export async function seedDemoSites(tx: Executor, accountId: string): Promise<De
       })
     ).id;
   const meterIds = {
-    grid: await meter('DEMO-GRID-001', 'Grid supply'),
+    grid: await meter(DEMO_GRID_SERIAL, 'Grid supply'),
     solar: await meter('DEMO-SOLAR-001', 'Rooftop solar', 'SOLAR'),
     load: await meter('DEMO-LOAD-001', 'Site load'),
   };

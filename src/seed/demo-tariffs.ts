@@ -11,16 +11,22 @@ export interface DemoTariffs {
   gridTariffId: number;
 }
 
-/**
- * Clones Homeflex time-of-use for the grid meter and adds a feed-in credit on what the grid meter
- * exports: the grid bill is the site's whole bill, so solar and load carry no tariff of their own.
- */
-export async function seedDemoTariffs(tx: Executor, accountId: string): Promise<DemoTariffs> {
-  const grid = await catalogueRepository.clone(tx, HOMEFLEX_TOU, accountId);
-  await tariffItemsRepository.insert(tx, accountId, grid.id, {
+/** A copy of Homeflex time-of-use with a feed-in credit on what the meter exports. */
+export async function cloneHomeflexWithFeedIn(tx: Executor, accountId: string, name?: string) {
+  const tariff = await catalogueRepository.clone(tx, HOMEFLEX_TOU, accountId, name);
+  await tariffItemsRepository.insert(tx, accountId, tariff.id, {
     item_type_code: 'EXPORTED_ENERGY',
     price: FEED_IN_PRICE,
     season: 'ALL_YEAR',
   });
+  return tariff;
+}
+
+/**
+ * Homeflex with the feed-in credit for the grid meter: the grid bill is the site's whole bill, so
+ * solar and load carry no tariff of their own.
+ */
+export async function seedDemoTariffs(tx: Executor, accountId: string): Promise<DemoTariffs> {
+  const grid = await cloneHomeflexWithFeedIn(tx, accountId);
   return { gridTariffId: grid.id };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, clientFor } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed, seedDemo } from './demo.ts';
+import { nextTariffYear } from './demo-transition.ts';
 
 let t: TestApp;
 let seed: DemoSeed | undefined;
@@ -99,6 +100,38 @@ describe('demo seed', () => {
       solar_tariff_id: null,
       load_tariff_id: null,
     });
+  });
+
+  it("names the grid tariff's successor from the next 1 April (local midnight), a transition not yet applied", async () => {
+    const client = await demoClient();
+    const accountId = seed!.accountId;
+    const { year, startsAt } = nextTariffYear(new Date());
+    const transition = await client.get(`/api/v1/tariffs/${seed!.tariffIds.gridTariffId}/transitions`, {
+      account_id: accountId,
+    });
+    expect(transition.body.data).toMatchObject({
+      successor_id: seed!.nextTariffId,
+      effective_from: startsAt.toISOString(),
+      applied_at: null,
+    });
+    expect(startsAt.toISOString()).toBe(`${year}-03-31T22:00:00.000Z`);
+    const successor = await client.get(`/api/v1/tariffs/${seed!.nextTariffId}`, { account_id: accountId });
+    expect(successor.body.data).toMatchObject({
+      name: `Eskom Homeflex 1 ${year}/${(year + 1) % 100}`,
+      cloned_from: 6,
+      effective_from: `${year}-04-01`,
+      effective_to: `${year + 1}-03-31`,
+    });
+    expect(successor.body.data.tariff_items.at(-1)).toMatchObject({ item_type_code: 'EXPORTED_ENERGY' });
+  });
+
+  it('takes the next tariff year from the local date: 1 April is local midnight, 22:00 UTC the day before', () => {
+    expect(nextTariffYear(new Date('2026-03-31T21:59:59Z'))).toEqual({
+      year: 2026,
+      startsAt: new Date('2026-03-31T22:00:00Z'),
+    });
+    expect(nextTariffYear(new Date('2026-03-31T22:00:00Z')).year).toBe(2027);
+    expect(nextTariffYear(new Date('2026-11-23T12:00:00Z')).year).toBe(2027);
   });
 
   it('stores 90 days of half-hourly readings up to now for each meter, with solar exported at midday', async () => {

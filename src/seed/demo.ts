@@ -11,6 +11,7 @@ import {
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
+import { seedDemoTransition } from './demo-transition.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
@@ -27,6 +28,8 @@ async function insertDemoUser(tx: Executor): Promise<string> {
 export interface DemoSeed extends DemoSites {
   accountId: string;
   tariffIds: DemoTariffs;
+  /** The grid tariff's successor from the next 1 April (a pending transition). */
+  nextTariffId: number;
 }
 
 /**
@@ -40,7 +43,7 @@ async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSit
   await history.recordConfigs(tx, accountId, [sites.blockId], requestChange(now, 'UPDATE'));
 }
 
-/** The demo user, organization, sites, tariffs and 90 days of readings up to now, once: undefined when they exist. */
+/** The demo user, organization, sites, tariffs (with a pending transition) and 90 days of readings up to now, once: undefined when they exist. */
 export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed | undefined> {
   if (await users.findUserByEmail(db, DEMO_EMAIL)) return undefined;
   return db.transaction(async (tx) => {
@@ -49,7 +52,8 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
     const sites = await seedDemoSites(tx, accountId);
     const tariffIds = await seedDemoTariffs(tx, accountId);
     await assignDemoTariffs(tx, accountId, sites, tariffIds, now);
+    const nextTariffId = await seedDemoTransition(tx, accountId, tariffIds.gridTariffId, ownerId, now);
     await seedDemoReadings(tx, sites.meterIds, now);
-    return { accountId, ...sites, tariffIds };
+    return { accountId, ...sites, tariffIds, nextTariffId };
   });
 }

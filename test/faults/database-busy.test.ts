@@ -10,6 +10,7 @@ import type { App } from '../../src/http/types.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { failure } from '../helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
+import { checkResponses } from '../helpers/response-schemas.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -30,6 +31,7 @@ async function appOn(db: Database, env: Record<string, string> = {}): Promise<{ 
     ...env,
   });
   const app = await buildApp({ config, db, keys: generateSigningKeys() });
+  checkResponses(app);
   await app.ready();
   return { app, user: await registerUser(app) };
 }

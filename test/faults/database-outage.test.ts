@@ -8,6 +8,7 @@ import type { App } from '../../src/http/types.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { call } from '../helpers/http.ts';
+import { checkResponses } from '../helpers/response-schemas.ts';
 import { temporaryPostgres } from './temporary-postgres.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -31,6 +32,7 @@ beforeAll(async () => {
     DATABASE_URL: cluster.url,
   });
   app = await buildApp({ config, db, keys: generateSigningKeys() });
+  checkResponses(app);
   await app.ready();
   user = await registerUser(app);
 });

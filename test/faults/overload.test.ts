@@ -7,6 +7,7 @@ import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { FORBIDDEN_NOT_MEMBER, failure } from '../helpers/envelopes.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import type { Reply } from '../helpers/http.ts';
+import { checkResponses } from '../helpers/response-schemas.ts';
 import {
   insertBuildingBlock,
   insertDashboardConfig,
@@ -78,6 +79,7 @@ beforeAll(async () => {
     EXPENSIVE_CONCURRENCY_PER_ORG: '1',
   });
   app = await buildApp({ config, db: holding.db, keys: generateSigningKeys() });
+  checkResponses(app);
   await app.ready();
   r = await organizationWithRoles(app);
 

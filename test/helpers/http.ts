@@ -1,4 +1,5 @@
 import type { App } from '../../src/http/types.ts';
+import { assertNoMismatches } from './response-schemas.ts';
 
 export interface Reply<T = any> {
   status: number;
@@ -29,6 +30,8 @@ export async function call<T = any>(
     headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
     ...(options.body !== undefined ? { payload: options.body as object } : {}),
   });
+  // The request that broke its response schema fails here, where its stack points to.
+  assertNoMismatches();
   return {
     status: response.statusCode,
     body: response.body ? (JSON.parse(response.body) as T) : (undefined as T),

@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/types.ts';
 import type { App } from '../../src/http/types.ts';
 import type { PasswordHashing } from '../../src/modules/auth/passwords.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { checkResponses } from './response-schemas.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export const SERVICE_ROLE_KEY = 'test-service-role-key-0123456789';
@@ -67,6 +68,7 @@ export async function startTestApp(
     passwordHashing: TEST_PASSWORD_HASHING,
     ...deps,
   });
+  checkResponses(app);
   await app.ready();
   return {
     app,

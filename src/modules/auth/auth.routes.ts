@@ -1,28 +1,119 @@
 import { ok, okAll } from '../../http/envelope.ts';
+import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
+import { failures, noContent, publicFailures } from '../../http/responses.ts';
 import type { App } from '../../http/types.ts';
+import { authResponses } from './auth.responses.ts';
 import { credentialsBody, loginBody, refreshBody, userIdParams } from './auth.schemas.ts';
 import type { AuthService } from './auth.service.ts';
 
 const tags = ['Authentication'];
+const RATE_LIMITED =
+  'Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.';
+const TOO_MANY = 'Rate limit exceeded, retry in 1 minute';
 
 export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: object | false): void {
   const publicLimited = { public: true, ...(rateLimit ? { rateLimit } : {}) };
 
-  app.post('/api/v1/auth/signup', { config: publicLimited, schema: { tags, body: credentialsBody } }, async (req) =>
-    ok(await auth.signup(req.body)),
+  app.post(
+    '/api/v1/auth/signup',
+    {
+      config: publicLimited,
+      schema: {
+        tags,
+        summary: 'Sign up',
+        description: `Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. ${RATE_LIMITED}`,
+        body: withExample(credentialsBody, { email: 'new.user@example.com', password: 'correct horse battery' }),
+        response: {
+          200: authResponses.signup,
+          ...publicFailures({ 400: 'email: Invalid email address', 401: 'User already registered', 429: TOO_MANY }),
+        },
+      },
+    },
+    async (req) => ok(await auth.signup(req.body)),
   );
-  app.post('/api/v1/auth/login', { config: publicLimited, schema: { tags, body: loginBody } }, async (req) =>
-    ok(await auth.login(req.body)),
+  app.post(
+    '/api/v1/auth/login',
+    {
+      config: publicLimited,
+      schema: {
+        tags,
+        summary: 'Sign in',
+        description: `Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. Wrong credentials: 401. ${RATE_LIMITED}`,
+        body: withExample(loginBody, { email: 'demo@example.com', password: 'demo-password' }),
+        response: {
+          200: authResponses.login,
+          ...publicFailures({
+            400: 'password: Too small: expected string to have >=1 characters',
+            401: { message: 'Unauthorized', error: 'Invalid login credentials' },
+            429: TOO_MANY,
+          }),
+        },
+      },
+    },
+    async (req) => ok(await auth.login(req.body)),
   );
-  app.post('/api/v1/auth/refresh', { config: publicLimited, schema: { tags, body: refreshBody } }, async (req) =>
-    ok(await auth.refresh(req.body.refresh_token)),
+  app.post(
+    '/api/v1/auth/refresh',
+    {
+      config: publicLimited,
+      schema: {
+        tags,
+        summary: 'Refresh the session',
+        description: `Exchanges a refresh token for a new access token and refresh token. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. ${RATE_LIMITED}`,
+        body: withExample(refreshBody, { refresh_token: 'O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI' }),
+        response: {
+          200: authResponses.refresh,
+          ...publicFailures({
+            400: 'refresh_token: Invalid input: expected string, received undefined',
+            401: { message: 'Unauthorized', error: 'Invalid refresh token' },
+            429: TOO_MANY,
+          }),
+        },
+      },
+    },
+    async (req) => ok(await auth.refresh(req.body.refresh_token)),
   );
-  app.post('/api/v1/auth/logout', { schema: { tags } }, async (req, reply) => {
-    await auth.logout(req.auth);
-    return reply.code(204).send();
-  });
-  app.get('/api/v1/auth/organizations', { schema: { tags } }, async (req) => okAll(await auth.organizations(req.auth)));
-  app.get('/api/v1/auth/users/:userId/organizations', { schema: { tags, params: userIdParams } }, async (req) =>
-    okAll(await auth.organizationsOfUser(req.auth, req.params.userId)),
+  app.post(
+    '/api/v1/auth/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out',
+        description:
+          'Revokes the session of the access token: its refresh token stops working at once. The access token itself stays valid until it expires.',
+        response: { 204: noContent, ...failures({ 400: 'body: Malformed JSON' }) },
+      },
+    },
+    async (req, reply) => {
+      await auth.logout(req.auth);
+      return reply.code(204).send();
+    },
+  );
+  app.get(
+    '/api/v1/auth/organizations',
+    {
+      schema: {
+        tags,
+        summary: 'List my organizations',
+        description:
+          "The organizations the caller is a member of (the personal account first), with the caller's role in each. Their ids are the account_id of every organization-scoped request. Unpaginated.",
+        response: { 200: authResponses.organizations, ...failures({}) },
+      },
+    },
+    async (req) => okAll(await auth.organizations(req.auth)),
+  );
+  app.get(
+    '/api/v1/auth/users/:userId/organizations',
+    {
+      schema: {
+        tags,
+        summary: "List a user's organizations",
+        description:
+          'The organizations of userId that the caller is also a member of, each with the role of userId in it; an organization the caller does not belong to is left out (an unknown user gives an empty list). Unpaginated.',
+        params: withParamExamples(userIdParams, { userId: EXAMPLE.userId }),
+        response: { 200: authResponses.organizationsOfUser, ...failures({ 400: 'userId: Invalid UUID' }) },
+      },
+    },
+    async (req) => okAll(await auth.organizationsOfUser(req.auth, req.params.userId)),
   );
 }

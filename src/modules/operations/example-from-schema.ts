@@ -4,6 +4,7 @@ export interface JsonSchema {
   format?: string;
   enum?: unknown[];
   default?: unknown;
+  example?: unknown;
   examples?: unknown[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -24,6 +25,7 @@ const FORMAT_EXAMPLES: Record<string, unknown> = {
 /** A plausible example value for a schema: required fields of objects, one element of arrays. */
 export function exampleFromSchema(schema: JsonSchema | undefined, depth = 0): unknown {
   if (!schema || depth > 6) return null;
+  if (schema.example !== undefined) return schema.example;
   if (schema.examples?.length) return schema.examples[0];
   if (schema.default !== undefined) return schema.default;
   if (schema.enum?.length) return schema.enum[0];

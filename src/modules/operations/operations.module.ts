@@ -1,12 +1,15 @@
 import type { App } from '../../http/types.ts';
 import { registerCollectionRoute } from './operations.routes.ts';
+import type { SampleValues } from './postman-collection.ts';
 
 export interface OperationsDeps {
   /** The address the sample requests are written for. */
   baseUrl: string;
+  /** Values the collection's variables take (the demo's ids), when the service has them. */
+  samples: () => Promise<SampleValues | undefined>;
 }
 
 /** The public sample request collection. */
-export function registerOperationsModule(app: App, { baseUrl }: OperationsDeps): void {
-  registerCollectionRoute(app, baseUrl);
+export function registerOperationsModule(app: App, { baseUrl, samples }: OperationsDeps): void {
+  registerCollectionRoute(app, baseUrl, samples);
 }

@@ -11,30 +11,41 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('sample request collection', () => {
-  it('is a Postman v2.1 collection of every documented operation, with base-URL and token variables', async () => {
+  it('is a Postman v2.1 collection of every documented operation, with base-URL, token and sample variables', async () => {
     const res = await call(t.app, 'GET', '/api/v1/collection.json');
     expect(res.status).toBe(200);
     const collection = new Collection(res.body);
     expect(res.body.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-    expect(collection.variables.toObject()).toEqual({ baseUrl: 'http://127.0.0.1:3000', bearerToken: '' });
     expect(collection.auth?.type).toBe('bearer');
+    const variables = collection.variables.toObject();
+    expect(variables).toMatchObject({ baseUrl: 'http://127.0.0.1:3000', bearerToken: '', serviceRoleKey: '' });
+    // Without the demo, the variables hold the reference's examples.
+    expect(variables).toMatchObject({ meter_sn: 'DEMO-GRID-001', tariff_id: '1001', building_block_id: '1' });
 
     const openapi = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
     const documented = Object.entries(openapi.paths).flatMap(([path, ops]) =>
       Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path.replace(/\{(.+?)\}/g, ':$1')}`),
     );
     const inCollection: string[] = [];
+    const used = new Set<string>();
     collection.forEachItem((item) => {
       inCollection.push(`${item.request.method} /${item.request.url.path?.join('/')}`);
+      for (const [, name] of JSON.stringify(item.toJSON()).matchAll(/\{\{(\w+)\}\}/g)) used.add(name!);
     });
     expect(inCollection.sort()).toEqual(documented.sort());
-    expect(inCollection).toContain('POST /api/v1/auth/login');
+    // Every variable a request names is defined.
+    expect([...used].filter((name) => !(name in variables))).toEqual([]);
+  });
 
-    let loginBody: string | undefined;
-    collection.forEachItem((item) => {
-      if (item.request.url.getPath() === '/api/v1/auth/login') loginBody = item.request.body?.raw;
-    });
-    expect(JSON.parse(loginBody!)).toEqual({ email: 'string', password: 'string' });
+  it('starts with signing in, whose test script stores the token and the organization', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/collection.json');
+    const [first] = res.body.item;
+    expect(first.name).toBe('Authentication');
+    const signIn = first.item.find((item: { name: string }) => item.name === 'Sign in');
+    expect(JSON.parse(signIn.request.body.raw)).toEqual({ email: 'demo@example.com', password: 'demo-password' });
+    const script = signIn.event[0].script.exec.join('\n');
+    expect(script).toContain("pm.collectionVariables.set('bearerToken'");
+    expect(script).toContain("pm.collectionVariables.set('account_id'");
   });
 });
 

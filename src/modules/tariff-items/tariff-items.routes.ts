@@ -1,31 +1,95 @@
 import { ok, okList } from '../../http/envelope.ts';
+import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
+import { failures, noContent } from '../../http/responses.ts';
+import { LIST_PARAMETERS, OPTIONAL_ACCOUNT, ROLE_NEEDED, TARIFF_CHECKS } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { tariffIdParams } from '../tariffs/tariffs.schemas.ts';
 import { optionalAccountQuery } from './tariff-blocks.schemas.ts';
+import { tariffItemResponses } from './tariff-items.responses.ts';
 import { createItemsBody, itemListQuery, itemParams, updateItemBody } from './tariff-items.schemas.ts';
 import type { TariffItemsService } from './tariff-items.service.ts';
 
 const tags = ['Tariff items'];
 const base = '/api/v1/tariffs/:id/items';
+const tariffAccount = withParamExamples(optionalAccountQuery, { account_id: EXAMPLE.accountId });
+const itemAddress = withParamExamples(itemParams, { id: 1001, itemId: 100004 });
+const CHECKS = `${OPTIONAL_ACCOUNT} ${TARIFF_CHECKS} An unknown item of the tariff: 404.`;
+const DUPLICATE = 'The tariff already has an item ADMINISTRATION for season ALL_YEAR';
 
 export function registerTariffItemRoutes(app: App, items: TariffItemsService): void {
-  app.get(base, { schema: { tags, params: tariffIdParams, querystring: itemListQuery } }, async (req) =>
-    okList(await items.list(req.auth, req.params.id, req.query)),
+  app.get(
+    base,
+    {
+      schema: {
+        tags,
+        summary: "List a tariff's items",
+        description: `The tariff's priced items, each with its tiers. ${LIST_PARAMETERS} query searches item type and season; sortBy: created_at, updated_at, id, item_type_code, season, price. ${ROLE_NEEDED.read} ${OPTIONAL_ACCOUNT} ${TARIFF_CHECKS}`,
+        params: withParamExamples(tariffIdParams, { id: 1001 }),
+        querystring: withParamExamples(itemListQuery, { account_id: EXAMPLE.accountId }),
+        response: { 200: tariffItemResponses.list, ...failures({ 400: true, 403: true, 404: 'Tariff not found' }) },
+      },
+    },
+    async (req) => okList(await items.list(req.auth, req.params.id, req.query)),
   );
   app.post(
     base,
-    { schema: { tags, params: tariffIdParams, querystring: optionalAccountQuery, body: createItemsBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Add items to a tariff',
+        description: `Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. ${ROLE_NEEDED.write} ${CHECKS}`,
+        params: withParamExamples(tariffIdParams, { id: 1001 }),
+        querystring: tariffAccount,
+        body: withExample(createItemsBody, {
+          account_id: EXAMPLE.accountId,
+          item_type_code: 'ADMINISTRATION',
+          price: 1.55,
+          season: 'ALL_YEAR',
+        }),
+        response: {
+          201: tariffItemResponses.created,
+          ...failures({
+            400: 'price: Must have at most 6 decimals',
+            403: true,
+            404: 'Tariff not found',
+            409: DUPLICATE,
+          }),
+        },
+      },
+    },
     async (req, reply) =>
       reply.code(201).send(ok(await items.create(req.auth, req.params.id, req.query.account_id, req.body))),
   );
   app.put(
     `${base}/:itemId`,
-    { schema: { tags, params: itemParams, querystring: optionalAccountQuery, body: updateItemBody } },
+    {
+      schema: {
+        tags,
+        summary: 'Update a tariff item',
+        description: `Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. ${ROLE_NEEDED.write} ${CHECKS}`,
+        params: itemAddress,
+        querystring: tariffAccount,
+        body: withExample(updateItemBody, { account_id: EXAMPLE.accountId, price: 3.3015 }),
+        response: {
+          200: tariffItemResponses.item,
+          ...failures({ 400: true, 403: true, 404: 'Tariff item not found', 409: DUPLICATE }),
+        },
+      },
+    },
     async (req) => ok(await items.update(req.auth, req.params.id, req.params.itemId, req.query.account_id, req.body)),
   );
   app.delete(
     `${base}/:itemId`,
-    { schema: { tags, params: itemParams, querystring: optionalAccountQuery } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a tariff item',
+        description: `Deletes the item with its tiers. ${ROLE_NEEDED.write} ${CHECKS}`,
+        params: itemAddress,
+        querystring: tariffAccount,
+        response: { 204: noContent, ...failures({ 400: true, 403: true, 404: 'Tariff item not found' }) },
+      },
+    },
     async (req, reply) => {
       await items.remove(req.auth, req.params.id, req.params.itemId, req.query.account_id);
       return reply.code(204).send();

@@ -1,29 +1,129 @@
 import { ok, okAll } from '../../http/envelope.ts';
+import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
+import { failures } from '../../http/responses.ts';
+import { ROLE_NEEDED } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
-import { energySumsBody, ingestBody, meterRangeQuery, profileQuery } from './timeseries.schemas.ts';
+import { timeseriesResponses } from './timeseries.responses.ts';
+import {
+  energySumsBody,
+  ingestBody,
+  MAX_METERS_PER_BATCH,
+  MAX_PROFILE_BUCKETS,
+  MAX_READINGS_PER_REQUEST,
+  meterRangeQuery,
+  profileQuery,
+} from './timeseries.schemas.ts';
 import type { TimeseriesService } from './timeseries.service.ts';
 
 const tags = ['Electricity timeseries'];
 const base = '/api/v1/timeseries/electricity';
 const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
+const METER_CHECKS =
+  'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
+const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
+const BUCKETS = `Buckets of bucket_minutes (1 to 1440, default 30) counted from start, at most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} (400 beyond); only buckets with readings are returned, ts their start. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429.`;
+const meterRange = { account_id: EXAMPLE.accountId, meter_sn: 'DEMO-GRID-001', ...EXAMPLE_MONTH };
+const METER_ERRORS = {
+  400: 'end: Must be after start',
+  403: 'Meter DEMO-GRID-001 belongs to another organization',
+  404: 'Meter DEMO-GRID-999 not found',
+} as const;
 
 export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService): void {
-  app.post(`${base}/readings`, { bodyLimit: INGEST_BODY_LIMIT, schema: { tags, body: ingestBody } }, async (req) =>
-    ok(await timeseries.ingest(req.auth, req.body)),
+  app.post(
+    `${base}/readings`,
+    {
+      bodyLimit: INGEST_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Store readings',
+        description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
+        body: withExample(ingestBody, {
+          account_id: EXAMPLE.accountId,
+          meter_sn: 'DEMO-GRID-001',
+          readings: [{ ts: EXAMPLE_MONTH.start, import_kwh: 12.5, export_kwh: 0, kvarh: 3.1 }],
+        }),
+        response: {
+          200: timeseriesResponses.ingested,
+          ...failures({
+            ...METER_ERRORS,
+            400: "readings.0.ts: Not the start of one of the meter's 30-minute intervals",
+          }),
+        },
+      },
+    },
+    async (req) => ok(await timeseries.ingest(req.auth, req.body)),
   );
-  app.get(`${base}/energy-profile`, { schema: { tags, querystring: profileQuery } }, async (req) =>
-    ok(await timeseries.energyProfile(req.auth, req.query)),
+  app.get(
+    `${base}/energy-profile`,
+    {
+      schema: {
+        tags,
+        summary: "A meter's energy profile",
+        description: `Energy per bucket: imported, exported, net (import - export) kWh and kvarh. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        querystring: withParamExamples(profileQuery, { ...meterRange, bucket_minutes: 60 }),
+        response: { 200: timeseriesResponses.energyProfile, ...failures({ ...METER_ERRORS, 429: true }) },
+      },
+    },
+    async (req) => ok(await timeseries.energyProfile(req.auth, req.query)),
   );
-  app.get(`${base}/power-profile`, { schema: { tags, querystring: profileQuery } }, async (req) =>
-    ok(await timeseries.powerProfile(req.auth, req.query)),
+  app.get(
+    `${base}/power-profile`,
+    {
+      schema: {
+        tags,
+        summary: "A meter's power profile",
+        description: `Power per bucket: mean and maximum of the readings' kW and kVA. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        querystring: withParamExamples(profileQuery, { ...meterRange, bucket_minutes: 60 }),
+        response: { 200: timeseriesResponses.powerProfile, ...failures({ ...METER_ERRORS, 429: true }) },
+      },
+    },
+    async (req) => ok(await timeseries.powerProfile(req.auth, req.query)),
   );
-  app.get(`${base}/latest-power`, { schema: { tags, querystring: meterRangeQuery } }, async (req) =>
-    ok(await timeseries.latestPower(req.auth, req.query)),
+  app.get(
+    `${base}/latest-power`,
+    {
+      schema: {
+        tags,
+        summary: "A meter's latest power",
+        description: `The power of the latest reading in the range, or data null when the range has none. ${RANGE} bucket_minutes is accepted and unused. ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        querystring: withParamExamples(meterRangeQuery, meterRange),
+        response: { 200: timeseriesResponses.latestPower, ...failures(METER_ERRORS) },
+      },
+    },
+    async (req) => ok(await timeseries.latestPower(req.auth, req.query)),
   );
-  app.get(`${base}/energy-sum`, { schema: { tags, querystring: meterRangeQuery } }, async (req) =>
-    ok(await timeseries.energySum(req.auth, req.query)),
+  app.get(
+    `${base}/energy-sum`,
+    {
+      schema: {
+        tags,
+        summary: "A meter's energy sum",
+        description: `Imported, exported and net kWh, kvarh, the highest kVA and the number of readings over the range (zeros and max_kva null without readings). ${RANGE} bucket_minutes is accepted and unused. ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        querystring: withParamExamples(meterRangeQuery, meterRange),
+        response: { 200: timeseriesResponses.energySum, ...failures(METER_ERRORS) },
+      },
+    },
+    async (req) => ok(await timeseries.energySum(req.auth, req.query)),
   );
-  app.post(`${base}/energy-sums`, { schema: { tags, body: energySumsBody } }, async (req) =>
-    okAll(await timeseries.energySums(req.auth, req.body)),
+  app.post(
+    `${base}/energy-sums`,
+    {
+      schema: {
+        tags,
+        summary: 'Energy sums of many meters',
+        description: `The energy sum of each serial in meter_sns (1 to ${MAX_METERS_PER_BATCH.toLocaleString('en')}, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. ${RANGE} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        body: withExample(energySumsBody, {
+          account_id: EXAMPLE.accountId,
+          meter_sns: ['DEMO-GRID-001', 'DEMO-SOLAR-001', 'DEMO-LOAD-001'],
+          ...EXAMPLE_MONTH,
+        }),
+        response: {
+          200: timeseriesResponses.energySums,
+          ...failures({ ...METER_ERRORS, 400: 'meter_sns.1: Duplicate of meter_sns.0', 429: true }),
+        },
+      },
+    },
+    async (req) => okAll(await timeseries.energySums(req.auth, req.body)),
   );
 }

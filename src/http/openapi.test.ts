@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../test/helpers/http.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+
+interface Operation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: unknown[];
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: unknown; example?: unknown }> }
+  >;
+}
+
+let t: TestApp;
+let document: {
+  servers: { url: string }[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+};
+let operations: [string, Operation][];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  document = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+  operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]),
+  );
+});
+afterAll(async () => t.close());
+
+describe('the OpenAPI document', () => {
+  it('documents every operation of the service, administration included', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(60);
+    expect(operations.map(([name]) => name)).toContain('DELETE /api/v1/admin/users/{id}');
+  });
+
+  it('gives every operation a summary, a description and a tag of the document', () => {
+    const tags = document.tags.map((tag) => tag.name);
+    for (const [name, op] of operations) {
+      expect(op.summary?.trim(), name).toBeTruthy();
+      expect(op.description?.trim(), name).toBeTruthy();
+      expect(op.tags?.length, name).toBe(1);
+      expect(tags, name).toContain(op.tags![0]);
+    }
+  });
+
+  it('declares one success per operation, with a schema and an example unless it is 204', () => {
+    for (const [name, op] of operations) {
+      const successes = Object.keys(op.responses).filter((status) => status.startsWith('2'));
+      expect(successes, name).toHaveLength(1);
+      const [status] = successes as [string];
+      const content = op.responses[status]!.content?.['application/json'];
+      if (status === '204') {
+        expect(content, name).toBeUndefined();
+      } else {
+        expect(content?.schema, name).toBeDefined();
+        expect(content?.example, name).toMatchObject({ success: true });
+      }
+    }
+  });
+
+  it('declares the failure envelope, with an example, for at least one failure of every operation', () => {
+    for (const [name, op] of operations) {
+      const failures = Object.entries(op.responses).filter(([status]) => /^[45]/.test(status));
+      expect(
+        failures.some(([status]) => status.startsWith('4')),
+        name,
+      ).toBe(true);
+      for (const [status, response] of failures) {
+        const content = response.content?.['application/json'];
+        expect(content?.schema, `${name} ${status}`).toMatchObject({
+          required: ['success', 'message', 'error'],
+          additionalProperties: false,
+        });
+        expect(content?.example, `${name} ${status}`).toMatchObject({ success: false });
+      }
+    }
+  });
+
+  it('answers 201 where the service creates, as it really answers', () => {
+    const created = operations.filter(([, op]) => '201' in op.responses).map(([name]) => name);
+    expect(created).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/organizations',
+        'POST /api/v1/building_blocks',
+        'POST /api/v1/meters',
+        'POST /api/v1/tariffs',
+        'POST /api/v1/tariffs/{id}/items',
+        'POST /api/v1/tariffs/catalogue/{id}/clone',
+      ]),
+    );
+  });
+
+  it('has a relative server, so that "Try it out" calls the host that served the page', () => {
+    expect(document.servers).toEqual([{ url: '/' }]);
+  });
+
+  it('marks the operations that need no token, and those that need the service-role key', () => {
+    expect(document.paths['/api/v1/auth/login']!.post!.security).toEqual([]);
+    expect(document.paths['/api/v1/auth/organizations']!.get!.security).toBeUndefined();
+    expect(document.paths['/api/v1/admin/users']!.get!.security).toEqual([{ serviceRoleKey: [] }]);
+  });
+
+  it('serves the reference page from the same document', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+});

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { CATALOGUE_READ_ONLY, INVALID_REQUEST } from './errors.ts';
+
+/**
+ * Response schemas of the API reference: the envelope around each route's data and the failure
+ * envelope of its error statuses. They describe the JSON on the wire (timestamps are ISO 8601
+ * strings), and every object is strict: the test suite checks each answer against them, so a
+ * field that a schema does not name fails a test instead of going undocumented.
+ */
+
+/** A response schema as routes declare it; the handler's reply is not typed by it. */
+export type ResponseSchema = z.ZodType;
+
+/** A string of a JSON Schema format: checked as the format, documented by the format's name alone. */
+function formatted(format: string, check: z.ZodType<string>) {
+  return z
+    .string()
+    .refine((value) => check.safeParse(value).success, `Must be a valid ${format}`)
+    .meta({ format });
+}
+
+/** An instant as answered: ISO 8601 in UTC. */
+export const timestamp = formatted('date-time', z.iso.datetime());
+/** A calendar date as answered: `YYYY-MM-DD`. */
+export const isoDate = formatted('date', z.iso.date());
+/** A uuid as answered (lower-case). */
+export const uuidValue = formatted('uuid', z.uuid());
+export const emailValue = formatted('email', z.email());
+/** An integer as answered (ids, counts), documented without zod's safe-integer bounds. */
+export const integer = z.number().refine(Number.isInteger, 'Must be an integer').meta({ type: 'integer' });
+
+/** The first example of a schema: its own, else that of what it wraps (an array: of one element). */
+function firstExample(schema: z.ZodType): unknown {
+  const examples = (schema.meta() as { examples?: unknown[] } | undefined)?.examples;
+  if (examples?.length) return examples[0];
+  if (schema instanceof z.ZodNullable) return firstExample(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) {
+    const element = firstExample(schema.element as z.ZodType);
+    return element === undefined ? undefined : [element];
+  }
+  return undefined;
+}
+
+function envelopeExample(data: unknown, extra: object = {}) {
+  return data === undefined ? {} : { examples: [{ success: true, message: null, data, ...extra }] };
+}
+
+const message = z.string().nullable().describe('Optional human-readable text');
+
+/** The success envelope around one value (its example: the envelope around the data's first example). */
+export function okEnvelope(data: z.ZodType, description: string): ResponseSchema {
+  return z
+    .strictObject({ success: z.literal(true), message, data })
+    .meta({ description, ...envelopeExample(firstExample(data)) });
+}
+
+/** The success envelope of a list: data and count (the total of matching rows; a page may hold fewer). */
+export function listEnvelope(item: z.ZodType, description: string, count = 1): ResponseSchema {
+  const example = firstExample(item);
+  return z
+    .strictObject({
+      success: z.literal(true),
+      message,
+      data: z.array(item),
+      count: integer.describe('Total of matching rows, not the length of this page'),
+    })
+    .meta({ description, ...envelopeExample(example === undefined ? undefined : [example], { count }) });
+}
+
+/** 204: success without a body. */
+export const noContent: ResponseSchema = z.null().describe('Done; no body');
+
+export const failureEnvelope = z.strictObject({
+  success: z.literal(false),
+  message: z.string().nullable(),
+  error: z.string(),
+});
+
+export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+
+const FAILURES: Record<FailureStatus, { description: string; message: string | null; error: string }> = {
+  400: {
+    description: `Invalid input: message "${INVALID_REQUEST}", error naming each field as \`field: message\` (also "${CATALOGUE_READ_ONLY}" for a write on the catalogue)`,
+    message: INVALID_REQUEST,
+    error: 'account_id: Invalid UUID',
+  },
+  401: {
+    description: 'No valid bearer token (or, on sign-in, wrong credentials)',
+    message: 'Authentication required',
+    error: 'Invalid or missing bearer token',
+  },
+  403: {
+    description:
+      'The caller is not a member of the organization, the role may not do this, or the record belongs to another organization',
+    message: 'Forbidden',
+    error: 'You are not a member of this organization',
+  },
+  404: { description: 'No such record', message: 'Not found', error: 'Record not found' },
+  409: { description: 'The request conflicts with the stored records', message: 'Conflict', error: 'Conflict' },
+  429: {
+    description: 'Too many requests at once; retry after the seconds of the Retry-After header',
+    message: 'Too many requests',
+    error: 'Too many expensive requests of this organization at once; retry shortly',
+  },
+  503: {
+    description: 'The database is unavailable or busy; retry after the seconds of the Retry-After header',
+    message: 'Service unavailable',
+    error: 'The database is unavailable',
+  },
+};
+
+/** An example of a failure: `true` for the usual text, a string for the route's own error text, or both texts. */
+export type FailureExample = true | string | { message: string | null; error: string };
+
+function failureSchema(status: FailureStatus, example: FailureExample): ResponseSchema {
+  const usual = FAILURES[status];
+  const texts =
+    example === true ? usual : typeof example === 'string' ? { message: usual.message, error: example } : example;
+  return failureEnvelope.meta({
+    description: usual.description,
+    examples: [{ success: false, message: texts.message, error: texts.error }],
+  });
+}
+
+type Failures = Partial<Record<FailureStatus, FailureExample>>;
+
+function failureSchemas(errors: Failures): Record<number, ResponseSchema> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([status, example]) => [
+      status,
+      failureSchema(Number(status) as FailureStatus, example),
+    ]),
+  );
+}
+
+/** The failure envelopes of a route that needs a token, by status, each with an example; 401 and 503 apply to all. */
+export function failures(errors: Failures): Record<number, ResponseSchema> {
+  return failureSchemas({ 401: true, ...errors, 503: errors[503] ?? true });
+}
+
+/** The failure envelopes of a route that needs no token; 503 applies to all. */
+export function publicFailures(errors: Failures): Record<number, ResponseSchema> {
+  return failureSchemas({ ...errors, 503: errors[503] ?? true });
+}

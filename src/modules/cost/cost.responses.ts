@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
+import { CURRENCIES, ITEM_TYPE_CODES, SEASONS, TOU_PERIODS } from '../tariffs/tariff-enums.ts';
+
+const money = z.number().describe('In the currency, at most 2 decimals');
+
+const billLine = z.strictObject({
+  item_type_code: z.enum(ITEM_TYPE_CODES),
+  season: z.enum(SEASONS).describe('The season of the tariff item applied'),
+  period: z.enum(TOU_PERIODS).nullable().describe('Time-of-use period; null for other items'),
+  block_index: integer.nullable().describe('The tier; null for items without tiers'),
+  quantity: z.number(),
+  unit: z.string().describe('Unit of the quantity: kWh, kvarh, kVA, day, month'),
+  unit_price: z.number().describe('In the currency per unit; negative for a credit'),
+  amount: money.describe('quantity x unit_price, rounded to the cent'),
+});
+
+const DEMO_BILL = {
+  tariff_id: 1001,
+  meter_sn: 'DEMO-GRID-001',
+  start: '2026-09-30T22:00:00.000Z',
+  end: '2026-10-31T22:00:00.000Z',
+  currency: 'ZAR',
+  approximate: false,
+  import_kwh: 16120.391,
+  export_kwh: 520.643,
+  kvarh: 10036.388,
+  max_kva: 70.690838,
+  lines: [
+    {
+      item_type_code: 'TOU_PEAK_ENERGY',
+      season: 'SUMMER',
+      period: 'PEAK',
+      block_index: null,
+      quantity: 2865.571,
+      unit: 'kWh',
+      unit_price: 3.2928,
+      amount: 9435.75,
+    },
+    {
+      item_type_code: 'SERVICE',
+      season: 'ALL_YEAR',
+      period: null,
+      block_index: null,
+      quantity: 31,
+      unit: 'day',
+      unit_price: 3.27,
+      amount: 101.37,
+    },
+    {
+      item_type_code: 'EXPORTED_ENERGY',
+      season: 'ALL_YEAR',
+      period: null,
+      block_index: null,
+      quantity: 520.643,
+      unit: 'kWh',
+      unit_price: -1.054,
+      amount: -548.76,
+    },
+  ],
+  subtotal: 37783.47,
+  tax_rate: 15,
+  tax: 5667.52,
+  total: 43450.99,
+  missing_intervals: 0,
+};
+
+const bill = z
+  .strictObject({
+    tariff_id: integer,
+    meter_sn: z.string(),
+    start: timestamp,
+    end: timestamp,
+    currency: z.enum(CURRENCIES),
+    approximate: z.boolean().describe('A DYNAMIC tariff priced from its items, or energy outside the schedule'),
+    import_kwh: z.number(),
+    export_kwh: z.number(),
+    kvarh: z.number(),
+    max_kva: z.number().nullable(),
+    lines: z.array(billLine),
+    subtotal: money,
+    tax_rate: z.number().describe('Percentage'),
+    tax: money,
+    total: money,
+    missing_intervals: integer.describe("The meter's intervals in the period without a reading"),
+  })
+  .meta({ examples: [DEMO_BILL] });
+
+const unpriced = (source: string, reason: string, meterId: number | null) => ({
+  source,
+  meter_id: meterId,
+  tariff_id: null,
+  meter_sn: null,
+  priced: false,
+  reason,
+  bills: [],
+  total: null,
+});
+
+const buildingCost = z
+  .strictObject({
+    building_block_id: integer,
+    start: timestamp,
+    end: timestamp,
+    sources: z.array(
+      z.strictObject({
+        source: z.enum(['grid', 'solar', 'genset', 'inverter', 'load']),
+        meter_id: integer.nullable(),
+        tariff_id: integer.nullable(),
+        meter_sn: z.string().nullable(),
+        priced: z.boolean(),
+        reason: z.string().nullable().describe('Why the source is not priced'),
+        bills: z.array(bill).describe('One per tariff that applied (a transition in the period splits it)'),
+        total: money.nullable(),
+      }),
+    ),
+    totals: z.record(z.string(), money).describe('The total of the priced sources, by currency'),
+  })
+  .meta({
+    examples: [
+      {
+        building_block_id: 1,
+        start: DEMO_BILL.start,
+        end: DEMO_BILL.end,
+        sources: [
+          {
+            source: 'grid',
+            meter_id: 1,
+            tariff_id: 1001,
+            meter_sn: 'DEMO-GRID-001',
+            priced: true,
+            reason: null,
+            bills: [DEMO_BILL],
+            total: 43450.99,
+          },
+          unpriced('solar', 'No tariff configured', 2),
+          unpriced('genset', 'No meter and no tariff configured', null),
+          unpriced('inverter', 'No meter and no tariff configured', null),
+          unpriced('load', 'No tariff configured', 3),
+        ],
+        totals: { ZAR: 43450.99 },
+      },
+    ],
+  });
+
+export const costResponses = {
+  meter: okEnvelope(bill, "The meter's bill for the period with the tariff named"),
+  building: okEnvelope(buildingCost, "The bills of the block's energy sources"),
+};

@@ -1,0 +1,56 @@
+import type { Executor } from '../db/types.ts';
+import { lastWholeMonth } from '../http/examples.ts';
+import { authRepository } from '../modules/auth/auth.repository.ts';
+import { metersRepository } from '../modules/meters/meters.repository.ts';
+import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repository.ts';
+import { tariffsRepository } from '../modules/tariffs/tariffs.repository.ts';
+import { aggregatesRepository } from '../modules/timeseries/aggregates.repository.ts';
+import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
+import { DEMO_EMAIL, DEMO_ORGANIZATION } from './demo.ts';
+import { DEMO_GRID_SERIAL } from './demo-sites.ts';
+
+const ALL_TIME = { start: new Date(Date.UTC(1900, 0, 1)), end: new Date(Date.UTC(9999, 0, 1)) };
+
+/** Values of the demo that requests can name: its ids, and a month of its readings. */
+export type DemoSamples = Record<string, string>;
+
+/**
+ * The demo's user, organization, site, grid meter, grid tariff (the demo's first tariff, the
+ * predecessor of its transition), one of its items, the catalogue tariff it was cloned from, its
+ * schedule and DSO, and the last whole month of the grid meter's readings; undefined without the
+ * demo (or without its readings).
+ */
+export async function demoSamples(db: Executor): Promise<DemoSamples | undefined> {
+  const user = await authRepository.findUserByEmail(db, DEMO_EMAIL);
+  if (!user) return undefined;
+  const organizations = await authRepository.organizationsOf(db, user.id);
+  const accountId = organizations.find((o) => o.name === DEMO_ORGANIZATION && !o.is_personal_account)?.id;
+  const [found] = await readingsRepository.findMetersBySerial(db, [DEMO_GRID_SERIAL]);
+  const grid = found && (await metersRepository.find(db, found.id));
+  if (!accountId || grid?.account_id !== accountId) return undefined;
+  const [tariffs, latest] = await Promise.all([
+    tariffsRepository.list(db, { accountId }, { page: 1, limit: 1, sortBy: 'id', sortOrder: 'asc' }),
+    aggregatesRepository.latest(db, accountId, grid.id, ALL_TIME),
+  ]);
+  const [tariff] = tariffs.rows;
+  if (!tariff || !latest) return undefined;
+  const [item] = await tariffItemsRepository.ofTariff(db, accountId, tariff.id);
+  const end = new Date(latest.ts.getTime() + grid.interval_minutes * 60_000);
+  return Object.fromEntries(
+    Object.entries({
+      account_id: accountId,
+      user_id: user.id,
+      building_block_id: grid.building_block_id,
+      meter_id: grid.id,
+      meter_sn: grid.meter_sn,
+      tariff_id: tariff.id,
+      tariff_item_id: item?.id,
+      catalogue_tariff_id: tariff.cloned_from,
+      tou_schedule_id: tariff.tou_schedule_id,
+      dso_id: tariff.dso_id,
+      ...lastWholeMonth(end),
+    })
+      .filter(([, value]) => value != null)
+      .map(([key, value]) => [key, String(value)]),
+  );
+}

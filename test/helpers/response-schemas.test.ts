@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ok } from '../../src/http/envelope.ts';
+import { notFound } from '../../src/http/errors.ts';
+import { createHttpApp } from '../../src/http/http-app.ts';
+import { failures, noContent, okEnvelope } from '../../src/http/responses.ts';
+import type { App } from '../../src/http/types.ts';
+import { checkResponses, takeMismatches } from './response-schemas.ts';
+
+let app: App;
+beforeAll(async () => {
+  app = await createHttpApp({ logLevel: 'silent', requestTimeoutS: 30, corsOrigins: [] });
+  checkResponses(app);
+  const config = { public: true };
+  const response = { 200: okEnvelope(z.strictObject({ a: z.number() }), 'An a'), ...failures({ 404: true }) };
+  app.get('/extra-key', { config, schema: { response } }, async () => ok({ a: 1, b: 2 }));
+  app.get('/wrong-type', { config, schema: { response } }, async () => ok({ a: 'one' }));
+  app.get('/undeclared', { config, schema: { response } }, async () => {
+    throw Object.assign(new Error('teapot'), { statusCode: 418 });
+  });
+  app.get('/declared-failure', { config, schema: { response } }, async () => {
+    throw notFound('Record');
+  });
+  app.get('/empty', { config, schema: { response: { 204: noContent } } }, async (_req, reply) =>
+    reply.code(204).send(),
+  );
+  await app.ready();
+});
+afterAll(async () => app.close());
+
+async function mismatchesOf(url: string) {
+  await app.inject({ method: 'GET', url });
+  return takeMismatches();
+}
+
+describe('the check of answers against their response schemas', () => {
+  it('reports a field the schema does not name, and a field of another type', async () => {
+    expect(await mismatchesOf('/extra-key')).toEqual([expect.stringContaining('data.b: Unrecognized key "b"')]);
+    expect(await mismatchesOf('/wrong-type')).toEqual([expect.stringContaining('data.a: Invalid input')]);
+  });
+
+  it('reports a status the route does not declare, and accepts a declared failure and a 204', async () => {
+    expect(await mismatchesOf('/undeclared')).toEqual([
+      'GET /undeclared answered 418, a status its route does not declare',
+    ]);
+    expect(await mismatchesOf('/declared-failure')).toEqual([]);
+    expect(await mismatchesOf('/empty')).toEqual([]);
+  });
+});

@@ -1,0 +1,51 @@
+import type { ZodType } from 'zod';
+import { formatIssues } from '../../src/http/errors.ts';
+import type { App } from '../../src/http/types.ts';
+
+/** Refusals of the HTTP layer that the API reference describes once for every route, not per route. */
+const TRANSPORT_STATUSES = new Set([408, 413, 414, 415, 431]);
+
+const mismatches: string[] = [];
+
+function bodyOf(payload: unknown): unknown {
+  if (typeof payload !== 'string') return payload;
+  return payload === '' ? undefined : JSON.parse(payload);
+}
+
+/**
+ * Holds every answer of the app to the response schema its route declares for the status: an
+ * undeclared status, a body that does not match (unknown keys included: the schemas are strict),
+ * or a 204 with a body is recorded. `takeMismatches` hands them to the test that made the request.
+ */
+export function checkResponses(app: App): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const declared = request.routeOptions.schema?.response as Record<string, ZodType> | undefined;
+    if (!declared) return payload;
+    const status = reply.statusCode;
+    const where = `${request.method} ${request.routeOptions.url} answered ${status}`;
+    const schema = declared[status];
+    if (!schema) {
+      if (!TRANSPORT_STATUSES.has(status)) mismatches.push(`${where}, a status its route does not declare`);
+      return payload;
+    }
+    const body = bodyOf(payload);
+    const result = schema.safeParse(status === 204 ? (body ?? null) : body);
+    if (!result.success) {
+      const text = typeof payload === 'string' ? payload.slice(0, 2000) : String(payload);
+      mismatches.push(`${where}: ${formatIssues(result.error.issues, 'body')}\n  ${text}`);
+    }
+    return payload;
+  });
+}
+
+/** The mismatches recorded since the last call. */
+export function takeMismatches(): string[] {
+  return mismatches.splice(0);
+}
+
+export function assertNoMismatches(): void {
+  const found = takeMismatches();
+  if (found.length > 0) {
+    throw new Error(`Answers that do not match their declared response schemas:\n${found.join('\n')}`);
+  }
+}
