@@ -13,6 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in
+         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -29,12 +33,165 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description A new session */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjIwZjk4ZjMyNWEzYjc5OTEiLCJ0eXAiOiJKV1QifQ.eyJlbWFpbCI6ImRlbW9AZXhhbXBsZS5jb20ifQ.Ebk9jNsed07fXu6",
+                         *         "token_type": "bearer",
+                         *         "expires_at": 1795453201,
+                         *         "refresh_token": "O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI",
+                         *         "user": {
+                         *           "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *           "email": "demo@example.com",
+                         *           "created_at": "2026-11-23T08:00:00.000Z"
+                         *         },
+                         *         "expires_in": 3600
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjIwZjk4ZjMyNWEzYjc5OTEiLCJ0eXAiOiJKV1QifQ.eyJlbWFpbCI6ImRlbW9AZXhhbXBsZS5jb20ifQ.Ebk9jNsed07fXu6",
+                             *       "token_type": "bearer",
+                             *       "expires_at": 1795453201,
+                             *       "refresh_token": "O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI",
+                             *       "user": {
+                             *         "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *         "email": "demo@example.com",
+                             *         "created_at": "2026-11-23T08:00:00.000Z"
+                             *       },
+                             *       "expires_in": 3600
+                             *     }
+                             */
+                            data: {
+                                /** @description JWT (EdDSA); send it as `Authorization: Bearer <token>` */
+                                access_token: string;
+                                /** @description Expiry of the access token, seconds since 1970 (UTC) */
+                                expires_at: number;
+                                /** @description Lifetime of the access token in seconds */
+                                expires_in: number;
+                                /** @description Single use, for POST /api/v1/auth/refresh */
+                                refresh_token: string;
+                                /** @enum {string} */
+                                token_type: "bearer";
+                                /**
+                                 * @example {
+                                 *       "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                                 *       "email": "demo@example.com",
+                                 *       "created_at": "2026-11-23T08:00:00.000Z"
+                                 *     }
+                                 */
+                                user: {
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /**
+                                     * Format: email
+                                     * @description Lower-case
+                                     */
+                                    email: string;
+                                    /** Format: uuid */
+                                    id: string;
+                                };
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "password: Too small: expected string to have >=1 characters"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Unauthorized",
+                         *       "error": "Invalid login credentials"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Rate limit exceeded, retry in 1 minute"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -53,6 +210,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign out
+         * @description Revokes the session of the access token: its refresh token stops working at once. The access token itself stays valid until it expires.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -62,12 +223,75 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "body: Malformed JSON"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -84,6 +308,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List my organizations
+         * @description The organizations the caller is a member of (the personal account first), with the caller's role in each. Their ids are the account_id of every organization-scoped request. Unpaginated.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -93,12 +321,92 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The organizations of the caller, with its role in each */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "name": "Demo Utilities",
+                         *           "is_personal_account": false,
+                         *           "role": "OWNER"
+                         *         }
+                         *       ],
+                         *       "count": 2
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The organization; use it as account_id
+                                 */
+                                id: string;
+                                is_personal_account: boolean;
+                                name: string;
+                                /**
+                                 * @description The user's role in it
+                                 * @enum {string}
+                                 */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -119,6 +427,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Refresh the session
+         * @description Exchanges a refresh token for a new access token and refresh token. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -134,12 +446,161 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description A new token pair; the refresh token sent is used up */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjIwZjk4ZjMyNWEzYjc5OTEiLCJ0eXAiOiJKV1QifQ.eyJlbWFpbCI6ImRlbW9AZXhhbXBsZS5jb20ifQ.Ebk9jNsed07fXu6",
+                         *         "token_type": "bearer",
+                         *         "expires_at": 1795453201,
+                         *         "refresh_token": "O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI",
+                         *         "user": {
+                         *           "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *           "email": "demo@example.com",
+                         *           "created_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjIwZjk4ZjMyNWEzYjc5OTEiLCJ0eXAiOiJKV1QifQ.eyJlbWFpbCI6ImRlbW9AZXhhbXBsZS5jb20ifQ.Ebk9jNsed07fXu6",
+                             *       "token_type": "bearer",
+                             *       "expires_at": 1795453201,
+                             *       "refresh_token": "O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI",
+                             *       "user": {
+                             *         "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *         "email": "demo@example.com",
+                             *         "created_at": "2026-11-23T08:00:00.000Z"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** @description JWT (EdDSA); send it as `Authorization: Bearer <token>` */
+                                access_token: string;
+                                /** @description Expiry of the access token, seconds since 1970 (UTC) */
+                                expires_at: number;
+                                /** @description Single use, for POST /api/v1/auth/refresh */
+                                refresh_token: string;
+                                /** @enum {string} */
+                                token_type: "bearer";
+                                /**
+                                 * @example {
+                                 *       "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                                 *       "email": "demo@example.com",
+                                 *       "created_at": "2026-11-23T08:00:00.000Z"
+                                 *     }
+                                 */
+                                user: {
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /**
+                                     * Format: email
+                                     * @description Lower-case
+                                     */
+                                    email: string;
+                                    /** Format: uuid */
+                                    id: string;
+                                };
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "refresh_token: Invalid input: expected string, received undefined"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Unauthorized",
+                         *       "error": "Invalid refresh token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Rate limit exceeded, retry in 1 minute"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -158,6 +619,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign up
+         * @description Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -179,12 +644,145 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Signed up */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "user": {
+                         *           "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *           "email": "demo@example.com",
+                         *           "created_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "user": {
+                             *         "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *         "email": "demo@example.com",
+                             *         "created_at": "2026-11-23T08:00:00.000Z"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /**
+                                 * @example {
+                                 *       "id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                                 *       "email": "demo@example.com",
+                                 *       "created_at": "2026-11-23T08:00:00.000Z"
+                                 *     }
+                                 */
+                                user: {
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /**
+                                     * Format: email
+                                     * @description Lower-case
+                                     */
+                                    email: string;
+                                    /** Format: uuid */
+                                    id: string;
+                                };
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "email: Invalid email address"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "User already registered"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Rate limit exceeded, retry in 1 minute"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -201,6 +799,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a user's organizations
+         * @description The organizations of userId that the caller is also a member of, each with the role of userId in it; an organization the caller does not belong to is left out (an unknown user gives an empty list). Unpaginated.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -212,12 +814,125 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The organizations of the user that the caller is also a member of, with the role of the user */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "name": "Demo Utilities",
+                         *           "is_personal_account": false,
+                         *           "role": "OWNER",
+                         *           "user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *           "requested_by": "631fee26-ba79-48de-ab02-efdce78e89a3"
+                         *         }
+                         *       ],
+                         *       "count": 2
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description The organization; use it as account_id
+                                 */
+                                id: string;
+                                is_personal_account: boolean;
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The caller
+                                 */
+                                requested_by: string;
+                                /**
+                                 * @description The user's role in it
+                                 * @enum {string}
+                                 */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /**
+                                 * Format: uuid
+                                 * @description The user asked about
+                                 */
+                                user_id: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "userId: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -236,21 +951,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List building blocks
+         * @description The organization's building blocks, filtered by parent_id (the children of a block) and building_type (or its other name, type). A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches name and description. Any member of the organization (account_id) may call it.
+         */
         get: {
             parameters: {
                 query: {
                     account_id: string;
                     building_type?: "RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "MIXED_USE" | "PUBLIC" | "AGRICULTURAL" | "OTHER";
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Only the children of this building block */
                     parent_id?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "updated_at" | "name" | "id" | "building_type" | "city" | "country" | "postal_code" | "area" | "parent_id";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                     /** @description Another name for building_type */
                     type?: "RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "MIXED_USE" | "PUBLIC" | "AGRICULTURAL" | "OTHER";
@@ -261,16 +981,163 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of building blocks */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "name": "Demo Campus",
+                         *           "building_type": "MIXED_USE",
+                         *           "description": "Demo site with two buildings",
+                         *           "address": "12 Dock Road",
+                         *           "city": "Cape Town",
+                         *           "state": "Western Cape",
+                         *           "postal_code": 8001,
+                         *           "country": "South Africa",
+                         *           "parent_id": null,
+                         *           "area": 12000,
+                         *           "is_active": true,
+                         *           "location": "-33.9090,18.4200",
+                         *           "created_at": "2026-11-23T08:00:00.000Z",
+                         *           "updated_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "count": 7
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                address: string;
+                                area: number | null;
+                                /** @enum {string} */
+                                building_type: "RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "MIXED_USE" | "PUBLIC" | "AGRICULTURAL" | "OTHER";
+                                city: string;
+                                country: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                description: string | null;
+                                id: number;
+                                is_active: boolean;
+                                location: string | null;
+                                name: string;
+                                /** @description The parent block; null for a top-level block */
+                                parent_id: number | null;
+                                postal_code: number;
+                                state: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         put?: never;
+        /**
+         * Create a building block
+         * @description Creates a site, building or unit; parent_id (a block of the same organization) places it in the tree. A missing required field (name, building_type, address, city, state, postal_code, country) or an unknown parent answers 400 in the database-error form: message null, error a JSON text with the database's message and code. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -300,12 +1167,170 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new building block */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Demo Campus",
+                         *         "building_type": "MIXED_USE",
+                         *         "description": "Demo site with two buildings",
+                         *         "address": "12 Dock Road",
+                         *         "city": "Cape Town",
+                         *         "state": "Western Cape",
+                         *         "postal_code": 8001,
+                         *         "country": "South Africa",
+                         *         "parent_id": null,
+                         *         "area": 12000,
+                         *         "is_active": true,
+                         *         "location": "-33.9090,18.4200",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Demo Campus",
+                             *       "building_type": "MIXED_USE",
+                             *       "description": "Demo site with two buildings",
+                             *       "address": "12 Dock Road",
+                             *       "city": "Cape Town",
+                             *       "state": "Western Cape",
+                             *       "postal_code": 8001,
+                             *       "country": "South Africa",
+                             *       "parent_id": null,
+                             *       "area": 12000,
+                             *       "is_active": true,
+                             *       "location": "-33.9090,18.4200",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                address: string;
+                                area: number | null;
+                                /** @enum {string} */
+                                building_type: "RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "MIXED_USE" | "PUBLIC" | "AGRICULTURAL" | "OTHER";
+                                city: string;
+                                country: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                description: string | null;
+                                id: number;
+                                is_active: boolean;
+                                location: string | null;
+                                name: string;
+                                /** @description The parent block; null for a top-level block */
+                                parent_id: number | null;
+                                postal_code: number;
+                                state: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": null,
+                         *       "error": "{\"message\":\"null value in column \\\"city\\\" of relation \\\"building_blocks\\\" violates not-null constraint\",\"code\":\"23502\"}"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -322,6 +1347,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a building block
+         * @description Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization.
+         */
         get: {
             parameters: {
                 query: {
@@ -335,15 +1364,198 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The building block */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Demo Campus",
+                         *         "building_type": "MIXED_USE",
+                         *         "description": "Demo site with two buildings",
+                         *         "address": "12 Dock Road",
+                         *         "city": "Cape Town",
+                         *         "state": "Western Cape",
+                         *         "postal_code": 8001,
+                         *         "country": "South Africa",
+                         *         "parent_id": null,
+                         *         "area": 12000,
+                         *         "is_active": true,
+                         *         "location": "-33.9090,18.4200",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Demo Campus",
+                             *       "building_type": "MIXED_USE",
+                             *       "description": "Demo site with two buildings",
+                             *       "address": "12 Dock Road",
+                             *       "city": "Cape Town",
+                             *       "state": "Western Cape",
+                             *       "postal_code": 8001,
+                             *       "country": "South Africa",
+                             *       "parent_id": null,
+                             *       "area": 12000,
+                             *       "is_active": true,
+                             *       "location": "-33.9090,18.4200",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                address: string;
+                                area: number | null;
+                                /** @enum {string} */
+                                building_type: "RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "MIXED_USE" | "PUBLIC" | "AGRICULTURAL" | "OTHER";
+                                city: string;
+                                country: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                description: string | null;
+                                id: number;
+                                is_active: boolean;
+                                location: string | null;
+                                name: string;
+                                /** @description The parent block; null for a top-level block */
+                                parent_id: number | null;
+                                postal_code: number;
+                                state: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Building block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Update a building block
+         * @description Changes the fields sent; type is another name for building_type. A parent_id that is not a block of the organization, or that would make the block its own ancestor: 400. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -381,16 +1593,199 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The building block */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Demo Campus",
+                         *         "building_type": "MIXED_USE",
+                         *         "description": "Demo site with two buildings",
+                         *         "address": "12 Dock Road",
+                         *         "city": "Cape Town",
+                         *         "state": "Western Cape",
+                         *         "postal_code": 8001,
+                         *         "country": "South Africa",
+                         *         "parent_id": null,
+                         *         "area": 12000,
+                         *         "is_active": true,
+                         *         "location": "-33.9090,18.4200",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Demo Campus",
+                             *       "building_type": "MIXED_USE",
+                             *       "description": "Demo site with two buildings",
+                             *       "address": "12 Dock Road",
+                             *       "city": "Cape Town",
+                             *       "state": "Western Cape",
+                             *       "postal_code": 8001,
+                             *       "country": "South Africa",
+                             *       "parent_id": null,
+                             *       "area": 12000,
+                             *       "is_active": true,
+                             *       "location": "-33.9090,18.4200",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                address: string;
+                                area: number | null;
+                                /** @enum {string} */
+                                building_type: "RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "MIXED_USE" | "PUBLIC" | "AGRICULTURAL" | "OTHER";
+                                city: string;
+                                country: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                description: string | null;
+                                id: number;
+                                is_active: boolean;
+                                location: string | null;
+                                name: string;
+                                /** @description The parent block; null for a top-level block */
+                                parent_id: number | null;
+                                postal_code: number;
+                                state: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "parent_id: A building block cannot be its own parent or the parent of its ancestors"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Building block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete a building block
+         * @description Deletes the block with its dashboard config. A block that has child blocks or meters: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization.
+         */
         delete: {
             parameters: {
                 query: {
@@ -404,12 +1799,138 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Building block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The building block has child blocks or meters"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -425,6 +1946,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a block's energy dashboard config
+         * @description Which meter measures each energy source of the block (grid, solar, genset, inverter, load, water supply, further submeters) and which tariff prices it. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a config: 404.
+         */
         get: {
             parameters: {
                 query: {
@@ -438,15 +1963,204 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The block's energy dashboard config */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "building_block_id": 1,
+                         *         "grid_meter_id": 1,
+                         *         "solar_meter_id": 2,
+                         *         "genset_meter_id": null,
+                         *         "inverter_meter_id": null,
+                         *         "load_meter_id": 3,
+                         *         "water_supply_meter_id": null,
+                         *         "submeter_ids": null,
+                         *         "grid_tariff_id": 1001,
+                         *         "solar_tariff_id": null,
+                         *         "genset_tariff_id": null,
+                         *         "inverter_tariff_id": null,
+                         *         "load_tariff_id": null,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "building_block_id": 1,
+                             *       "grid_meter_id": 1,
+                             *       "solar_meter_id": 2,
+                             *       "genset_meter_id": null,
+                             *       "inverter_meter_id": null,
+                             *       "load_meter_id": 3,
+                             *       "water_supply_meter_id": null,
+                             *       "submeter_ids": null,
+                             *       "grid_tariff_id": 1001,
+                             *       "solar_tariff_id": null,
+                             *       "genset_tariff_id": null,
+                             *       "inverter_tariff_id": null,
+                             *       "load_tariff_id": null,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description The meter of this source, or null */
+                                genset_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                genset_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                grid_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                grid_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                inverter_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                inverter_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                load_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                load_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                solar_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                solar_tariff_id: number | null;
+                                /** @description Further meters */
+                                submeter_ids: number[] | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** @description The meter of this source, or null */
+                                water_supply_meter_id: number | null;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Dashboard config not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Create or update a block's energy dashboard config
+         * @description Creates the config or changes the fields sent (null clears a field). Meters and tariffs must be the organization's (400 naming the field). Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when the block does not exist or is not in account_id.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -489,16 +2203,205 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The block's energy dashboard config */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "building_block_id": 1,
+                         *         "grid_meter_id": 1,
+                         *         "solar_meter_id": 2,
+                         *         "genset_meter_id": null,
+                         *         "inverter_meter_id": null,
+                         *         "load_meter_id": 3,
+                         *         "water_supply_meter_id": null,
+                         *         "submeter_ids": null,
+                         *         "grid_tariff_id": 1001,
+                         *         "solar_tariff_id": null,
+                         *         "genset_tariff_id": null,
+                         *         "inverter_tariff_id": null,
+                         *         "load_tariff_id": null,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "building_block_id": 1,
+                             *       "grid_meter_id": 1,
+                             *       "solar_meter_id": 2,
+                             *       "genset_meter_id": null,
+                             *       "inverter_meter_id": null,
+                             *       "load_meter_id": 3,
+                             *       "water_supply_meter_id": null,
+                             *       "submeter_ids": null,
+                             *       "grid_tariff_id": 1001,
+                             *       "solar_tariff_id": null,
+                             *       "genset_tariff_id": null,
+                             *       "inverter_tariff_id": null,
+                             *       "load_tariff_id": null,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description The meter of this source, or null */
+                                genset_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                genset_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                grid_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                grid_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                inverter_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                inverter_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                load_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                load_tariff_id: number | null;
+                                /** @description The meter of this source, or null */
+                                solar_meter_id: number | null;
+                                /** @description The tariff that prices this source, or null */
+                                solar_tariff_id: number | null;
+                                /** @description Further meters */
+                                submeter_ids: number[] | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** @description The meter of this source, or null */
+                                water_supply_meter_id: number | null;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "grid_meter_id: Meter 99 not found in this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Building block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete a block's energy dashboard config
+         * @description Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a config: 404.
+         */
         delete: {
             parameters: {
                 query: {
@@ -512,12 +2415,117 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Dashboard config not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -552,12 +2560,161 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The config sources' tariff records, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "tariff_id": 1001,
+                         *           "effective_from": null,
+                         *           "recorded_at": "2026-11-23T08:00:00.000Z",
+                         *           "cause": "UPDATE",
+                         *           "transition_id": null,
+                         *           "building_block_id": 1,
+                         *           "source": "grid"
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                building_block_id: number;
+                                /** @enum {string} */
+                                cause: "CREATE" | "UPDATE" | "TRANSITION" | "DELETE" | "EXISTING";
+                                /** @description null: from the beginning of time (the first record) */
+                                effective_from: string | null;
+                                id: number;
+                                /** Format: date-time */
+                                recorded_at: string;
+                                /** @enum {string} */
+                                source: "grid" | "solar" | "genset" | "inverter" | "load";
+                                /** @description null: no tariff from this instant */
+                                tariff_id: number | null;
+                                /** @description The transition applied (cause TRANSITION) */
+                                transition_id: number | null;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Dashboard config not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -576,6 +2733,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A building block's energy cost
+         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         */
         get: {
             parameters: {
                 query: {
@@ -593,12 +2754,592 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The bills of the block's energy sources */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "building_block_id": 1,
+                         *         "start": "2026-09-30T22:00:00.000Z",
+                         *         "end": "2026-10-31T22:00:00.000Z",
+                         *         "sources": [
+                         *           {
+                         *             "source": "grid",
+                         *             "meter_id": 1,
+                         *             "tariff_id": 1001,
+                         *             "meter_sn": "DEMO-GRID-001",
+                         *             "priced": true,
+                         *             "reason": null,
+                         *             "bills": [
+                         *               {
+                         *                 "tariff_id": 1001,
+                         *                 "meter_sn": "DEMO-GRID-001",
+                         *                 "start": "2026-09-30T22:00:00.000Z",
+                         *                 "end": "2026-10-31T22:00:00.000Z",
+                         *                 "currency": "ZAR",
+                         *                 "approximate": false,
+                         *                 "import_kwh": 16120.391,
+                         *                 "export_kwh": 520.643,
+                         *                 "kvarh": 10036.388,
+                         *                 "max_kva": 70.690838,
+                         *                 "lines": [
+                         *                   {
+                         *                     "item_type_code": "TOU_PEAK_ENERGY",
+                         *                     "season": "SUMMER",
+                         *                     "period": "PEAK",
+                         *                     "block_index": null,
+                         *                     "quantity": 2865.571,
+                         *                     "unit": "kWh",
+                         *                     "unit_price": 3.2928,
+                         *                     "amount": 9435.75
+                         *                   },
+                         *                   {
+                         *                     "item_type_code": "SERVICE",
+                         *                     "season": "ALL_YEAR",
+                         *                     "period": null,
+                         *                     "block_index": null,
+                         *                     "quantity": 31,
+                         *                     "unit": "day",
+                         *                     "unit_price": 3.27,
+                         *                     "amount": 101.37
+                         *                   },
+                         *                   {
+                         *                     "item_type_code": "EXPORTED_ENERGY",
+                         *                     "season": "ALL_YEAR",
+                         *                     "period": null,
+                         *                     "block_index": null,
+                         *                     "quantity": 520.643,
+                         *                     "unit": "kWh",
+                         *                     "unit_price": -1.054,
+                         *                     "amount": -548.76
+                         *                   }
+                         *                 ],
+                         *                 "subtotal": 37783.47,
+                         *                 "tax_rate": 15,
+                         *                 "tax": 5667.52,
+                         *                 "total": 43450.99,
+                         *                 "missing_intervals": 0,
+                         *                 "complete": true,
+                         *                 "warnings": [],
+                         *                 "months": [
+                         *                   {
+                         *                     "month": "2026-10",
+                         *                     "start": "2026-09-30T22:00:00.000Z",
+                         *                     "end": "2026-10-31T22:00:00.000Z",
+                         *                     "import_kwh": 16120.391,
+                         *                     "export_kwh": 520.643,
+                         *                     "kvarh": 10036.388,
+                         *                     "max_kva": 70.690838,
+                         *                     "chargeable_kva": null,
+                         *                     "lines": [
+                         *                       {
+                         *                         "item_type_code": "TOU_PEAK_ENERGY",
+                         *                         "season": "SUMMER",
+                         *                         "period": "PEAK",
+                         *                         "block_index": null,
+                         *                         "quantity": 2865.571,
+                         *                         "unit": "kWh",
+                         *                         "unit_price": 3.2928,
+                         *                         "amount": 9435.75
+                         *                       },
+                         *                       {
+                         *                         "item_type_code": "SERVICE",
+                         *                         "season": "ALL_YEAR",
+                         *                         "period": null,
+                         *                         "block_index": null,
+                         *                         "quantity": 31,
+                         *                         "unit": "day",
+                         *                         "unit_price": 3.27,
+                         *                         "amount": 101.37
+                         *                       },
+                         *                       {
+                         *                         "item_type_code": "EXPORTED_ENERGY",
+                         *                         "season": "ALL_YEAR",
+                         *                         "period": null,
+                         *                         "block_index": null,
+                         *                         "quantity": 520.643,
+                         *                         "unit": "kWh",
+                         *                         "unit_price": -1.054,
+                         *                         "amount": -548.76
+                         *                       }
+                         *                     ],
+                         *                     "subtotal": 37783.47,
+                         *                     "tax": 5667.52,
+                         *                     "total": 43450.99,
+                         *                     "missing_intervals": 0
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ],
+                         *             "total": 43450.99
+                         *           },
+                         *           {
+                         *             "source": "solar",
+                         *             "meter_id": 2,
+                         *             "tariff_id": null,
+                         *             "meter_sn": null,
+                         *             "priced": false,
+                         *             "reason": "No tariff configured",
+                         *             "bills": [],
+                         *             "total": null
+                         *           },
+                         *           {
+                         *             "source": "genset",
+                         *             "meter_id": null,
+                         *             "tariff_id": null,
+                         *             "meter_sn": null,
+                         *             "priced": false,
+                         *             "reason": "No meter and no tariff configured",
+                         *             "bills": [],
+                         *             "total": null
+                         *           },
+                         *           {
+                         *             "source": "inverter",
+                         *             "meter_id": null,
+                         *             "tariff_id": null,
+                         *             "meter_sn": null,
+                         *             "priced": false,
+                         *             "reason": "No meter and no tariff configured",
+                         *             "bills": [],
+                         *             "total": null
+                         *           },
+                         *           {
+                         *             "source": "load",
+                         *             "meter_id": 3,
+                         *             "tariff_id": null,
+                         *             "meter_sn": null,
+                         *             "priced": false,
+                         *             "reason": "No tariff configured",
+                         *             "bills": [],
+                         *             "total": null
+                         *           }
+                         *         ],
+                         *         "totals": {
+                         *           "ZAR": 43450.99
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "building_block_id": 1,
+                             *       "start": "2026-09-30T22:00:00.000Z",
+                             *       "end": "2026-10-31T22:00:00.000Z",
+                             *       "sources": [
+                             *         {
+                             *           "source": "grid",
+                             *           "meter_id": 1,
+                             *           "tariff_id": 1001,
+                             *           "meter_sn": "DEMO-GRID-001",
+                             *           "priced": true,
+                             *           "reason": null,
+                             *           "bills": [
+                             *             {
+                             *               "tariff_id": 1001,
+                             *               "meter_sn": "DEMO-GRID-001",
+                             *               "start": "2026-09-30T22:00:00.000Z",
+                             *               "end": "2026-10-31T22:00:00.000Z",
+                             *               "currency": "ZAR",
+                             *               "approximate": false,
+                             *               "import_kwh": 16120.391,
+                             *               "export_kwh": 520.643,
+                             *               "kvarh": 10036.388,
+                             *               "max_kva": 70.690838,
+                             *               "lines": [
+                             *                 {
+                             *                   "item_type_code": "TOU_PEAK_ENERGY",
+                             *                   "season": "SUMMER",
+                             *                   "period": "PEAK",
+                             *                   "block_index": null,
+                             *                   "quantity": 2865.571,
+                             *                   "unit": "kWh",
+                             *                   "unit_price": 3.2928,
+                             *                   "amount": 9435.75
+                             *                 },
+                             *                 {
+                             *                   "item_type_code": "SERVICE",
+                             *                   "season": "ALL_YEAR",
+                             *                   "period": null,
+                             *                   "block_index": null,
+                             *                   "quantity": 31,
+                             *                   "unit": "day",
+                             *                   "unit_price": 3.27,
+                             *                   "amount": 101.37
+                             *                 },
+                             *                 {
+                             *                   "item_type_code": "EXPORTED_ENERGY",
+                             *                   "season": "ALL_YEAR",
+                             *                   "period": null,
+                             *                   "block_index": null,
+                             *                   "quantity": 520.643,
+                             *                   "unit": "kWh",
+                             *                   "unit_price": -1.054,
+                             *                   "amount": -548.76
+                             *                 }
+                             *               ],
+                             *               "subtotal": 37783.47,
+                             *               "tax_rate": 15,
+                             *               "tax": 5667.52,
+                             *               "total": 43450.99,
+                             *               "missing_intervals": 0,
+                             *               "complete": true,
+                             *               "warnings": [],
+                             *               "months": [
+                             *                 {
+                             *                   "month": "2026-10",
+                             *                   "start": "2026-09-30T22:00:00.000Z",
+                             *                   "end": "2026-10-31T22:00:00.000Z",
+                             *                   "import_kwh": 16120.391,
+                             *                   "export_kwh": 520.643,
+                             *                   "kvarh": 10036.388,
+                             *                   "max_kva": 70.690838,
+                             *                   "chargeable_kva": null,
+                             *                   "lines": [
+                             *                     {
+                             *                       "item_type_code": "TOU_PEAK_ENERGY",
+                             *                       "season": "SUMMER",
+                             *                       "period": "PEAK",
+                             *                       "block_index": null,
+                             *                       "quantity": 2865.571,
+                             *                       "unit": "kWh",
+                             *                       "unit_price": 3.2928,
+                             *                       "amount": 9435.75
+                             *                     },
+                             *                     {
+                             *                       "item_type_code": "SERVICE",
+                             *                       "season": "ALL_YEAR",
+                             *                       "period": null,
+                             *                       "block_index": null,
+                             *                       "quantity": 31,
+                             *                       "unit": "day",
+                             *                       "unit_price": 3.27,
+                             *                       "amount": 101.37
+                             *                     },
+                             *                     {
+                             *                       "item_type_code": "EXPORTED_ENERGY",
+                             *                       "season": "ALL_YEAR",
+                             *                       "period": null,
+                             *                       "block_index": null,
+                             *                       "quantity": 520.643,
+                             *                       "unit": "kWh",
+                             *                       "unit_price": -1.054,
+                             *                       "amount": -548.76
+                             *                     }
+                             *                   ],
+                             *                   "subtotal": 37783.47,
+                             *                   "tax": 5667.52,
+                             *                   "total": 43450.99,
+                             *                   "missing_intervals": 0
+                             *                 }
+                             *               ]
+                             *             }
+                             *           ],
+                             *           "total": 43450.99
+                             *         },
+                             *         {
+                             *           "source": "solar",
+                             *           "meter_id": 2,
+                             *           "tariff_id": null,
+                             *           "meter_sn": null,
+                             *           "priced": false,
+                             *           "reason": "No tariff configured",
+                             *           "bills": [],
+                             *           "total": null
+                             *         },
+                             *         {
+                             *           "source": "genset",
+                             *           "meter_id": null,
+                             *           "tariff_id": null,
+                             *           "meter_sn": null,
+                             *           "priced": false,
+                             *           "reason": "No meter and no tariff configured",
+                             *           "bills": [],
+                             *           "total": null
+                             *         },
+                             *         {
+                             *           "source": "inverter",
+                             *           "meter_id": null,
+                             *           "tariff_id": null,
+                             *           "meter_sn": null,
+                             *           "priced": false,
+                             *           "reason": "No meter and no tariff configured",
+                             *           "bills": [],
+                             *           "total": null
+                             *         },
+                             *         {
+                             *           "source": "load",
+                             *           "meter_id": 3,
+                             *           "tariff_id": null,
+                             *           "meter_sn": null,
+                             *           "priced": false,
+                             *           "reason": "No tariff configured",
+                             *           "bills": [],
+                             *           "total": null
+                             *         }
+                             *       ],
+                             *       "totals": {
+                             *         "ZAR": 43450.99
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                building_block_id: number;
+                                /** Format: date-time */
+                                end: string;
+                                sources: {
+                                    /** @description One per tariff that applied (a transition in the period splits it) */
+                                    bills: {
+                                        /** @description A DYNAMIC tariff priced from its items, or energy outside the schedule */
+                                        approximate: boolean;
+                                        /** @description No interval of the period lacks a reading */
+                                        complete: boolean;
+                                        /** @enum {string} */
+                                        currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                        /** Format: date-time */
+                                        end: string;
+                                        export_kwh: number;
+                                        import_kwh: number;
+                                        kvarh: number;
+                                        lines: {
+                                            /** @description quantity x unit_price, rounded to the cent */
+                                            amount: number;
+                                            /** @description The tier; null for items without tiers */
+                                            block_index: number | null;
+                                            /** @enum {string} */
+                                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                            /** @description Time-of-use period; null for other items */
+                                            period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
+                                            quantity: number;
+                                            /**
+                                             * @description The season of the tariff item applied
+                                             * @enum {string}
+                                             */
+                                            season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                            /** @description Unit of the quantity: kWh, kvarh, kVA, day, month */
+                                            unit: string;
+                                            /** @description In the currency per unit; negative for a credit */
+                                            unit_price: number;
+                                        }[];
+                                        max_kva: number | null;
+                                        meter_sn: string;
+                                        /** @description The meter's intervals in the period without a reading */
+                                        missing_intervals: number;
+                                        /** @description The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up */
+                                        months: {
+                                            /** @description The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one */
+                                            chargeable_kva: number | null;
+                                            /** Format: date-time */
+                                            end: string;
+                                            export_kwh: number;
+                                            import_kwh: number;
+                                            kvarh: number;
+                                            lines: {
+                                                /** @description quantity x unit_price, rounded to the cent */
+                                                amount: number;
+                                                /** @description The tier; null for items without tiers */
+                                                block_index: number | null;
+                                                /** @enum {string} */
+                                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                                /** @description Time-of-use period; null for other items */
+                                                period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
+                                                quantity: number;
+                                                /**
+                                                 * @description The season of the tariff item applied
+                                                 * @enum {string}
+                                                 */
+                                                season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                                /** @description Unit of the quantity: kWh, kvarh, kVA, day, month */
+                                                unit: string;
+                                                /** @description In the currency per unit; negative for a credit */
+                                                unit_price: number;
+                                            }[];
+                                            /** @description The month's highest half-hour demand; null without readings */
+                                            max_kva: number | null;
+                                            missing_intervals: number;
+                                            /** @description YYYY-MM, a calendar month of the tariff's timezone */
+                                            month: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description The month's part of the period: its start
+                                             */
+                                            start: string;
+                                            /** @description In the currency, at most 2 decimals */
+                                            subtotal: number;
+                                            /** @description Rounded on the month's subtotal */
+                                            tax: number;
+                                            /** @description In the currency, at most 2 decimals */
+                                            total: number;
+                                        }[];
+                                        /** Format: date-time */
+                                        start: string;
+                                        /** @description In the currency, at most 2 decimals */
+                                        subtotal: number;
+                                        tariff_id: number;
+                                        /** @description In the currency, at most 2 decimals */
+                                        tax: number;
+                                        /** @description Percentage */
+                                        tax_rate: number;
+                                        /** @description In the currency, at most 2 decimals */
+                                        total: number;
+                                        /** @description Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set */
+                                        warnings: string[];
+                                    }[];
+                                    meter_id: number | null;
+                                    meter_sn: string | null;
+                                    priced: boolean;
+                                    /** @description Why the source is not priced */
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    source: "grid" | "solar" | "genset" | "inverter" | "load";
+                                    tariff_id: number | null;
+                                    total: number | null;
+                                }[];
+                                /** Format: date-time */
+                                start: string;
+                                /** @description The total of the priced sources, by currency */
+                                totals: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: end must be after start"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Dashboard config not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -617,19 +3358,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the meters of a building block
+         * @description The meters whose building_block_id is the block in the path (not those of its children), filtered by meter_type. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches name and serial; sortBy also takes meter_sn, meter_type, building_block_id. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization.
+         */
         get: {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
                     meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "updated_at" | "name" | "id" | "meter_sn" | "meter_type" | "building_block_id";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                 };
                 header?: never;
@@ -640,12 +3386,171 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of meters */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "building_block_id": 1,
+                         *           "meter_sn": "DEMO-GRID-001",
+                         *           "meter_type": "ELECTRICITY",
+                         *           "name": "Grid supply",
+                         *           "tariff_id": 1001,
+                         *           "interval_minutes": 30,
+                         *           "is_active": true,
+                         *           "notified_max_demand_kva": null,
+                         *           "created_at": "2026-11-23T08:00:00.000Z",
+                         *           "updated_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "count": 3
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @enum {number} */
+                                interval_minutes: 5 | 10 | 15 | 30 | 60;
+                                is_active: boolean;
+                                /** @description Serial number, unique across the whole service */
+                                meter_sn: string;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string | null;
+                                /** @description Notified maximum demand (NMD) in kVA */
+                                notified_max_demand_kva: number | null;
+                                /** @description The tariff that prices the meter */
+                                tariff_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Building block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -664,6 +3569,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List DSOs
+         * @description The energy providers (distribution system operators) a tariff may name as dso_id. Read-only reference data, the same for every signed-in user; unpaginated.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -673,12 +3582,83 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Every DSO */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         }
+                         *       ],
+                         *       "count": 3
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                id: number;
+                                name: string;
+                                /** @description IANA time zone */
+                                tz: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -697,20 +3677,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List meters
+         * @description The organization's meters, filtered by building_block_id and meter_type. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches name and serial; sortBy also takes meter_sn, meter_type, building_block_id. Any member of the organization (account_id) may call it.
+         */
         get: {
             parameters: {
                 query: {
                     account_id: string;
                     building_block_id?: number;
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
                     meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "updated_at" | "name" | "id" | "meter_sn" | "meter_type" | "building_block_id";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                 };
                 header?: never;
@@ -719,16 +3704,158 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of meters */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "building_block_id": 1,
+                         *           "meter_sn": "DEMO-GRID-001",
+                         *           "meter_type": "ELECTRICITY",
+                         *           "name": "Grid supply",
+                         *           "tariff_id": 1001,
+                         *           "interval_minutes": 30,
+                         *           "is_active": true,
+                         *           "notified_max_demand_kva": null,
+                         *           "created_at": "2026-11-23T08:00:00.000Z",
+                         *           "updated_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "count": 3
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @enum {number} */
+                                interval_minutes: 5 | 10 | 15 | 30 | 60;
+                                is_active: boolean;
+                                /** @description Serial number, unique across the whole service */
+                                meter_sn: string;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string | null;
+                                /** @description Notified maximum demand (NMD) in kVA */
+                                notified_max_demand_kva: number | null;
+                                /** @description The tariff that prices the meter */
+                                tariff_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         put?: never;
+        /**
+         * Create a meter
+         * @description Creates a meter on a building block of the organization, optionally priced by one of its tariffs (tariff_id); interval_minutes is 5, 10, 15, 30 (default) or 60. A block or tariff that is not the organization's: 400; a serial already in use anywhere in the service: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -762,12 +3889,182 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new meter */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "building_block_id": 1,
+                         *         "meter_sn": "DEMO-GRID-001",
+                         *         "meter_type": "ELECTRICITY",
+                         *         "name": "Grid supply",
+                         *         "tariff_id": 1001,
+                         *         "interval_minutes": 30,
+                         *         "is_active": true,
+                         *         "notified_max_demand_kva": null,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "building_block_id": 1,
+                             *       "meter_sn": "DEMO-GRID-001",
+                             *       "meter_type": "ELECTRICITY",
+                             *       "name": "Grid supply",
+                             *       "tariff_id": 1001,
+                             *       "interval_minutes": 30,
+                             *       "is_active": true,
+                             *       "notified_max_demand_kva": null,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @enum {number} */
+                                interval_minutes: 5 | 10 | 15 | 30 | 60;
+                                is_active: boolean;
+                                /** @description Serial number, unique across the whole service */
+                                meter_sn: string;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string | null;
+                                /** @description Notified maximum demand (NMD) in kVA */
+                                notified_max_demand_kva: number | null;
+                                /** @description The tariff that prices the meter */
+                                tariff_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "building_block_id: Building block 99 not found in this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "A meter with this meter_sn already exists"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -784,6 +4081,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a meter
+         * @description Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no meter has this id; 403 when it belongs to another organization.
+         */
         get: {
             parameters: {
                 query: {
@@ -797,15 +4098,189 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The meter */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "building_block_id": 1,
+                         *         "meter_sn": "DEMO-GRID-001",
+                         *         "meter_type": "ELECTRICITY",
+                         *         "name": "Grid supply",
+                         *         "tariff_id": 1001,
+                         *         "interval_minutes": 30,
+                         *         "is_active": true,
+                         *         "notified_max_demand_kva": null,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "building_block_id": 1,
+                             *       "meter_sn": "DEMO-GRID-001",
+                             *       "meter_type": "ELECTRICITY",
+                             *       "name": "Grid supply",
+                             *       "tariff_id": 1001,
+                             *       "interval_minutes": 30,
+                             *       "is_active": true,
+                             *       "notified_max_demand_kva": null,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @enum {number} */
+                                interval_minutes: 5 | 10 | 15 | 30 | 60;
+                                is_active: boolean;
+                                /** @description Serial number, unique across the whole service */
+                                meter_sn: string;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string | null;
+                                /** @description Notified maximum demand (NMD) in kVA */
+                                notified_max_demand_kva: number | null;
+                                /** @description The tariff that prices the meter */
+                                tariff_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Update a meter
+         * @description Changes the fields sent; tariff_id null removes the meter's tariff. A block or tariff that is not the organization's: 400; a serial in use: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no meter has this id; 403 when it belongs to another organization.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -841,16 +4316,211 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The meter */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "building_block_id": 1,
+                         *         "meter_sn": "DEMO-GRID-001",
+                         *         "meter_type": "ELECTRICITY",
+                         *         "name": "Grid supply",
+                         *         "tariff_id": 1001,
+                         *         "interval_minutes": 30,
+                         *         "is_active": true,
+                         *         "notified_max_demand_kva": null,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "building_block_id": 1,
+                             *       "meter_sn": "DEMO-GRID-001",
+                             *       "meter_type": "ELECTRICITY",
+                             *       "name": "Grid supply",
+                             *       "tariff_id": 1001,
+                             *       "interval_minutes": 30,
+                             *       "is_active": true,
+                             *       "notified_max_demand_kva": null,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                building_block_id: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @enum {number} */
+                                interval_minutes: 5 | 10 | 15 | 30 | 60;
+                                is_active: boolean;
+                                /** @description Serial number, unique across the whole service */
+                                meter_sn: string;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string | null;
+                                /** @description Notified maximum demand (NMD) in kVA */
+                                notified_max_demand_kva: number | null;
+                                /** @description The tariff that prices the meter */
+                                tariff_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "tariff_id: Tariff 99 not found in this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "A meter with this meter_sn already exists"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete a meter
+         * @description Deletes the meter; dashboard configs naming it forget it. A meter with readings: 409 unless force=true, which deletes its readings too. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no meter has this id; 403 when it belongs to another organization.
+         */
         delete: {
             parameters: {
                 query: {
@@ -866,12 +4536,138 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The meter has readings; delete it with force=true to delete them too"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -906,12 +4702,158 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The meter's tariff records, oldest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "tariff_id": 1001,
+                         *           "effective_from": null,
+                         *           "recorded_at": "2026-11-23T08:00:00.000Z",
+                         *           "cause": "CREATE",
+                         *           "transition_id": null,
+                         *           "meter_id": 1
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** @enum {string} */
+                                cause: "CREATE" | "UPDATE" | "TRANSITION" | "DELETE" | "EXISTING";
+                                /** @description null: from the beginning of time (the first record) */
+                                effective_from: string | null;
+                                id: number;
+                                meter_id: number;
+                                /** Format: date-time */
+                                recorded_at: string;
+                                /** @description null: no tariff from this instant */
+                                tariff_id: number | null;
+                                /** @description The transition applied (cause TRANSITION) */
+                                transition_id: number | null;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -932,6 +4874,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create an organization
+         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -952,12 +4898,153 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new organization; the caller is its OWNER */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Demo Utilities",
+                         *         "email": null,
+                         *         "picture_url": null,
+                         *         "public_data": {},
+                         *         "is_personal_account": false,
+                         *         "primary_owner_user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Demo Utilities",
+                             *       "email": null,
+                             *       "picture_url": null,
+                             *       "public_data": {},
+                             *       "is_personal_account": false,
+                             *       "primary_owner_user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description Also the account_id of organization-scoped requests
+                                 */
+                                id: string;
+                                is_personal_account: boolean;
+                                name: string;
+                                picture_url: string | null;
+                                primary_owner_user_id: string | null;
+                                /** @description Free-form JSON object */
+                                public_data: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "name: Too small: expected string to have >=1 characters"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "primary_owner_user_id must be the caller"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -974,6 +5061,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an organization
+         * @description The organization record. Any member may read it. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -985,15 +5076,181 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The organization */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Demo Utilities",
+                         *         "email": null,
+                         *         "picture_url": null,
+                         *         "public_data": {},
+                         *         "is_personal_account": false,
+                         *         "primary_owner_user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Demo Utilities",
+                             *       "email": null,
+                             *       "picture_url": null,
+                             *       "public_data": {},
+                             *       "is_personal_account": false,
+                             *       "primary_owner_user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description Also the account_id of organization-scoped requests
+                                 */
+                                id: string;
+                                is_personal_account: boolean;
+                                name: string;
+                                picture_url: string | null;
+                                primary_owner_user_id: string | null;
+                                /** @description Free-form JSON object */
+                                public_data: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Organization not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Update an organization
+         * @description Changes the name, email, picture_url or public_data (a JSON object at most 32 levels deep); fields not sent stay. Needs the OWNER or ADMIN role. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1016,16 +5273,182 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The organization */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Demo Utilities",
+                         *         "email": null,
+                         *         "picture_url": null,
+                         *         "public_data": {},
+                         *         "is_personal_account": false,
+                         *         "primary_owner_user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Demo Utilities",
+                             *       "email": null,
+                             *       "picture_url": null,
+                             *       "public_data": {},
+                             *       "is_personal_account": false,
+                             *       "primary_owner_user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description Also the account_id of organization-scoped requests
+                                 */
+                                id: string;
+                                is_personal_account: boolean;
+                                name: string;
+                                picture_url: string | null;
+                                primary_owner_user_id: string | null;
+                                /** @description Free-form JSON object */
+                                public_data: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "email: Invalid email address"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Your role does not allow this action"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Organization not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete an organization
+         * @description Deletes the organization with its memberships. OWNER only. A personal account cannot be deleted (400); an organization that still has building blocks, meters or tariffs: 409. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -1037,12 +5460,138 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "A personal account cannot be deleted"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Your role does not allow this action"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Organization not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The organization has dependent records (building blocks, meters or tariffs)"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1058,17 +5607,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the members
+         * @description The members with their roles; any member may list them. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches e-mails; sortBy: created_at, email, role. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
         get: {
             parameters: {
                 query?: {
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "email" | "role";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                 };
                 header?: never;
@@ -1079,16 +5633,166 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of the members */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "role": "OWNER",
+                         *           "email": "demo@example.com",
+                         *           "is_primary_owner": true,
+                         *           "created_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the user joined
+                                 */
+                                created_at: string;
+                                email: string;
+                                is_primary_owner: boolean;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** Format: uuid */
+                                user_id: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Organization not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         put?: never;
+        /**
+         * Add a member
+         * @description Adds an existing user with a role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may add an OWNER. An unknown user: 404; a user who is already a member: 409. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1109,12 +5813,184 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new member */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "role": "OWNER",
+                         *         "email": "demo@example.com",
+                         *         "is_primary_owner": true,
+                         *         "created_at": "2026-11-23T08:00:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "user_id": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "role": "OWNER",
+                             *       "email": "demo@example.com",
+                             *       "is_primary_owner": true,
+                             *       "created_at": "2026-11-23T08:00:00.000Z"
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the user joined
+                                 */
+                                created_at: string;
+                                email: string;
+                                is_primary_owner: boolean;
+                                /** @enum {string} */
+                                role: "OWNER" | "ADMIN" | "MEMBER";
+                                /** Format: uuid */
+                                user_id: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "role: Invalid option: expected one of \"OWNER\"|\"ADMIN\"|\"MEMBER\""
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Only an OWNER may manage owners"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "User not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The user is already a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1134,6 +6010,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Remove a member
+         * @description Removes a user from the organization. Needs the OWNER or ADMIN role; only an OWNER may remove an OWNER. A user who is not a member: 404; the primary owner cannot be removed: 409. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -1146,12 +6026,138 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "userId: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Only an OWNER may manage owners"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Member not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The primary owner cannot be removed"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1167,6 +6173,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List tariff item types
+         * @description The 23 kinds of tariff item with their display name and the unit of their price. Read-only reference data, the same for every signed-in user; unpaginated.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1176,12 +6186,84 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Every tariff item type, by code */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "code": "ADMINISTRATION",
+                         *           "displayName": "Administration charge",
+                         *           "unit": "day"
+                         *         }
+                         *       ],
+                         *       "count": 23
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** @enum {string} */
+                                code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                displayName: string;
+                                /** @description Unit of its price: kWh, kvarh, kVA, day, month, ... */
+                                unit: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1200,20 +6282,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List tariffs
+         * @description The organization's live tariffs (without their items), filtered by meter_type, tariff_type and dso_id. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches name and description; sortBy also takes effective_from, effective_to, meter_type, tariff_type. Any member of the organization (account_id) may call it.
+         */
         get: {
             parameters: {
                 query: {
                     account_id: string;
                     dso_id?: number;
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
                     meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "updated_at" | "name" | "id" | "effective_from" | "effective_to" | "meter_type" | "tariff_type";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                     tariff_type?: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
                 };
@@ -1223,16 +6310,174 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of tariffs (without their items) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1001,
+                         *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *           "name": "Eskom Homeflex 1 2025/26",
+                         *           "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *           "dso_id": 1,
+                         *           "tou_schedule_id": 3,
+                         *           "meter_type": "ELECTRICITY",
+                         *           "tariff_type": "TIME_OF_USE",
+                         *           "currency": "ZAR",
+                         *           "tax_rate": 15,
+                         *           "is_active": true,
+                         *           "effective_from": "2025-04-01",
+                         *           "effective_to": "2026-03-31",
+                         *           "timezone": "Africa/Johannesburg",
+                         *           "notes": null,
+                         *           "cloned_from": 6,
+                         *           "created_at": "2026-11-23T08:00:00.000Z",
+                         *           "updated_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         put?: never;
+        /**
+         * Create a tariff
+         * @description Creates a tariff (FLAT by default; add its priced items next). effective_to must not be before effective_from; a TIME_OF_USE tariff needs tou_schedule_id of an existing schedule, other types must not have one; tax_rate is a percentage (0 to 100); dso_id must be a DSO. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1274,12 +6519,280 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new tariff */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1001,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Eskom Homeflex 1 2025/26",
+                         *         "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *         "dso_id": 1,
+                         *         "tou_schedule_id": 3,
+                         *         "meter_type": "ELECTRICITY",
+                         *         "tariff_type": "TIME_OF_USE",
+                         *         "currency": "ZAR",
+                         *         "tax_rate": 15,
+                         *         "is_active": true,
+                         *         "effective_from": "2025-04-01",
+                         *         "effective_to": "2026-03-31",
+                         *         "timezone": "Africa/Johannesburg",
+                         *         "notes": null,
+                         *         "cloned_from": 6,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z",
+                         *         "tariff_items": [
+                         *           {
+                         *             "id": 100004,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "TOU_PEAK_ENERGY",
+                         *             "price": 3.2928,
+                         *             "season": "SUMMER",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           },
+                         *           {
+                         *             "id": 100009,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "SERVICE",
+                         *             "price": 3.27,
+                         *             "season": "ALL_YEAR",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           }
+                         *         ],
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1001,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Eskom Homeflex 1 2025/26",
+                             *       "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                             *       "dso_id": 1,
+                             *       "tou_schedule_id": 3,
+                             *       "meter_type": "ELECTRICITY",
+                             *       "tariff_type": "TIME_OF_USE",
+                             *       "currency": "ZAR",
+                             *       "tax_rate": 15,
+                             *       "is_active": true,
+                             *       "effective_from": "2025-04-01",
+                             *       "effective_to": "2026-03-31",
+                             *       "timezone": "Africa/Johannesburg",
+                             *       "notes": null,
+                             *       "cloned_from": 6,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z",
+                             *       "tariff_items": [
+                             *         {
+                             *           "id": 100004,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "TOU_PEAK_ENERGY",
+                             *           "price": 3.2928,
+                             *           "season": "SUMMER",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         },
+                             *         {
+                             *           "id": 100009,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "SERVICE",
+                             *           "price": 3.27,
+                             *           "season": "ALL_YEAR",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         }
+                             *       ],
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @description In creation order */
+                                tariff_items: {
+                                    /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                    demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                    /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                    free_ratio: number | null;
+                                    id: number;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description In the tariff currency per unit of the item type */
+                                    price: number;
+                                    /** @enum {string} */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    tariff_blocks: {
+                                        /** @description 0-based tier order */
+                                        block_index: number;
+                                        id: number;
+                                        tariff_item_id: number;
+                                        /** @description Price within the tier, in cents per kWh */
+                                        unit_price_cents: number;
+                                        /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                        upper_limit: number | null;
+                                    }[];
+                                    tariff_id: number;
+                                    /** @description The item's own unit; null: the unit of its item type */
+                                    unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                }[];
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "tou_schedule_id: Required for a TIME_OF_USE tariff"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1296,6 +6809,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a tariff
+         * @description The tariff with its items (each with its tiers) and its DSO. Any member of the organization (account_id) may call it. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         */
         get: {
             parameters: {
                 query: {
@@ -1310,15 +6827,308 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The tariff with its items and DSO */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1001,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Eskom Homeflex 1 2025/26",
+                         *         "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *         "dso_id": 1,
+                         *         "tou_schedule_id": 3,
+                         *         "meter_type": "ELECTRICITY",
+                         *         "tariff_type": "TIME_OF_USE",
+                         *         "currency": "ZAR",
+                         *         "tax_rate": 15,
+                         *         "is_active": true,
+                         *         "effective_from": "2025-04-01",
+                         *         "effective_to": "2026-03-31",
+                         *         "timezone": "Africa/Johannesburg",
+                         *         "notes": null,
+                         *         "cloned_from": 6,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z",
+                         *         "tariff_items": [
+                         *           {
+                         *             "id": 100004,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "TOU_PEAK_ENERGY",
+                         *             "price": 3.2928,
+                         *             "season": "SUMMER",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           },
+                         *           {
+                         *             "id": 100009,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "SERVICE",
+                         *             "price": 3.27,
+                         *             "season": "ALL_YEAR",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           }
+                         *         ],
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1001,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Eskom Homeflex 1 2025/26",
+                             *       "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                             *       "dso_id": 1,
+                             *       "tou_schedule_id": 3,
+                             *       "meter_type": "ELECTRICITY",
+                             *       "tariff_type": "TIME_OF_USE",
+                             *       "currency": "ZAR",
+                             *       "tax_rate": 15,
+                             *       "is_active": true,
+                             *       "effective_from": "2025-04-01",
+                             *       "effective_to": "2026-03-31",
+                             *       "timezone": "Africa/Johannesburg",
+                             *       "notes": null,
+                             *       "cloned_from": 6,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z",
+                             *       "tariff_items": [
+                             *         {
+                             *           "id": 100004,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "TOU_PEAK_ENERGY",
+                             *           "price": 3.2928,
+                             *           "season": "SUMMER",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         },
+                             *         {
+                             *           "id": 100009,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "SERVICE",
+                             *           "price": 3.27,
+                             *           "season": "ALL_YEAR",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         }
+                             *       ],
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @description In creation order */
+                                tariff_items: {
+                                    /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                    demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                    /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                    free_ratio: number | null;
+                                    id: number;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description In the tariff currency per unit of the item type */
+                                    price: number;
+                                    /** @enum {string} */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    tariff_blocks: {
+                                        /** @description 0-based tier order */
+                                        block_index: number;
+                                        id: number;
+                                        tariff_item_id: number;
+                                        /** @description Price within the tier, in cents per kWh */
+                                        unit_price_cents: number;
+                                        /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                        upper_limit: number | null;
+                                    }[];
+                                    tariff_id: number;
+                                    /** @description The item's own unit; null: the unit of its item type */
+                                    unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                }[];
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Update a tariff
+         * @description Changes the fields sent; the rules of creation hold for the result. deleted_at (a time) deletes the tariff, which a meter, config or transition naming it prevents (409). Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1362,16 +7172,330 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The tariff with its items and DSO */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1001,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Eskom Homeflex 1 2025/26",
+                         *         "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *         "dso_id": 1,
+                         *         "tou_schedule_id": 3,
+                         *         "meter_type": "ELECTRICITY",
+                         *         "tariff_type": "TIME_OF_USE",
+                         *         "currency": "ZAR",
+                         *         "tax_rate": 15,
+                         *         "is_active": true,
+                         *         "effective_from": "2025-04-01",
+                         *         "effective_to": "2026-03-31",
+                         *         "timezone": "Africa/Johannesburg",
+                         *         "notes": null,
+                         *         "cloned_from": 6,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z",
+                         *         "tariff_items": [
+                         *           {
+                         *             "id": 100004,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "TOU_PEAK_ENERGY",
+                         *             "price": 3.2928,
+                         *             "season": "SUMMER",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           },
+                         *           {
+                         *             "id": 100009,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "SERVICE",
+                         *             "price": 3.27,
+                         *             "season": "ALL_YEAR",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           }
+                         *         ],
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1001,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Eskom Homeflex 1 2025/26",
+                             *       "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                             *       "dso_id": 1,
+                             *       "tou_schedule_id": 3,
+                             *       "meter_type": "ELECTRICITY",
+                             *       "tariff_type": "TIME_OF_USE",
+                             *       "currency": "ZAR",
+                             *       "tax_rate": 15,
+                             *       "is_active": true,
+                             *       "effective_from": "2025-04-01",
+                             *       "effective_to": "2026-03-31",
+                             *       "timezone": "Africa/Johannesburg",
+                             *       "notes": null,
+                             *       "cloned_from": 6,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z",
+                             *       "tariff_items": [
+                             *         {
+                             *           "id": 100004,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "TOU_PEAK_ENERGY",
+                             *           "price": 3.2928,
+                             *           "season": "SUMMER",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         },
+                             *         {
+                             *           "id": 100009,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "SERVICE",
+                             *           "price": 3.27,
+                             *           "season": "ALL_YEAR",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         }
+                             *       ],
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @description In creation order */
+                                tariff_items: {
+                                    /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                    demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                    /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                    free_ratio: number | null;
+                                    id: number;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description In the tariff currency per unit of the item type */
+                                    price: number;
+                                    /** @enum {string} */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    tariff_blocks: {
+                                        /** @description 0-based tier order */
+                                        block_index: number;
+                                        id: number;
+                                        tariff_item_id: number;
+                                        /** @description Price within the tier, in cents per kWh */
+                                        unit_price_cents: number;
+                                        /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                        upper_limit: number | null;
+                                    }[];
+                                    tariff_id: number;
+                                    /** @description The item's own unit; null: the unit of its item type */
+                                    unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                }[];
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "Catalogue is read-only"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The tariff is still referenced by a meter"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete a tariff
+         * @description Deletes the tariff (it is gone from reads and lists). A tariff that a meter, a dashboard config or a transition names: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         */
         delete: {
             parameters: {
                 query: {
@@ -1386,12 +7510,138 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The tariff is still referenced by a meter"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1407,6 +7657,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Price a meter's readings with a tariff
+         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
+         */
         get: {
             parameters: {
                 query: {
@@ -1425,12 +7679,447 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The meter's bill for the period with the tariff named */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "tariff_id": 1001,
+                         *         "meter_sn": "DEMO-GRID-001",
+                         *         "start": "2026-09-30T22:00:00.000Z",
+                         *         "end": "2026-10-31T22:00:00.000Z",
+                         *         "currency": "ZAR",
+                         *         "approximate": false,
+                         *         "import_kwh": 16120.391,
+                         *         "export_kwh": 520.643,
+                         *         "kvarh": 10036.388,
+                         *         "max_kva": 70.690838,
+                         *         "lines": [
+                         *           {
+                         *             "item_type_code": "TOU_PEAK_ENERGY",
+                         *             "season": "SUMMER",
+                         *             "period": "PEAK",
+                         *             "block_index": null,
+                         *             "quantity": 2865.571,
+                         *             "unit": "kWh",
+                         *             "unit_price": 3.2928,
+                         *             "amount": 9435.75
+                         *           },
+                         *           {
+                         *             "item_type_code": "SERVICE",
+                         *             "season": "ALL_YEAR",
+                         *             "period": null,
+                         *             "block_index": null,
+                         *             "quantity": 31,
+                         *             "unit": "day",
+                         *             "unit_price": 3.27,
+                         *             "amount": 101.37
+                         *           },
+                         *           {
+                         *             "item_type_code": "EXPORTED_ENERGY",
+                         *             "season": "ALL_YEAR",
+                         *             "period": null,
+                         *             "block_index": null,
+                         *             "quantity": 520.643,
+                         *             "unit": "kWh",
+                         *             "unit_price": -1.054,
+                         *             "amount": -548.76
+                         *           }
+                         *         ],
+                         *         "subtotal": 37783.47,
+                         *         "tax_rate": 15,
+                         *         "tax": 5667.52,
+                         *         "total": 43450.99,
+                         *         "missing_intervals": 0,
+                         *         "complete": true,
+                         *         "warnings": [],
+                         *         "months": [
+                         *           {
+                         *             "month": "2026-10",
+                         *             "start": "2026-09-30T22:00:00.000Z",
+                         *             "end": "2026-10-31T22:00:00.000Z",
+                         *             "import_kwh": 16120.391,
+                         *             "export_kwh": 520.643,
+                         *             "kvarh": 10036.388,
+                         *             "max_kva": 70.690838,
+                         *             "chargeable_kva": null,
+                         *             "lines": [
+                         *               {
+                         *                 "item_type_code": "TOU_PEAK_ENERGY",
+                         *                 "season": "SUMMER",
+                         *                 "period": "PEAK",
+                         *                 "block_index": null,
+                         *                 "quantity": 2865.571,
+                         *                 "unit": "kWh",
+                         *                 "unit_price": 3.2928,
+                         *                 "amount": 9435.75
+                         *               },
+                         *               {
+                         *                 "item_type_code": "SERVICE",
+                         *                 "season": "ALL_YEAR",
+                         *                 "period": null,
+                         *                 "block_index": null,
+                         *                 "quantity": 31,
+                         *                 "unit": "day",
+                         *                 "unit_price": 3.27,
+                         *                 "amount": 101.37
+                         *               },
+                         *               {
+                         *                 "item_type_code": "EXPORTED_ENERGY",
+                         *                 "season": "ALL_YEAR",
+                         *                 "period": null,
+                         *                 "block_index": null,
+                         *                 "quantity": 520.643,
+                         *                 "unit": "kWh",
+                         *                 "unit_price": -1.054,
+                         *                 "amount": -548.76
+                         *               }
+                         *             ],
+                         *             "subtotal": 37783.47,
+                         *             "tax": 5667.52,
+                         *             "total": 43450.99,
+                         *             "missing_intervals": 0
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "tariff_id": 1001,
+                             *       "meter_sn": "DEMO-GRID-001",
+                             *       "start": "2026-09-30T22:00:00.000Z",
+                             *       "end": "2026-10-31T22:00:00.000Z",
+                             *       "currency": "ZAR",
+                             *       "approximate": false,
+                             *       "import_kwh": 16120.391,
+                             *       "export_kwh": 520.643,
+                             *       "kvarh": 10036.388,
+                             *       "max_kva": 70.690838,
+                             *       "lines": [
+                             *         {
+                             *           "item_type_code": "TOU_PEAK_ENERGY",
+                             *           "season": "SUMMER",
+                             *           "period": "PEAK",
+                             *           "block_index": null,
+                             *           "quantity": 2865.571,
+                             *           "unit": "kWh",
+                             *           "unit_price": 3.2928,
+                             *           "amount": 9435.75
+                             *         },
+                             *         {
+                             *           "item_type_code": "SERVICE",
+                             *           "season": "ALL_YEAR",
+                             *           "period": null,
+                             *           "block_index": null,
+                             *           "quantity": 31,
+                             *           "unit": "day",
+                             *           "unit_price": 3.27,
+                             *           "amount": 101.37
+                             *         },
+                             *         {
+                             *           "item_type_code": "EXPORTED_ENERGY",
+                             *           "season": "ALL_YEAR",
+                             *           "period": null,
+                             *           "block_index": null,
+                             *           "quantity": 520.643,
+                             *           "unit": "kWh",
+                             *           "unit_price": -1.054,
+                             *           "amount": -548.76
+                             *         }
+                             *       ],
+                             *       "subtotal": 37783.47,
+                             *       "tax_rate": 15,
+                             *       "tax": 5667.52,
+                             *       "total": 43450.99,
+                             *       "missing_intervals": 0,
+                             *       "complete": true,
+                             *       "warnings": [],
+                             *       "months": [
+                             *         {
+                             *           "month": "2026-10",
+                             *           "start": "2026-09-30T22:00:00.000Z",
+                             *           "end": "2026-10-31T22:00:00.000Z",
+                             *           "import_kwh": 16120.391,
+                             *           "export_kwh": 520.643,
+                             *           "kvarh": 10036.388,
+                             *           "max_kva": 70.690838,
+                             *           "chargeable_kva": null,
+                             *           "lines": [
+                             *             {
+                             *               "item_type_code": "TOU_PEAK_ENERGY",
+                             *               "season": "SUMMER",
+                             *               "period": "PEAK",
+                             *               "block_index": null,
+                             *               "quantity": 2865.571,
+                             *               "unit": "kWh",
+                             *               "unit_price": 3.2928,
+                             *               "amount": 9435.75
+                             *             },
+                             *             {
+                             *               "item_type_code": "SERVICE",
+                             *               "season": "ALL_YEAR",
+                             *               "period": null,
+                             *               "block_index": null,
+                             *               "quantity": 31,
+                             *               "unit": "day",
+                             *               "unit_price": 3.27,
+                             *               "amount": 101.37
+                             *             },
+                             *             {
+                             *               "item_type_code": "EXPORTED_ENERGY",
+                             *               "season": "ALL_YEAR",
+                             *               "period": null,
+                             *               "block_index": null,
+                             *               "quantity": 520.643,
+                             *               "unit": "kWh",
+                             *               "unit_price": -1.054,
+                             *               "amount": -548.76
+                             *             }
+                             *           ],
+                             *           "subtotal": 37783.47,
+                             *           "tax": 5667.52,
+                             *           "total": 43450.99,
+                             *           "missing_intervals": 0
+                             *         }
+                             *       ]
+                             *     }
+                             */
+                            data: {
+                                /** @description A DYNAMIC tariff priced from its items, or energy outside the schedule */
+                                approximate: boolean;
+                                /** @description No interval of the period lacks a reading */
+                                complete: boolean;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                /** Format: date-time */
+                                end: string;
+                                export_kwh: number;
+                                import_kwh: number;
+                                kvarh: number;
+                                lines: {
+                                    /** @description quantity x unit_price, rounded to the cent */
+                                    amount: number;
+                                    /** @description The tier; null for items without tiers */
+                                    block_index: number | null;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description Time-of-use period; null for other items */
+                                    period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
+                                    quantity: number;
+                                    /**
+                                     * @description The season of the tariff item applied
+                                     * @enum {string}
+                                     */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    /** @description Unit of the quantity: kWh, kvarh, kVA, day, month */
+                                    unit: string;
+                                    /** @description In the currency per unit; negative for a credit */
+                                    unit_price: number;
+                                }[];
+                                max_kva: number | null;
+                                meter_sn: string;
+                                /** @description The meter's intervals in the period without a reading */
+                                missing_intervals: number;
+                                /** @description The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up */
+                                months: {
+                                    /** @description The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one */
+                                    chargeable_kva: number | null;
+                                    /** Format: date-time */
+                                    end: string;
+                                    export_kwh: number;
+                                    import_kwh: number;
+                                    kvarh: number;
+                                    lines: {
+                                        /** @description quantity x unit_price, rounded to the cent */
+                                        amount: number;
+                                        /** @description The tier; null for items without tiers */
+                                        block_index: number | null;
+                                        /** @enum {string} */
+                                        item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                        /** @description Time-of-use period; null for other items */
+                                        period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
+                                        quantity: number;
+                                        /**
+                                         * @description The season of the tariff item applied
+                                         * @enum {string}
+                                         */
+                                        season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                        /** @description Unit of the quantity: kWh, kvarh, kVA, day, month */
+                                        unit: string;
+                                        /** @description In the currency per unit; negative for a credit */
+                                        unit_price: number;
+                                    }[];
+                                    /** @description The month's highest half-hour demand; null without readings */
+                                    max_kva: number | null;
+                                    missing_intervals: number;
+                                    /** @description YYYY-MM, a calendar month of the tariff's timezone */
+                                    month: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description The month's part of the period: its start
+                                     */
+                                    start: string;
+                                    /** @description In the currency, at most 2 decimals */
+                                    subtotal: number;
+                                    /** @description Rounded on the month's subtotal */
+                                    tax: number;
+                                    /** @description In the currency, at most 2 decimals */
+                                    total: number;
+                                }[];
+                                /** Format: date-time */
+                                start: string;
+                                /** @description In the currency, at most 2 decimals */
+                                subtotal: number;
+                                tariff_id: number;
+                                /** @description In the currency, at most 2 decimals */
+                                tax: number;
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description In the currency, at most 2 decimals */
+                                total: number;
+                                /** @description Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set */
+                                warnings: string[];
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: The period may span at most 366 days"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1449,19 +8138,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a tariff's items
+         * @description The tariff's priced items, each with its tiers. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches item type and season; sortBy: created_at, updated_at, id, item_type_code, season, price. Any member of the organization (account_id) may call it. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description Must be the tariff's organization when given */
                     account_id?: string;
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "updated_at" | "id" | "item_type_code" | "season" | "price";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                 };
                 header?: never;
@@ -1473,16 +8167,183 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of the tariff's items */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 100004,
+                         *           "tariff_id": 1001,
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "price": 3.2928,
+                         *           "season": "SUMMER",
+                         *           "unit": null,
+                         *           "demand_periods": null,
+                         *           "demand_basis": null,
+                         *           "free_ratio": null,
+                         *           "tariff_blocks": []
+                         *         }
+                         *       ],
+                         *       "count": 10
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                free_ratio: number | null;
+                                id: number;
+                                /** @enum {string} */
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                /** @description In the tariff currency per unit of the item type */
+                                price: number;
+                                /** @enum {string} */
+                                season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                tariff_blocks: {
+                                    /** @description 0-based tier order */
+                                    block_index: number;
+                                    id: number;
+                                    tariff_item_id: number;
+                                    /** @description Price within the tier, in cents per kWh */
+                                    unit_price_cents: number;
+                                    /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                    upper_limit: number | null;
+                                }[];
+                                tariff_id: number;
+                                /** @description The item's own unit; null: the unit of its item type */
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         put?: never;
+        /**
+         * Add items to a tariff
+         * @description Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         */
         post: {
             parameters: {
                 query?: {
@@ -1559,12 +8420,193 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new items, in the order sent */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 100004,
+                         *           "tariff_id": 1001,
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "price": 3.2928,
+                         *           "season": "SUMMER",
+                         *           "unit": null,
+                         *           "demand_periods": null,
+                         *           "demand_basis": null,
+                         *           "free_ratio": null,
+                         *           "tariff_blocks": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                free_ratio: number | null;
+                                id: number;
+                                /** @enum {string} */
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                /** @description In the tariff currency per unit of the item type */
+                                price: number;
+                                /** @enum {string} */
+                                season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                tariff_blocks: {
+                                    /** @description 0-based tier order */
+                                    block_index: number;
+                                    id: number;
+                                    tariff_item_id: number;
+                                    /** @description Price within the tier, in cents per kWh */
+                                    unit_price_cents: number;
+                                    /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                    upper_limit: number | null;
+                                }[];
+                                tariff_id: number;
+                                /** @description The item's own unit; null: the unit of its item type */
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "price: Must have at most 6 decimals"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The tariff already has an item ADMINISTRATION for season ALL_YEAR"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1582,6 +8624,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Update a tariff item
+         * @description Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         */
         put: {
             parameters: {
                 query?: {
@@ -1618,16 +8664,213 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The item */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 100004,
+                         *         "tariff_id": 1001,
+                         *         "item_type_code": "TOU_PEAK_ENERGY",
+                         *         "price": 3.2928,
+                         *         "season": "SUMMER",
+                         *         "unit": null,
+                         *         "demand_periods": null,
+                         *         "demand_basis": null,
+                         *         "free_ratio": null,
+                         *         "tariff_blocks": []
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 100004,
+                             *       "tariff_id": 1001,
+                             *       "item_type_code": "TOU_PEAK_ENERGY",
+                             *       "price": 3.2928,
+                             *       "season": "SUMMER",
+                             *       "unit": null,
+                             *       "demand_periods": null,
+                             *       "demand_basis": null,
+                             *       "free_ratio": null,
+                             *       "tariff_blocks": []
+                             *     }
+                             */
+                            data: {
+                                /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                free_ratio: number | null;
+                                id: number;
+                                /** @enum {string} */
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                /** @description In the tariff currency per unit of the item type */
+                                price: number;
+                                /** @enum {string} */
+                                season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                tariff_blocks: {
+                                    /** @description 0-based tier order */
+                                    block_index: number;
+                                    id: number;
+                                    tariff_item_id: number;
+                                    /** @description Price within the tier, in cents per kWh */
+                                    unit_price_cents: number;
+                                    /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                    upper_limit: number | null;
+                                }[];
+                                tariff_id: number;
+                                /** @description The item's own unit; null: the unit of its item type */
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff item not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The tariff already has an item ADMINISTRATION for season ALL_YEAR"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete a tariff item
+         * @description Deletes the item with its tiers. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         */
         delete: {
             parameters: {
                 query?: {
@@ -1643,12 +8886,117 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff item not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1664,6 +9012,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List an item's tiers
+         * @description The tiers of a tariff item, by block_index. Unpaginated. Any member of the organization (account_id) may call it. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1679,16 +9031,160 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The item's tiers, by block_index */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "tariff_item_id": 100011,
+                         *           "block_index": 0,
+                         *           "upper_limit": 600,
+                         *           "unit_price_cents": 232.31
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** @description 0-based tier order */
+                                block_index: number;
+                                id: number;
+                                tariff_item_id: number;
+                                /** @description Price within the tier, in cents per kWh */
+                                unit_price_cents: number;
+                                /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                upper_limit: number | null;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff item not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         put?: never;
+        /**
+         * Replace an item's tiers
+         * @description Replaces the item's whole tier set with the array sent (an empty array removes every tier), all at once. Tiers: block_index from 0, upper_limit (kWh per month) strictly increasing with block_index and null only on the last tier, unit_price_cents 0 to 100,000,000 with at most 4 decimals. A set that breaks these rules: 400 naming the tier. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         */
         post: {
             parameters: {
                 query?: {
@@ -1715,12 +9211,149 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The item's new tiers, by block_index */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 1,
+                         *           "tariff_item_id": 100011,
+                         *           "block_index": 0,
+                         *           "upper_limit": 600,
+                         *           "unit_price_cents": 232.31
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description 0-based tier order */
+                                block_index: number;
+                                id: number;
+                                tariff_item_id: number;
+                                /** @description Price within the tier, in cents per kWh */
+                                unit_price_cents: number;
+                                /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                upper_limit: number | null;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "1.upper_limit: Must increase strictly with block_index"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff item not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1738,6 +9371,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Update a tier
+         * @description Changes the fields sent of one tier; the item's tiers must still follow the rules. Tiers: block_index from 0, upper_limit (kWh per month) strictly increasing with block_index and null only on the last tier, unit_price_cents 0 to 100,000,000 with at most 4 decimals. Another tier with the block_index sent: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404. An unknown tier: 404.
+         */
         put: {
             parameters: {
                 query?: {
@@ -1767,16 +9404,185 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The tier */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "tariff_item_id": 100011,
+                         *         "block_index": 0,
+                         *         "upper_limit": 600,
+                         *         "unit_price_cents": 232.31
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "tariff_item_id": 100011,
+                             *       "block_index": 0,
+                             *       "upper_limit": 600,
+                             *       "unit_price_cents": 232.31
+                             *     }
+                             */
+                            data: {
+                                /** @description 0-based tier order */
+                                block_index: number;
+                                id: number;
+                                tariff_item_id: number;
+                                /** @description Price within the tier, in cents per kWh */
+                                unit_price_cents: number;
+                                /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                upper_limit: number | null;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The item already has a block with block_index 1"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
         post?: never;
+        /**
+         * Delete a tier
+         * @description Deletes one tier; the tiers left must still follow the rules. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404. An unknown tier: 404.
+         */
         delete: {
             parameters: {
                 query?: {
@@ -1793,12 +9599,117 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "Only the last tier may have no upper_limit"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff block not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1814,6 +9725,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a tariff's time-of-use schedule
+         * @description The schedule of a TIME_OF_USE tariff (schedule 3 when it names none), with its DSO and seasons, each with its rules. Another tariff type: 400. Any member of the organization (account_id) may call it. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         */
         get: {
             parameters: {
                 query: {
@@ -1828,12 +9743,246 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The tariff's time-of-use schedule with its DSO, seasons and rules */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 3,
+                         *         "dso_id": 1,
+                         *         "name": "Eskom Megaflex/Miniflex/Homeflex TOU",
+                         *         "version": 2,
+                         *         "tz": "Africa/Johannesburg",
+                         *         "is_active": true,
+                         *         "holiday_default": "SATURDAY",
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         },
+                         *         "seasons": [
+                         *           {
+                         *             "id": 1,
+                         *             "dso_id": 1,
+                         *             "label": "WINTER",
+                         *             "date_start": "2025-06-01",
+                         *             "date_end": "2025-08-31",
+                         *             "tou_rules": [
+                         *               {
+                         *                 "id": 302,
+                         *                 "schedule_id": 3,
+                         *                 "season_id": 1,
+                         *                 "day_type": "WEEKDAY",
+                         *                 "period": "PEAK",
+                         *                 "start_minute": 360,
+                         *                 "end_minute": 480
+                         *               }
+                         *             ]
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 3,
+                             *       "dso_id": 1,
+                             *       "name": "Eskom Megaflex/Miniflex/Homeflex TOU",
+                             *       "version": 2,
+                             *       "tz": "Africa/Johannesburg",
+                             *       "is_active": true,
+                             *       "holiday_default": "SATURDAY",
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       },
+                             *       "seasons": [
+                             *         {
+                             *           "id": 1,
+                             *           "dso_id": 1,
+                             *           "label": "WINTER",
+                             *           "date_start": "2025-06-01",
+                             *           "date_end": "2025-08-31",
+                             *           "tou_rules": [
+                             *             {
+                             *               "id": 302,
+                             *               "schedule_id": 3,
+                             *               "season_id": 1,
+                             *               "day_type": "WEEKDAY",
+                             *               "period": "PEAK",
+                             *               "start_minute": 360,
+                             *               "end_minute": 480
+                             *             }
+                             *           ]
+                             *         }
+                             *       ]
+                             *     }
+                             */
+                            data: {
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number;
+                                /**
+                                 * @description Day type of public holidays without their own
+                                 * @enum {string}
+                                 */
+                                holiday_default: "WEEKDAY" | "SATURDAY" | "SUNDAY" | "PUBLIC_HOLIDAY";
+                                id: number;
+                                is_active: boolean;
+                                name: string;
+                                seasons: {
+                                    /** Format: date */
+                                    date_end: string;
+                                    /**
+                                     * Format: date
+                                     * @description Recurs every year: only the month and day count
+                                     */
+                                    date_start: string;
+                                    dso_id: number;
+                                    id: number;
+                                    /** @enum {string} */
+                                    label: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    /** @description The schedule's rules in this season, by day type and start */
+                                    tou_rules: {
+                                        /** @enum {string} */
+                                        day_type: "WEEKDAY" | "SATURDAY" | "SUNDAY" | "PUBLIC_HOLIDAY";
+                                        /** @description Minutes from midnight, exclusive (up to 1440) */
+                                        end_minute: number;
+                                        id: number;
+                                        /** @enum {string} */
+                                        period: "PEAK" | "STANDARD" | "OFF_PEAK";
+                                        schedule_id: number;
+                                        season_id: number;
+                                        /** @description Minutes from midnight, inclusive */
+                                        start_minute: number;
+                                    }[];
+                                }[];
+                                tz: string;
+                                version: number;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "Tariff 1002 is not TIME_OF_USE"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1852,6 +10001,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a tariff's transition
+         * @description The successor transition of the tariff in the path (its predecessor). Any member of the organization (account_id) may call it. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. A tariff without a transition: 404.
+         */
         get: {
             parameters: {
                 query: {
@@ -1866,15 +10019,174 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The tariff's successor transition */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "predecessor_id": 1001,
+                         *         "successor_id": 1002,
+                         *         "effective_from": "2027-03-31T22:00:00.000Z",
+                         *         "notes": "Next year's prices from 1 April",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "created_by": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "applied_at": null
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "predecessor_id": 1001,
+                             *       "successor_id": 1002,
+                             *       "effective_from": "2027-03-31T22:00:00.000Z",
+                             *       "notes": "Next year's prices from 1 April",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "created_by": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "applied_at": null
+                             *     }
+                             */
+                            data: {
+                                /** @description When meters and configs were switched; null until then */
+                                applied_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                created_by: string | null;
+                                /** Format: date-time */
+                                effective_from: string;
+                                id: number;
+                                notes: string;
+                                /** @description The tariff replaced */
+                                predecessor_id: number;
+                                /** @description The tariff that replaces it */
+                                successor_id: number;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Transition not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Update a transition
+         * @description Changes the successor, effective_from or notes of a transition not yet applied (an applied one: 409). The successor must be another live tariff of the organization, and the chain of transitions must not lead back to the predecessor (400). When effective_from is not in the future the transition is applied at once: every meter and every dashboard-config tariff field of the organization naming the predecessor switches to the successor (application reports the counts); otherwise the service applies it when it falls due. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. A tariff without a transition: 404.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1901,15 +10213,213 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The transition, and what applying it changed */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "predecessor_id": 1001,
+                         *         "successor_id": 1002,
+                         *         "effective_from": "2027-03-31T22:00:00.000Z",
+                         *         "notes": "Next year's prices from 1 April",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "created_by": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "applied_at": null,
+                         *         "application": {
+                         *           "applied": false,
+                         *           "meters_updated": 0,
+                         *           "configs_updated": 0
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "predecessor_id": 1001,
+                             *       "successor_id": 1002,
+                             *       "effective_from": "2027-03-31T22:00:00.000Z",
+                             *       "notes": "Next year's prices from 1 April",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "created_by": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "applied_at": null,
+                             *       "application": {
+                             *         "applied": false,
+                             *         "meters_updated": 0,
+                             *         "configs_updated": 0
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** @description What this request applied */
+                                application: {
+                                    /** @description Whether the transition was applied by this request (effective_from not in the future) */
+                                    applied: boolean;
+                                    /** @description Dashboard config tariff fields switched */
+                                    configs_updated: number;
+                                    meters_updated: number;
+                                };
+                                /** @description When meters and configs were switched; null until then */
+                                applied_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                created_by: string | null;
+                                /** Format: date-time */
+                                effective_from: string;
+                                id: number;
+                                notes: string;
+                                /** @description The tariff replaced */
+                                predecessor_id: number;
+                                /** @description The tariff that replaces it */
+                                successor_id: number;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "successor_id: The transition would form a cycle back to the predecessor"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Transition not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The transition has already been applied"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Create a transition
+         * @description Names the successor of the tariff in the path from effective_from on; a tariff has at most one (409). The successor must be another live tariff of the organization, and the chain of transitions must not lead back to the predecessor (400). When effective_from is not in the future the transition is applied at once: every meter and every dashboard-config tariff field of the organization naming the predecessor switches to the successor (application reports the counts); otherwise the service applies it when it falls due. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1937,15 +10447,213 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new transition, and what applying it changed */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1,
+                         *         "predecessor_id": 1001,
+                         *         "successor_id": 1002,
+                         *         "effective_from": "2027-03-31T22:00:00.000Z",
+                         *         "notes": "Next year's prices from 1 April",
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "created_by": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                         *         "applied_at": null,
+                         *         "application": {
+                         *           "applied": false,
+                         *           "meters_updated": 0,
+                         *           "configs_updated": 0
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1,
+                             *       "predecessor_id": 1001,
+                             *       "successor_id": 1002,
+                             *       "effective_from": "2027-03-31T22:00:00.000Z",
+                             *       "notes": "Next year's prices from 1 April",
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "created_by": "631fee26-ba79-48de-ab02-efdce78e89a3",
+                             *       "applied_at": null,
+                             *       "application": {
+                             *         "applied": false,
+                             *         "meters_updated": 0,
+                             *         "configs_updated": 0
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** @description What this request applied */
+                                application: {
+                                    /** @description Whether the transition was applied by this request (effective_from not in the future) */
+                                    applied: boolean;
+                                    /** @description Dashboard config tariff fields switched */
+                                    configs_updated: number;
+                                    meters_updated: number;
+                                };
+                                /** @description When meters and configs were switched; null until then */
+                                applied_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                created_by: string | null;
+                                /** Format: date-time */
+                                effective_from: string;
+                                id: number;
+                                notes: string;
+                                /** @description The tariff replaced */
+                                predecessor_id: number;
+                                /** @description The tariff that replaces it */
+                                successor_id: number;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "successor_id: A tariff cannot be its own successor"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The request conflicts with the stored records */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Conflict",
+                         *       "error": "The tariff already has a successor transition"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
+        /**
+         * Delete a transition
+         * @description Removes the tariff's transition (an applied one too; what it switched stays). Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. A tariff without a transition: 404.
+         */
         delete: {
             parameters: {
                 query: {
@@ -1960,12 +10668,117 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description Done; no body */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Transition not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -1981,6 +10794,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List catalogue tariffs
+         * @description Published tariffs, readable by every signed-in user (no account_id), filtered by meter_type, tariff_type, dso_id and effective_from range. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query is fuzzy (trigram similarity) on name and description.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1989,15 +10806,16 @@ export interface paths {
                     effective_from_gte?: string;
                     /** @description Tariffs effective from this date or earlier */
                     effective_from_lte?: string;
-                    /** @description Rows per page, 1 to 100 */
+                    /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
                     meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
-                    /** @description Page number, from 1 */
+                    /** @description Page number, from 1 (default 1) */
                     page?: number;
                     /** @description Case-insensitive text search */
                     query?: string;
-                    /** @description Sort column */
+                    /** @description Sort column (also accepted as sort_by) */
                     sortBy?: "created_at" | "updated_at" | "name" | "id" | "effective_from" | "effective_to" | "meter_type" | "tariff_type";
+                    /** @description Sort direction (also accepted as sort_order) */
                     sortOrder?: "asc" | "desc";
                     tariff_type?: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
                 };
@@ -2007,12 +10825,145 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of catalogue tariffs (without their items) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 6,
+                         *           "account_id": "ca7a1060-0000-4000-8000-000000000001",
+                         *           "name": "Eskom Homeflex 1 2025/26",
+                         *           "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *           "dso_id": 1,
+                         *           "tou_schedule_id": 3,
+                         *           "meter_type": "ELECTRICITY",
+                         *           "tariff_type": "TIME_OF_USE",
+                         *           "currency": "ZAR",
+                         *           "tax_rate": 15,
+                         *           "is_active": true,
+                         *           "effective_from": "2025-04-01",
+                         *           "effective_to": "2026-03-31",
+                         *           "timezone": "Africa/Johannesburg",
+                         *           "notes": null,
+                         *           "cloned_from": null,
+                         *           "created_at": "2026-11-23T08:00:00.000Z",
+                         *           "updated_at": "2026-11-23T08:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "count": 14
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2031,6 +10982,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a catalogue tariff
+         * @description A catalogue tariff with its items (each with its tiers) and its DSO; readable by every signed-in user.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2043,12 +10998,256 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The catalogue tariff with its items and DSO */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 6,
+                         *         "account_id": "ca7a1060-0000-4000-8000-000000000001",
+                         *         "name": "Eskom Homeflex 1 2025/26",
+                         *         "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *         "dso_id": 1,
+                         *         "tou_schedule_id": 3,
+                         *         "meter_type": "ELECTRICITY",
+                         *         "tariff_type": "TIME_OF_USE",
+                         *         "currency": "ZAR",
+                         *         "tax_rate": 15,
+                         *         "is_active": true,
+                         *         "effective_from": "2025-04-01",
+                         *         "effective_to": "2026-03-31",
+                         *         "timezone": "Africa/Johannesburg",
+                         *         "notes": null,
+                         *         "cloned_from": null,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z",
+                         *         "tariff_items": [
+                         *           {
+                         *             "id": 4,
+                         *             "tariff_id": 6,
+                         *             "item_type_code": "TOU_PEAK_ENERGY",
+                         *             "price": 3.2928,
+                         *             "season": "SUMMER",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           }
+                         *         ],
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 6,
+                             *       "account_id": "ca7a1060-0000-4000-8000-000000000001",
+                             *       "name": "Eskom Homeflex 1 2025/26",
+                             *       "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                             *       "dso_id": 1,
+                             *       "tou_schedule_id": 3,
+                             *       "meter_type": "ELECTRICITY",
+                             *       "tariff_type": "TIME_OF_USE",
+                             *       "currency": "ZAR",
+                             *       "tax_rate": 15,
+                             *       "is_active": true,
+                             *       "effective_from": "2025-04-01",
+                             *       "effective_to": "2026-03-31",
+                             *       "timezone": "Africa/Johannesburg",
+                             *       "notes": null,
+                             *       "cloned_from": null,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z",
+                             *       "tariff_items": [
+                             *         {
+                             *           "id": 4,
+                             *           "tariff_id": 6,
+                             *           "item_type_code": "TOU_PEAK_ENERGY",
+                             *           "price": 3.2928,
+                             *           "season": "SUMMER",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         }
+                             *       ],
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @description In creation order */
+                                tariff_items: {
+                                    /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                    demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                    /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                    free_ratio: number | null;
+                                    id: number;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description In the tariff currency per unit of the item type */
+                                    price: number;
+                                    /** @enum {string} */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    tariff_blocks: {
+                                        /** @description 0-based tier order */
+                                        block_index: number;
+                                        id: number;
+                                        tariff_item_id: number;
+                                        /** @description Price within the tier, in cents per kWh */
+                                        unit_price_cents: number;
+                                        /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                        upper_limit: number | null;
+                                    }[];
+                                    tariff_id: number;
+                                    /** @description The item's own unit; null: the unit of its item type */
+                                    unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                }[];
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Catalogue tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2069,6 +11268,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Clone a catalogue tariff
+         * @description Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2093,12 +11296,301 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description The new tariff in the destination organization (cloned_from: the catalogue tariff's id) */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 1001,
+                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *         "name": "Eskom Homeflex 1 2025/26",
+                         *         "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                         *         "dso_id": 1,
+                         *         "tou_schedule_id": 3,
+                         *         "meter_type": "ELECTRICITY",
+                         *         "tariff_type": "TIME_OF_USE",
+                         *         "currency": "ZAR",
+                         *         "tax_rate": 15,
+                         *         "is_active": true,
+                         *         "effective_from": "2025-04-01",
+                         *         "effective_to": "2026-03-31",
+                         *         "timezone": "Africa/Johannesburg",
+                         *         "notes": null,
+                         *         "cloned_from": 6,
+                         *         "created_at": "2026-11-23T08:00:00.000Z",
+                         *         "updated_at": "2026-11-23T08:00:00.000Z",
+                         *         "tariff_items": [
+                         *           {
+                         *             "id": 100004,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "TOU_PEAK_ENERGY",
+                         *             "price": 3.2928,
+                         *             "season": "SUMMER",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           },
+                         *           {
+                         *             "id": 100009,
+                         *             "tariff_id": 1001,
+                         *             "item_type_code": "SERVICE",
+                         *             "price": 3.27,
+                         *             "season": "ALL_YEAR",
+                         *             "unit": null,
+                         *             "demand_periods": null,
+                         *             "demand_basis": null,
+                         *             "free_ratio": null,
+                         *             "tariff_blocks": []
+                         *           }
+                         *         ],
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 1001,
+                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                             *       "name": "Eskom Homeflex 1 2025/26",
+                             *       "description": "Eskom residential time-of-use tariff for grid-tied customers.",
+                             *       "dso_id": 1,
+                             *       "tou_schedule_id": 3,
+                             *       "meter_type": "ELECTRICITY",
+                             *       "tariff_type": "TIME_OF_USE",
+                             *       "currency": "ZAR",
+                             *       "tax_rate": 15,
+                             *       "is_active": true,
+                             *       "effective_from": "2025-04-01",
+                             *       "effective_to": "2026-03-31",
+                             *       "timezone": "Africa/Johannesburg",
+                             *       "notes": null,
+                             *       "cloned_from": 6,
+                             *       "created_at": "2026-11-23T08:00:00.000Z",
+                             *       "updated_at": "2026-11-23T08:00:00.000Z",
+                             *       "tariff_items": [
+                             *         {
+                             *           "id": 100004,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "TOU_PEAK_ENERGY",
+                             *           "price": 3.2928,
+                             *           "season": "SUMMER",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         },
+                             *         {
+                             *           "id": 100009,
+                             *           "tariff_id": 1001,
+                             *           "item_type_code": "SERVICE",
+                             *           "price": 3.27,
+                             *           "season": "ALL_YEAR",
+                             *           "unit": null,
+                             *           "demand_periods": null,
+                             *           "demand_basis": null,
+                             *           "free_ratio": null,
+                             *           "tariff_blocks": []
+                             *         }
+                             *       ],
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       }
+                             *     }
+                             */
+                            data: {
+                                /** Format: uuid */
+                                account_id: string;
+                                /** @description The catalogue tariff it was cloned from */
+                                cloned_from: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @enum {string} */
+                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                                description: string | null;
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number | null;
+                                /** Format: date */
+                                effective_from: string;
+                                /** Format: date */
+                                effective_to: string;
+                                id: number;
+                                is_active: boolean;
+                                /** @enum {string} */
+                                meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                                name: string;
+                                notes: string | null;
+                                /** @description In creation order */
+                                tariff_items: {
+                                    /** @description kVA/month items: what is charged; null: MONTH_MAX */
+                                    demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
+                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
+                                    /** @description kvarh items: the share of the kWh of the month and season not charged */
+                                    free_ratio: number | null;
+                                    id: number;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description In the tariff currency per unit of the item type */
+                                    price: number;
+                                    /** @enum {string} */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    tariff_blocks: {
+                                        /** @description 0-based tier order */
+                                        block_index: number;
+                                        id: number;
+                                        tariff_item_id: number;
+                                        /** @description Price within the tier, in cents per kWh */
+                                        unit_price_cents: number;
+                                        /** @description Upper bound of the tier in kWh per month; null for the last tier */
+                                        upper_limit: number | null;
+                                    }[];
+                                    tariff_id: number;
+                                    /** @description The item's own unit; null: the unit of its item type */
+                                    unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                }[];
+                                /** @enum {string} */
+                                tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
+                                /** @description Percentage */
+                                tax_rate: number;
+                                /** @description IANA time zone of its calendar */
+                                timezone: string;
+                                /** @description Set on TIME_OF_USE tariffs only */
+                                tou_schedule_id: number | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Catalogue tariff not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2115,6 +11607,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A meter's energy profile
+         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets of bucket_minutes (1 to 1440, default 30) counted from start, at most 10,000 (400 beyond); only buckets with readings are returned, ts their start. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         */
         get: {
             parameters: {
                 query: {
@@ -2133,12 +11629,175 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The buckets that have readings, ascending */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "ts": "2026-10-01T08:00:00.000Z",
+                         *           "import_kwh": 16.252,
+                         *           "export_kwh": 0,
+                         *           "net_kwh": 16.252,
+                         *           "kvarh": 13.824
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description Rounded to 6 decimals */
+                                export_kwh: number;
+                                /** @description Rounded to 6 decimals */
+                                import_kwh: number;
+                                /** @description Rounded to 6 decimals */
+                                kvarh: number;
+                                /** @description Rounded to 6 decimals */
+                                net_kwh: number;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket
+                                 */
+                                ts: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: Must be after start"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter DEMO-GRID-999 not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2157,6 +11816,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A meter's energy sum
+         * @description Imported, exported and net kWh, kvarh, the highest kVA and the number of readings over the range (zeros and max_kva null without readings). Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). bucket_minutes is accepted and unused. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         */
         get: {
             parameters: {
                 query: {
@@ -2175,12 +11838,173 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The meter's sums over the range */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "meter_sn": "DEMO-GRID-001",
+                         *         "start": "2026-09-30T22:00:00.000Z",
+                         *         "end": "2026-10-31T22:00:00.000Z",
+                         *         "import_kwh": 16120.391,
+                         *         "export_kwh": 520.643,
+                         *         "net_kwh": 15599.748,
+                         *         "kvarh": 10036.388,
+                         *         "max_kva": 70.690838,
+                         *         "readings": 1488
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "meter_sn": "DEMO-GRID-001",
+                             *       "start": "2026-09-30T22:00:00.000Z",
+                             *       "end": "2026-10-31T22:00:00.000Z",
+                             *       "import_kwh": 16120.391,
+                             *       "export_kwh": 520.643,
+                             *       "net_kwh": 15599.748,
+                             *       "kvarh": 10036.388,
+                             *       "max_kva": 70.690838,
+                             *       "readings": 1488
+                             *     }
+                             */
+                            data: {
+                                /** Format: date-time */
+                                end: string;
+                                /** @description Rounded to 6 decimals */
+                                export_kwh: number;
+                                /** @description Rounded to 6 decimals */
+                                import_kwh: number;
+                                /** @description Rounded to 6 decimals */
+                                kvarh: number;
+                                /** @description null without readings */
+                                max_kva: number | null;
+                                meter_sn: string;
+                                /** @description import_kwh - export_kwh */
+                                net_kwh: number;
+                                /** @description Readings summed */
+                                readings: number;
+                                /** Format: date-time */
+                                start: string;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: Must be after start"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter DEMO-GRID-999 not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2201,6 +12025,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Energy sums of many meters
+         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2238,12 +12066,186 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description One sum per serial, in the order requested */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "meter_sn": "DEMO-GRID-001",
+                         *           "start": "2026-09-30T22:00:00.000Z",
+                         *           "end": "2026-10-31T22:00:00.000Z",
+                         *           "import_kwh": 16120.391,
+                         *           "export_kwh": 520.643,
+                         *           "net_kwh": 15599.748,
+                         *           "kvarh": 10036.388,
+                         *           "max_kva": 70.690838,
+                         *           "readings": 1488
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                /** Format: date-time */
+                                end: string;
+                                /** @description Rounded to 6 decimals */
+                                export_kwh: number;
+                                /** @description Rounded to 6 decimals */
+                                import_kwh: number;
+                                /** @description Rounded to 6 decimals */
+                                kvarh: number;
+                                /** @description null without readings */
+                                max_kva: number | null;
+                                meter_sn: string;
+                                /** @description import_kwh - export_kwh */
+                                net_kwh: number;
+                                /** @description Readings summed */
+                                readings: number;
+                                /** Format: date-time */
+                                start: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "meter_sns.1: Duplicate of meter_sns.0"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter DEMO-GRID-999 not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2260,6 +12262,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A meter's latest power
+         * @description The power of the latest reading in the range, or data null when the range has none. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). bucket_minutes is accepted and unused. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         */
         get: {
             parameters: {
                 query: {
@@ -2278,12 +12284,146 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The latest reading in the range, or null when it has none */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "ts": "2026-10-01T08:30:00.000Z",
+                         *         "power_kw": 31.152,
+                         *         "kva": 42.075155
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description Rounded to 6 decimals */
+                                kva: number;
+                                /** @description Rounded to 6 decimals */
+                                power_kw: number;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the interval of the latest reading
+                                 */
+                                ts: string;
+                            } | null;
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: Must be after start"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter DEMO-GRID-999 not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2302,6 +12442,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A meter's power profile
+         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets of bucket_minutes (1 to 1440, default 30) counted from start, at most 10,000 (400 beyond); only buckets with readings are returned, ts their start. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         */
         get: {
             parameters: {
                 query: {
@@ -2320,12 +12464,175 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The buckets that have readings, ascending */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "ts": "2026-10-01T08:00:00.000Z",
+                         *           "avg_kw": 32.504,
+                         *           "max_kw": 32.504,
+                         *           "avg_kva": 42.672262,
+                         *           "max_kva": 42.672262
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description Rounded to 6 decimals */
+                                avg_kva: number;
+                                /** @description Rounded to 6 decimals */
+                                avg_kw: number;
+                                /** @description Rounded to 6 decimals */
+                                max_kva: number;
+                                /** @description Rounded to 6 decimals */
+                                max_kw: number;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket
+                                 */
+                                ts: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: Must be after start"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter DEMO-GRID-999 not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2346,6 +12653,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Store readings
+         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2379,12 +12690,146 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description How many readings were new and how many replaced stored ones */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "inserted": 1,
+                         *         "updated": 0
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "inserted": 1,
+                             *       "updated": 0
+                             *     }
+                             */
+                            data: {
+                                /** @description Readings new to the meter */
+                                inserted: number;
+                                /** @description Readings that replaced stored ones (same meter and ts) */
+                                updated: number;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "readings.0.ts: Not the start of one of the meter's 30-minute intervals"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Meter DEMO-GRID-999 not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2401,6 +12846,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List time-of-use schedules
+         * @description Every time-of-use schedule (or those of one DSO), each with its DSO, seasons and rules. Read-only reference data, the same for every signed-in user; unpaginated.
+         */
         get: {
             parameters: {
                 query?: {
@@ -2413,12 +12862,173 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The time-of-use schedules */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "id": 3,
+                         *           "dso_id": 1,
+                         *           "name": "Eskom Megaflex/Miniflex/Homeflex TOU",
+                         *           "version": 2,
+                         *           "tz": "Africa/Johannesburg",
+                         *           "is_active": true,
+                         *           "holiday_default": "SATURDAY",
+                         *           "dso": {
+                         *             "id": 1,
+                         *             "name": "Eskom",
+                         *             "tz": "Africa/Johannesburg"
+                         *           },
+                         *           "seasons": [
+                         *             {
+                         *               "id": 1,
+                         *               "dso_id": 1,
+                         *               "label": "WINTER",
+                         *               "date_start": "2025-06-01",
+                         *               "date_end": "2025-08-31",
+                         *               "tou_rules": [
+                         *                 {
+                         *                   "id": 302,
+                         *                   "schedule_id": 3,
+                         *                   "season_id": 1,
+                         *                   "day_type": "WEEKDAY",
+                         *                   "period": "PEAK",
+                         *                   "start_minute": 360,
+                         *                   "end_minute": 480
+                         *                 }
+                         *               ]
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "count": 1
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Total of matching rows, not the length of this page */
+                            count: number;
+                            data: {
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number;
+                                /**
+                                 * @description Day type of public holidays without their own
+                                 * @enum {string}
+                                 */
+                                holiday_default: "WEEKDAY" | "SATURDAY" | "SUNDAY" | "PUBLIC_HOLIDAY";
+                                id: number;
+                                is_active: boolean;
+                                name: string;
+                                seasons: {
+                                    /** Format: date */
+                                    date_end: string;
+                                    /**
+                                     * Format: date
+                                     * @description Recurs every year: only the month and day count
+                                     */
+                                    date_start: string;
+                                    dso_id: number;
+                                    id: number;
+                                    /** @enum {string} */
+                                    label: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    /** @description The schedule's rules in this season, by day type and start */
+                                    tou_rules: {
+                                        /** @enum {string} */
+                                        day_type: "WEEKDAY" | "SATURDAY" | "SUNDAY" | "PUBLIC_HOLIDAY";
+                                        /** @description Minutes from midnight, exclusive (up to 1440) */
+                                        end_minute: number;
+                                        id: number;
+                                        /** @enum {string} */
+                                        period: "PEAK" | "STANDARD" | "OFF_PEAK";
+                                        schedule_id: number;
+                                        season_id: number;
+                                        /** @description Minutes from midnight, inclusive */
+                                        start_minute: number;
+                                    }[];
+                                }[];
+                                tz: string;
+                                version: number;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };
@@ -2437,6 +13047,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a time-of-use schedule
+         * @description One schedule with its DSO and seasons, each season with its rules (periods of each day type, minutes from midnight). Read-only reference data, the same for every signed-in user; unpaginated.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2449,12 +13063,225 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The time-of-use schedule with its DSO, seasons and rules */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": {
+                         *         "id": 3,
+                         *         "dso_id": 1,
+                         *         "name": "Eskom Megaflex/Miniflex/Homeflex TOU",
+                         *         "version": 2,
+                         *         "tz": "Africa/Johannesburg",
+                         *         "is_active": true,
+                         *         "holiday_default": "SATURDAY",
+                         *         "dso": {
+                         *           "id": 1,
+                         *           "name": "Eskom",
+                         *           "tz": "Africa/Johannesburg"
+                         *         },
+                         *         "seasons": [
+                         *           {
+                         *             "id": 1,
+                         *             "dso_id": 1,
+                         *             "label": "WINTER",
+                         *             "date_start": "2025-06-01",
+                         *             "date_end": "2025-08-31",
+                         *             "tou_rules": [
+                         *               {
+                         *                 "id": 302,
+                         *                 "schedule_id": 3,
+                         *                 "season_id": 1,
+                         *                 "day_type": "WEEKDAY",
+                         *                 "period": "PEAK",
+                         *                 "start_minute": 360,
+                         *                 "end_minute": 480
+                         *               }
+                         *             ]
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /**
+                             * @example {
+                             *       "id": 3,
+                             *       "dso_id": 1,
+                             *       "name": "Eskom Megaflex/Miniflex/Homeflex TOU",
+                             *       "version": 2,
+                             *       "tz": "Africa/Johannesburg",
+                             *       "is_active": true,
+                             *       "holiday_default": "SATURDAY",
+                             *       "dso": {
+                             *         "id": 1,
+                             *         "name": "Eskom",
+                             *         "tz": "Africa/Johannesburg"
+                             *       },
+                             *       "seasons": [
+                             *         {
+                             *           "id": 1,
+                             *           "dso_id": 1,
+                             *           "label": "WINTER",
+                             *           "date_start": "2025-06-01",
+                             *           "date_end": "2025-08-31",
+                             *           "tou_rules": [
+                             *             {
+                             *               "id": 302,
+                             *               "schedule_id": 3,
+                             *               "season_id": 1,
+                             *               "day_type": "WEEKDAY",
+                             *               "period": "PEAK",
+                             *               "start_minute": 360,
+                             *               "end_minute": 480
+                             *             }
+                             *           ]
+                             *         }
+                             *       ]
+                             *     }
+                             */
+                            data: {
+                                dso: {
+                                    id: number;
+                                    name: string;
+                                    /** @description IANA time zone */
+                                    tz: string;
+                                } | null;
+                                dso_id: number;
+                                /**
+                                 * @description Day type of public holidays without their own
+                                 * @enum {string}
+                                 */
+                                holiday_default: "WEEKDAY" | "SATURDAY" | "SUNDAY" | "PUBLIC_HOLIDAY";
+                                id: number;
+                                is_active: boolean;
+                                name: string;
+                                seasons: {
+                                    /** Format: date */
+                                    date_end: string;
+                                    /**
+                                     * Format: date
+                                     * @description Recurs every year: only the month and day count
+                                     */
+                                    date_start: string;
+                                    dso_id: number;
+                                    id: number;
+                                    /** @enum {string} */
+                                    label: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    /** @description The schedule's rules in this season, by day type and start */
+                                    tou_rules: {
+                                        /** @enum {string} */
+                                        day_type: "WEEKDAY" | "SATURDAY" | "SUNDAY" | "PUBLIC_HOLIDAY";
+                                        /** @description Minutes from midnight, exclusive (up to 1440) */
+                                        end_minute: number;
+                                        id: number;
+                                        /** @enum {string} */
+                                        period: "PEAK" | "STANDARD" | "OFF_PEAK";
+                                        schedule_id: number;
+                                        season_id: number;
+                                        /** @description Minutes from midnight, inclusive */
+                                        start_minute: number;
+                                    }[];
+                                }[];
+                                tz: string;
+                                version: number;
+                            };
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "account_id: Invalid UUID"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Time-of-use schedule not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
                 };
             };
         };

@@ -63,7 +63,52 @@ const DEMO_BILL = {
   tax: 5667.52,
   total: 43450.99,
   missing_intervals: 0,
+  complete: true,
+  warnings: [],
 };
+
+/** A one-month bill's only month: the bill itself. */
+function onlyMonth(b: typeof DEMO_BILL) {
+  const { start, end, import_kwh, export_kwh, kvarh, max_kva, lines, subtotal, tax, total, missing_intervals } = b;
+  return {
+    month: '2026-10',
+    start,
+    end,
+    import_kwh,
+    export_kwh,
+    kvarh,
+    max_kva,
+    chargeable_kva: null,
+    lines,
+    subtotal,
+    tax,
+    total,
+    missing_intervals,
+  };
+}
+
+const DEMO_BILL_WITH_MONTHS = { ...DEMO_BILL, months: [onlyMonth(DEMO_BILL)] };
+
+const billMonth = z.strictObject({
+  month: z.string().describe("YYYY-MM, a calendar month of the tariff's timezone"),
+  start: timestamp.describe("The month's part of the period: its start"),
+  end: timestamp,
+  import_kwh: z.number(),
+  export_kwh: z.number(),
+  kvarh: z.number(),
+  max_kva: z.number().nullable().describe("The month's highest half-hour demand; null without readings"),
+  chargeable_kva: z
+    .number()
+    .nullable()
+    .describe(
+      "The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one",
+    ),
+  lines: z.array(billLine),
+  subtotal: money,
+  tax: money.describe("Rounded on the month's subtotal"),
+  total: money,
+  missing_intervals: integer,
+});
 
 const bill = z
   .strictObject({
@@ -83,8 +128,17 @@ const bill = z
     tax: money,
     total: money,
     missing_intervals: integer.describe("The meter's intervals in the period without a reading"),
+    complete: z.boolean().describe('No interval of the period lacks a reading'),
+    warnings: z
+      .array(z.string())
+      .describe(
+        "Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set",
+      ),
+    months: z
+      .array(billMonth)
+      .describe("The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up"),
   })
-  .meta({ examples: [DEMO_BILL] });
+  .meta({ examples: [DEMO_BILL_WITH_MONTHS] });
 
 const unpriced = (source: string, reason: string, meterId: number | null) => ({
   source,
@@ -130,7 +184,7 @@ const buildingCost = z
             meter_sn: 'DEMO-GRID-001',
             priced: true,
             reason: null,
-            bills: [DEMO_BILL],
+            bills: [DEMO_BILL_WITH_MONTHS],
             total: 43450.99,
           },
           unpriced('solar', 'No tariff configured', 2),

@@ -15,6 +15,7 @@ const meter = z
     tariff_id: integer.nullable().describe('The tariff that prices the meter'),
     interval_minutes: z.literal(INTERVAL_MINUTES),
     is_active: z.boolean(),
+    notified_max_demand_kva: z.number().nullable().describe('Notified maximum demand (NMD) in kVA'),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -30,6 +31,7 @@ const meter = z
         tariff_id: 1001,
         interval_minutes: 30,
         is_active: true,
+        notified_max_demand_kva: null,
         created_at: EXAMPLE.createdAt,
         updated_at: EXAMPLE.createdAt,
       },

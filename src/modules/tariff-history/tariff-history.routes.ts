@@ -1,5 +1,7 @@
 import { okAll } from '../../http/envelope.ts';
+import { failures } from '../../http/responses.ts';
 import type { App } from '../../http/types.ts';
+import { tariffHistoryResponses } from './tariff-history.responses.ts';
 import { historyParams, historyQuery } from './tariff-history.schemas.ts';
 import type { TariffHistoryService } from './tariff-history.service.ts';
 
@@ -19,6 +21,10 @@ export function registerTariffHistoryRoutes(app: App, history: TariffHistoryServ
         description: `Every change of the tariff of the meter, with the instant it takes effect. ${RECORD}`,
         params: historyParams('The meter'),
         querystring: historyQuery,
+        response: {
+          200: tariffHistoryResponses.meter,
+          ...failures({ 400: true, 403: true, 404: 'Meter not found' }),
+        },
       },
     },
     async (req) => okAll(await history.ofMeter(req.auth, req.query.account_id, req.params.id)),
@@ -35,6 +41,10 @@ export function registerTariffHistoryRoutes(app: App, history: TariffHistoryServ
           `instant with the tariff recorded for it. ${RECORD} Each also names its source.`,
         params: historyParams('The building block'),
         querystring: historyQuery,
+        response: {
+          200: tariffHistoryResponses.config,
+          ...failures({ 400: true, 403: true, 404: 'Dashboard config not found' }),
+        },
       },
     },
     async (req) => okAll(await history.ofConfig(req.auth, req.query.account_id, req.params.id)),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { integer, listEnvelope, okEnvelope } from '../../http/responses.ts';
-import { ITEM_TYPE_CODES, SEASONS } from '../tariffs/tariff-enums.ts';
+import { DEMAND_BASES, ITEM_TYPE_CODES, ITEM_UNITS, SEASONS, TOU_PERIODS } from '../tariffs/tariff-enums.ts';
 
 const tariffBlock = z
   .strictObject({
@@ -19,6 +19,10 @@ export const ITEM_EXAMPLE = {
   item_type_code: 'TOU_PEAK_ENERGY',
   price: 3.2928,
   season: 'SUMMER',
+  unit: null,
+  demand_periods: null,
+  demand_basis: null,
+  free_ratio: null,
   tariff_blocks: [],
 };
 
@@ -30,6 +34,13 @@ export const tariffItemRecord = z
     item_type_code: z.enum(ITEM_TYPE_CODES),
     price: z.number().describe('In the tariff currency per unit of the item type'),
     season: z.enum(SEASONS),
+    unit: z.enum(ITEM_UNITS).nullable().describe("The item's own unit; null: the unit of its item type"),
+    demand_periods: z
+      .array(z.enum(TOU_PERIODS))
+      .nullable()
+      .describe('kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all'),
+    demand_basis: z.enum(DEMAND_BASES).nullable().describe('kVA/month items: what is charged; null: MONTH_MAX'),
+    free_ratio: z.number().nullable().describe('kvarh items: the share of the kWh of the month and season not charged'),
     tariff_blocks: z.array(tariffBlock),
   })
   .meta({ examples: [ITEM_EXAMPLE] });
