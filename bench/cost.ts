@@ -46,7 +46,7 @@ const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_cost');
 const db = openPostgresDatabase(database.url);
 
 /** A building whose 5 dashboard sources are meters with a year of 30-minute readings, each on tariffId. */
-async function yearBuilding(accountId: string, tariffId: number, yearStart: number) {
+async function yearBuilding(base: string, token: string, accountId: string, tariffId: number, yearStart: number) {
   const [block] = await db.query<{ id: number }>(
     `INSERT INTO building_blocks (account_id, name, building_type, address, city, state, postal_code, country)
      VALUES ($1, 'Five sources', 'COMMERCIAL', '1 Main Rd', 'Johannesburg', 'Gauteng', 2001, 'ZA') RETURNING id`,
@@ -68,13 +68,19 @@ async function yearBuilding(accountId: string, tariffId: number, yearStart: numb
     await db.transaction((tx) => storeReadings(tx, accountId, prepareReadings(batch)));
     meterIds.push(meter!.id);
   }
-  const columns = SOURCES.flatMap((source) => [`${source}_meter_id`, `${source}_tariff_id`]);
-  const values = meterIds.flatMap((id) => [id, tariffId]);
-  await db.query(
-    `INSERT INTO energy_dashboard_configs (account_id, building_block_id, ${columns.join(', ')})
-     VALUES ($1, $2, ${values.map((_, i) => `$${i + 3}`).join(', ')})`,
-    [accountId, block!.id, ...values],
+  // Through the API, as a user configures it: the change of each source's tariff is recorded.
+  const config = Object.fromEntries(
+    SOURCES.flatMap((source, i) => [
+      [`${source}_meter_id`, meterIds[i]],
+      [`${source}_tariff_id`, tariffId],
+    ]),
   );
+  const res = await fetch(`${base}/api/v1/building_blocks/${block!.id}/config`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ account_id: accountId, ...config }),
+  });
+  if (res.status !== 200) throw new Error(`config: ${res.status} ${await res.text()}`);
   return block!.id;
 }
 try {
@@ -112,7 +118,7 @@ try {
   console.log(`energy-cost over HTTP, ${REQUESTS} sequential requests: ${summary(month.timings)} (target p50 < 20 ms)`);
 
   const yearStart = Date.UTC(2025, 0, 1) - 2 * 3600_000;
-  const yearBlock = await yearBuilding(seed.accountId, seed.tariffIds.gridTariffId, yearStart);
+  const yearBlock = await yearBuilding(base, token, seed.accountId, seed.tariffIds.gridTariffId, yearStart);
   const yearQuery = new URLSearchParams({
     account_id: seed.accountId,
     start: new Date(yearStart).toISOString(),
