@@ -25,6 +25,8 @@ describe('aggregates repository', () => {
     expect(ownSums.get(own.id)?.import_kwh).toBe(1);
     expect((await aggregatesRepository.sums(t.db, org.accountId, [foreign.id], range)).size).toBe(0);
     expect((await aggregatesRepository.sums(t.db, org.accountId, [own.id, foreign.id], range)).size).toBe(0);
-    expect(await aggregatesRepository.profile(t.db, ENERGY, org.accountId, foreign.id, range, 60)).toEqual([]);
+    expect(
+      await aggregatesRepository.profile(t.db, ENERGY, org.accountId, [foreign.id], range, { minutes: 60 }),
+    ).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
 import { arrayLiteral } from './array-literal.ts';
-import { planSegments } from './range-plan.ts';
+import { planBucketSegments, planSegments, type Segment, type SegmentSource } from './range-plan.ts';
 import { combineRollups, ROLLUP_SOURCES } from './rollup-sql.ts';
 import { ENERGY, type EnergyTotals, type Measure, type MicroTotals, type Report, rounded } from './totals.ts';
 
@@ -26,75 +26,128 @@ interface TotalsQuery<T> {
   report: Report<T>;
   accountId: string;
   meterIds: readonly number[];
-  range: TimeRange;
-  /** What the totals are grouped by: an expression of meter_id and bucket_start. */
-  key: (params: SqlParams) => string;
-  bucketMinutes?: number;
+  segments: readonly Segment[];
+  /** The bucket of a row, an expression of bucket_start: totals per meter and bucket (else per meter). */
+  bucket?: (params: SqlParams) => string;
+}
+
+/** Rollup-shaped rows of one source over its segments: one range, or many read by an index scan each. */
+function sourceRows(source: SegmentSource, segments: readonly Segment[], meters: string, params: SqlParams) {
+  const { select, time } = ROLLUP_SOURCES[source];
+  const where = (from: string, to: string) =>
+    `${select} WHERE meter_id = ANY(${meters}::int[]) AND ${time} >= ${from} AND ${time} < ${to}`;
+  const [only] = segments;
+  if (segments.length === 1) {
+    return `(${where(`${params.add(only!.from.toISOString())}::timestamptz`, `${params.add(only!.to.toISOString())}::timestamptz`)}) s`;
+  }
+  const bounds = (pick: (segment: Segment) => Date) =>
+    params.add(arrayLiteral(segments.map((s) => pick(s).toISOString())));
+  return `unnest(${bounds((s) => s.from)}::timestamptz[], ${bounds((s) => s.to)}::timestamptz[]) AS r(seg_from, seg_to)
+    CROSS JOIN LATERAL (${where('r.seg_from', 'r.seg_to')}) s`;
+}
+
+function bySource(segments: readonly Segment[]): Map<SegmentSource, Segment[]> {
+  const groups = new Map<SegmentSource, Segment[]>();
+  for (const segment of segments) groups.set(segment.source, [...(groups.get(segment.source) ?? []), segment]);
+  return groups;
+}
+
+interface TotalsRow<B, T> {
+  meterId: number;
+  bucket: B;
+  totals: T;
 }
 
 /**
- * The report's totals of the meters' readings in [start, end) per key, ordered by key: whole days
- * and hours from the rollups (when bucketMinutes allows), raw readings for the rest. Each part is
- * grouped on its own first, so that raw values are added as integers.
+ * The report's totals of the meters' readings in the segments, per meter (and bucket), ordered by
+ * meter and bucket. Each source is grouped on its own first, so that raw values are added as
+ * integers.
  */
-async function totals<K, T>(db: Executor, query: TotalsQuery<T>) {
+async function totals<B, T>(db: Executor, query: TotalsQuery<T>): Promise<TotalsRow<B, T>[]> {
   const { measures } = query.report;
   const combine = combineRollups(measures);
   const params = new SqlParams();
-  const key = query.key(params);
-  const meters = params.add(arrayLiteral(query.meterIds));
-  const segments = planSegments(query.range.start, query.range.end, query.bucketMinutes);
-  const parts = segments.map(({ source, from, to }) => {
-    const { select, time } = ROLLUP_SOURCES[source];
-    return `SELECT ${key} AS key, ${combine} FROM (
-        ${select}
-        WHERE meter_id = ANY(${meters}::int[])
-          AND ${time} >= ${params.add(from.toISOString())}::timestamptz AND ${time} < ${params.add(to.toISOString())}::timestamptz
-      ) s GROUP BY 1`;
-  });
-  // One part is already grouped by key; several are combined.
+  const groups = query.bucket ? 'meter_id, bucket' : 'meter_id';
+  const keys = query.bucket ? `meter_id, ${query.bucket(params)} AS bucket` : 'meter_id';
+  const meterIds = [...new Set(query.meterIds)];
+  const meters = params.add(arrayLiteral(meterIds));
+  const parts = [...bySource(query.segments)].map(
+    ([source, segments]) =>
+      `SELECT ${keys}, ${combine} FROM ${sourceRows(source, segments, meters, params)} GROUP BY ${groups}`,
+  );
+  // One part is already grouped; several are combined.
   const combined =
-    parts.length === 1 ? parts[0] : `SELECT key, ${combine} FROM (${parts.join(' UNION ALL ')}) p GROUP BY key`;
+    parts.length === 1
+      ? parts[0]
+      : `SELECT ${groups}, ${combine} FROM (${parts.join(' UNION ALL ')}) p GROUP BY ${groups}`;
   // Repositories never trust ids alone: nothing unless every meter belongs to the organization.
   // (Checked once, outside the parts, so that the planner sees the ids and aggregates by hash.)
-  const rows = await db.query<MicroTotals & { key: K }>(
-    `SELECT key, ${measures.map((m) => `${AS_SENT[m]} AS ${m}`).join(', ')} FROM (${combined}) c
+  const rows = await db.query<MicroTotals & { meter_id: number; bucket: B }>(
+    `SELECT ${groups}, ${measures.map((m) => `${AS_SENT[m]} AS ${m}`).join(', ')} FROM (${combined}) c
      WHERE (SELECT count(*) FROM meters WHERE id = ANY(${meters}::int[]) AND account_id = ${params.add(query.accountId)})
        = cardinality(${meters}::int[])
-     ORDER BY key`,
+     ORDER BY ${groups}`,
     params.values,
     // Whole days only: whatever the meters and days, the plan is an index range scan of the daily
     // rollups, so a plan made once serves every run. (Not so with raw readings or hours.)
-    { reusePlan: segments.length === 1 && segments[0]!.source === 'daily' },
+    { reusePlan: query.segments.length === 1 && query.segments[0]!.source === 'daily' },
   );
-  return rows.map((row) => ({ key: row.key, totals: query.report.totals(row) }));
+  return rows.map((row) => ({ meterId: row.meter_id, bucket: row.bucket, totals: query.report.totals(row) }));
+}
+
+const MINUTE_MS = 60_000;
+
+/** How a profile's range is cut into buckets: a number of minutes counted from start, or the given bucket starts. */
+export type Bucketing = { minutes: number } | { starts: readonly number[] };
+
+/** One meter's totals in one bucket (index: its position among the range's buckets). */
+export interface BucketTotals<T> {
+  meterId: number;
+  index: number;
+  totals: T;
 }
 
 export const aggregatesRepository = {
   /** Totals per meter over the range; meters without readings are absent. */
   async sums(db: Executor, accountId: string, meterIds: readonly number[], range: TimeRange) {
-    const rows = await totals<number, EnergyTotals>(db, {
-      report: ENERGY,
-      accountId,
-      meterIds,
-      range,
-      key: () => 'meter_id',
-    });
-    return new Map(rows.map((r) => [r.key, r.totals]));
+    const segments = planSegments(range.start, range.end);
+    const rows = await totals<null, EnergyTotals>(db, { report: ENERGY, accountId, meterIds, segments });
+    return new Map(rows.map((r) => [r.meterId, r.totals]));
   },
 
-  /** Totals per bucket (key: its start) of bucketMinutes counted from start; only buckets with readings, ascending. */
+  /**
+   * The meters' totals per bucket of the range; only buckets with readings, ordered by meter and
+   * bucket. Whole days and hours come from the rollups wherever each of their periods lies inside
+   * one bucket, raw readings for the rest.
+   */
   async profile<T>(
     db: Executor,
     report: Report<T>,
     accountId: string,
-    meterId: number,
+    meterIds: readonly number[],
     range: TimeRange,
-    bucketMinutes: number,
-  ) {
-    const key = (params: SqlParams) =>
-      `date_bin(make_interval(mins => ${params.add(bucketMinutes)}::int), bucket_start, ${params.add(range.start.toISOString())}::timestamptz)`;
-    return totals<Date, T>(db, { report, accountId, meterIds: [meterId], range, key, bucketMinutes });
+    bucketing: Bucketing,
+  ): Promise<BucketTotals<T>[]> {
+    const base = { report, accountId, meterIds };
+    if ('minutes' in bucketing) {
+      const { minutes } = bucketing;
+      const rows = await totals<Date, T>(db, {
+        ...base,
+        segments: planSegments(range.start, range.end, minutes),
+        bucket: (params) =>
+          `date_bin(make_interval(mins => ${params.add(minutes)}::int), bucket_start, ${params.add(range.start.toISOString())}::timestamptz)`,
+      });
+      const index = (bucket: Date) => Math.round((bucket.getTime() - range.start.getTime()) / (minutes * MINUTE_MS));
+      return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: index(bucket), totals }));
+    }
+    const { starts } = bucketing;
+    const rows = await totals<number, T>(db, {
+      ...base,
+      segments: planBucketSegments(starts, range.start, range.end),
+      bucket: (params) =>
+        `width_bucket(bucket_start, ${params.add(arrayLiteral(starts.map((s) => new Date(s).toISOString())))}::timestamptz[]) - 1`,
+    });
+    return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: bucket, totals }));
   },
 
   /** The last reading in the range, if any. */

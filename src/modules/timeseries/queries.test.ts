@@ -72,6 +72,7 @@ const query = (meter: TestMeter, start: string, end: string, extra: Record<strin
   ...extra,
 });
 const get = (endpoint: string, q: Record<string, unknown>) => org.member.client.get(`${TIMESERIES}/${endpoint}`, q);
+const EXPECTED_DATE_TIME = 'expected an ISO 8601 date-time with offset, e.g. 2025-06-01T00:00:00+02:00';
 const success = (data: unknown) => ({ success: true, message: null, data });
 const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
 
@@ -222,7 +223,8 @@ describe('energy-sums', () => {
     const original = db.query;
     let count = 0;
     db.query = ((text: string, params?: readonly unknown[]) => {
-      if (text.includes('meter_id AS key')) count++;
+      // Totals per meter alone: the sums (a profile's are per meter and bucket).
+      if (text.trimEnd().endsWith('ORDER BY meter_id')) count++;
       return original.call(db, text, params);
     }) as Executor['query'];
     try {
@@ -283,7 +285,7 @@ describe('energy-sums', () => {
     [{ max_meters_per_query: 1.5 }, 'max_meters_per_query: Invalid input: expected int, received number'],
     [{ end: BASE }, 'end: Must be after start'],
     [{ bucket_minutes: 1441 }, 'bucket_minutes: Too big: expected number to be <=1440'],
-    [{ start: 'yesterday' }, 'start: Invalid ISO datetime'],
+    [{ start: 'yesterday' }, `start: ${EXPECTED_DATE_TIME}`],
   ])('rejects %j with 400', async (override, error) => {
     const res = await org.member.client.post(`${TIMESERIES}/energy-sums`, {
       account_id: org.accountId,
@@ -336,7 +338,8 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
   it.each([
     [{ account_id: 'nope' }, 'account_id: Invalid UUID'],
     [{ meter_sn: undefined }, 'meter_sn: Invalid input: expected string, received undefined'],
-    [{ start: '2026-03-02' }, 'start: Invalid ISO datetime'],
+    [{ start: '2026-03-02' }, `start: ${EXPECTED_DATE_TIME}`],
+    [{ end: '2026-03-02T10:00:00' }, `end: ${EXPECTED_DATE_TIME}`],
     [{ end: undefined }, 'end: Invalid input: expected string, received undefined'],
     [{ end: BASE }, 'end: Must be after start'],
     [{ end: at(BASE, -30) }, 'end: Must be after start'],

@@ -47,3 +47,24 @@ export function planSegments(start: Date, end: Date, bucketMinutes?: number): Se
   );
   return split(start.getTime(), end.getTime(), units);
 }
+
+/**
+ * Covers [start, end) for buckets that start at the given instants (ascending, the first at or
+ * before start, each lasting until the next): each bucket's part of the range is covered on its
+ * own (whole UTC days and hours from the rollups, raw readings where a bucket edge cuts an hour),
+ * so that every rollup period used lies inside one bucket; neighbouring segments of one source are
+ * then joined.
+ */
+export function planBucketSegments(bucketStarts: readonly number[], start: Date, end: Date): Segment[] {
+  const segments: Segment[] = [];
+  bucketStarts.forEach((bucketStart, index) => {
+    const from = Math.max(bucketStart, start.getTime());
+    const to = Math.min(bucketStarts[index + 1] ?? Number.POSITIVE_INFINITY, end.getTime());
+    for (const segment of split(from, to, ROLLUP_UNITS)) {
+      const last = segments.at(-1);
+      if (last?.source === segment.source && last.to.getTime() === segment.from.getTime()) last.to = segment.to;
+      else segments.push(segment);
+    }
+  });
+  return segments;
+}

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { integerParam, uuid } from '../../http/fields.ts';
+import { CALENDAR_UNITS, type CalendarUnit, isTimeZone } from './calendar.ts';
+import { bucketCount, type Grouping } from './profile-buckets.ts';
 import { MAX_READING_VALUE } from './readings.ts';
 
 export const MAX_READINGS_PER_REQUEST = 50_000;
@@ -8,7 +10,6 @@ export const MAX_METERS_PER_BATCH = 10_000;
 
 const EARLIEST = Date.UTC(1900, 0, 1);
 const LATEST = Date.UTC(9999, 0, 1);
-const MINUTE_MS = 60_000;
 
 const ISO_DATE_TIME_FORMAT = { offset: true } as const;
 const isoDateTime = z.iso.datetime(ISO_DATE_TIME_FORMAT);
@@ -21,10 +22,21 @@ export function isWithinTimestampRange(time: Date | number): boolean {
   return ms >= EARLIEST && ms < LATEST;
 }
 
+const asTimestamp = (text: z.ZodType<string>) =>
+  text.transform((value) => new Date(value)).refine(isWithinTimestampRange, 'Must be between 1900 and 9999');
+
 /** An ISO 8601 date-time with Z or an offset, as a Date. */
-export const timestamp = isoDateTime
-  .transform((text) => new Date(text))
-  .refine(isWithinTimestampRange, 'Must be between 1900 and 9999');
+export const timestamp = asTimestamp(isoDateTime);
+
+const EXPECTED_DATE_TIME = 'expected an ISO 8601 date-time with offset, e.g. 2025-06-01T00:00:00+02:00';
+
+/** start or end of a query: a timestamp, and a text that is none says what is expected. */
+const rangeTimestamp = asTimestamp(
+  z.iso.datetime({
+    ...ISO_DATE_TIME_FORMAT,
+    error: (issue) => (issue.code === 'invalid_format' ? EXPECTED_DATE_TIME : undefined),
+  }),
+);
 
 const meterSn = z
   .string()
@@ -100,31 +112,86 @@ function endAfterStart(range: Range, ctx: z.RefinementCtx) {
   }
 }
 
-const meterQuery = z.object({
-  account_id: uuid,
-  meter_sn: meterSn,
-  start: timestamp.describe('Inclusive'),
-  end: timestamp.describe('Exclusive'),
-  bucket_minutes: bucketMinutesParam,
-});
+const rangeFields = {
+  start: rangeTimestamp.describe('Inclusive'),
+  end: rangeTimestamp.describe('Exclusive'),
+};
 
 /** latest-power and energy-sum: bucket_minutes is accepted (the common parameters) but unused. */
-export const meterRangeQuery = meterQuery.superRefine(endAfterStart);
+export const meterRangeQuery = z
+  .object({ account_id: uuid, meter_sn: meterSn, ...rangeFields, bucket_minutes: bucketMinutesParam })
+  .superRefine(endAfterStart);
 export type MeterRangeQuery = z.infer<typeof meterRangeQuery>;
 
-export const profileQuery = meterQuery.superRefine((query, ctx) => {
+const DEFAULT_BUCKET_MINUTES = 30;
+
+const profileFields = {
+  ...rangeFields,
+  bucket_minutes: integerParam(1, 1440)
+    .optional()
+    .describe(`${BUCKET_MINUTES}; ${DEFAULT_BUCKET_MINUTES} unless group_by is given (not both)`),
+  group_by: z
+    .enum(CALENDAR_UNITS)
+    .optional()
+    .describe('Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month'),
+  tz: z
+    .string()
+    .refine(isTimeZone, 'Unknown time zone; expected an IANA name such as Europe/London')
+    .default('UTC')
+    .describe('IANA time zone of the group_by calendar'),
+  fill: z.enum(['none', 'zero']).default('none').describe('zero: every bucket of the range, empty ones too'),
+};
+
+interface ProfileFields {
+  start: Date;
+  end: Date;
+  bucket_minutes?: number;
+  group_by?: CalendarUnit;
+  tz: string;
+}
+
+function groupingOf(query: ProfileFields): Grouping {
+  return query.group_by
+    ? { unit: query.group_by, tz: query.tz }
+    : { minutes: query.bucket_minutes ?? DEFAULT_BUCKET_MINUTES };
+}
+
+function checkBuckets(query: ProfileFields, ctx: z.RefinementCtx) {
   endAfterStart(query, ctx);
-  if (!datesParsed(query) || !Number.isInteger(query.bucket_minutes) || query.bucket_minutes < 1) return;
-  const buckets = Math.ceil((query.end.getTime() - query.start.getTime()) / (query.bucket_minutes * MINUTE_MS));
+  if (query.group_by !== undefined && query.bucket_minutes !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['group_by'], message: 'Give either group_by or bucket_minutes, not both' });
+    return;
+  }
+  // Fields that failed may still be unparsed text.
+  const parsed = (value: unknown) => value === undefined || (Number.isInteger(value) && Number(value) >= 1);
+  if (!datesParsed(query) || !parsed(query.bucket_minutes) || !isTimeZone(query.tz)) return;
+  if (query.group_by !== undefined && !CALENDAR_UNITS.includes(query.group_by)) return;
+  const buckets = bucketCount(groupingOf(query), query);
   if (buckets > MAX_PROFILE_BUCKETS) {
     ctx.addIssue({
       code: 'custom',
-      path: ['bucket_minutes'],
+      path: [query.group_by ? 'group_by' : 'bucket_minutes'],
       message: `The range holds ${buckets} buckets; at most ${MAX_PROFILE_BUCKETS} are allowed`,
     });
   }
-});
+}
+
+function withGrouping<T extends ProfileFields>(query: T) {
+  const { bucket_minutes: _minutes, group_by: _unit, tz: _tz, ...rest } = query;
+  return { ...rest, grouping: groupingOf(query) };
+}
+
+export const profileQuery = z
+  .object({ account_id: uuid, meter_sn: meterSn, ...profileFields })
+  .superRefine(checkBuckets)
+  .transform(withGrouping);
 export type ProfileQuery = z.infer<typeof profileQuery>;
+
+export const buildingProfileQuery = z
+  .object({ account_id: uuid, ...profileFields })
+  .superRefine(checkBuckets)
+  .transform(withGrouping);
+export type BuildingProfileQuery = z.infer<typeof buildingProfileQuery>;
 
 export const energySumsBody = z
   .strictObject({
@@ -139,8 +206,7 @@ export const energySumsBody = z
           (index, earlier) => ({ path: [index], message: `Duplicate of meter_sns.${earlier}` }),
         ),
       ),
-    start: timestamp.describe('Inclusive'),
-    end: timestamp.describe('Exclusive'),
+    ...rangeFields,
     bucket_minutes: bucketMinutesField.describe('Accepted as in the contract; sums do not depend on it'),
     max_meters_per_query: z.number().int().min(1).max(1000).default(100).describe('Meters summed per database query'),
   })

@@ -6,11 +6,12 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { aggregatesRepository as aggregates, type TimeRange } from './aggregates.repository.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
+import { bucketCount, bucketPoints, profileBuckets } from './profile-buckets.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { prepareReadings, storeReadings } from './store-readings.ts';
 import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
-import { ENERGY, type EnergyTotals, POWER, type Report } from './totals.ts';
+import { ENERGY, type EnergyTotals, POWER, type PowerTotals, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 /** Above these sizes a query is expensive: it runs under the admission of its organization. */
@@ -21,10 +22,6 @@ export interface TimeseriesDeps {
   db: Database;
   guard: AccessGuard;
   admission: Admission;
-}
-
-function bucketCount(query: ProfileQuery): number {
-  return Math.ceil((query.end.getTime() - query.start.getTime()) / (query.bucket_minutes * 60_000));
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -86,13 +83,21 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     return meter!;
   }
 
-  /** The meter's buckets of the report, each its start and the values point takes of its totals. */
-  async function profile<T, P>(auth: AuthContext, query: ProfileQuery, report: Report<T>, point: (totals: T) => P) {
+  /** The meter's buckets of the report, each named, with the values point takes of its totals (or empty). */
+  async function profile<T, P>(
+    auth: AuthContext,
+    query: ProfileQuery,
+    report: Report<T>,
+    point: (totals: T) => P,
+    empty: P,
+  ) {
     const meter = await readableMeter(auth, query);
-    const buckets = await admitIf(bucketCount(query) > CHEAP_PROFILE_BUCKETS, query.account_id, () =>
-      aggregates.profile(db, report, query.account_id, meter.id, query, query.bucket_minutes),
-    );
-    return buckets.map(({ key, totals }) => ({ ts: key.toISOString(), ...point(totals) }));
+    return admitIf(bucketCount(query.grouping, query) > CHEAP_PROFILE_BUCKETS, query.account_id, async () => {
+      const buckets = profileBuckets(query.grouping, query);
+      const rows = await aggregates.profile(db, report, query.account_id, [meter.id], query, buckets.bucketing);
+      const totals = new Map(rows.map((row) => [row.index, row.totals]));
+      return bucketPoints(buckets, totals, query.fill === 'zero', (t) => (t ? point(t) : empty));
+    });
   }
 
   return {
@@ -114,21 +119,28 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, ENERGY, ({ import_kwh, export_kwh, net_kwh, kvarh }) => ({
-        import_kwh,
-        export_kwh,
-        net_kwh,
-        kvarh,
-      }));
+      return profile(
+        auth,
+        query,
+        ENERGY,
+        ({ import_kwh, export_kwh, net_kwh, kvarh }) => ({ import_kwh, export_kwh, net_kwh, kvarh }),
+        { import_kwh: 0, export_kwh: 0, net_kwh: 0, kvarh: 0 },
+      );
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, POWER, ({ avg_kw, max_kw, avg_kva, max_kva }) => ({
-        avg_kw,
-        max_kw,
-        avg_kva,
-        max_kva,
-      }));
+      return profile(
+        auth,
+        query,
+        POWER,
+        ({ avg_kw, max_kw, avg_kva, max_kva }): Record<keyof PowerTotals, number | null> => ({
+          avg_kw,
+          max_kw,
+          avg_kva,
+          max_kva,
+        }),
+        { avg_kw: null, max_kw: null, avg_kva: null, max_kva: null },
+      );
     },
 
     async latestPower(auth: AuthContext, query: MeterRangeQuery) {

@@ -1,0 +1,57 @@
+import type { Bucketing, TimeRange } from './aggregates.repository.ts';
+import { type CalendarUnit, calendarBuckets, calendarUnitCount } from './calendar.ts';
+
+const MINUTE_MS = 60_000;
+
+/** The buckets of a profile: minutes counted from start, or units of a time zone's calendar. */
+export type Grouping = { minutes: number } | { unit: CalendarUnit; tz: string };
+
+/**
+ * How many buckets the range holds; for calendar units, as many as the local calendar shows from
+ * the unit holding start to the one holding end (an upper bound of profileBuckets' count).
+ */
+export function bucketCount(grouping: Grouping, range: TimeRange): number {
+  if ('unit' in grouping) return calendarUnitCount(grouping.unit, grouping.tz, range.start, range.end);
+  return Math.ceil((range.end.getTime() - range.start.getTime()) / (grouping.minutes * MINUTE_MS));
+}
+
+/** Every bucket of a profile's range: how to ask for them, how many, and what each is called. */
+export interface ProfileBuckets {
+  bucketing: Bucketing;
+  count: number;
+  /** The bucket's start (UTC), and its local name for calendar units. */
+  name(index: number): { ts: string; label?: string };
+}
+
+export function profileBuckets(grouping: Grouping, range: TimeRange): ProfileBuckets {
+  if ('minutes' in grouping) {
+    const widthMs = grouping.minutes * MINUTE_MS;
+    return {
+      bucketing: grouping,
+      count: bucketCount(grouping, range),
+      name: (index) => ({ ts: new Date(range.start.getTime() + index * widthMs).toISOString() }),
+    };
+  }
+  const buckets = calendarBuckets(grouping.unit, grouping.tz, range.start, range.end);
+  return {
+    bucketing: { starts: buckets.map((b) => b.start) },
+    count: buckets.length,
+    name: (index) => ({ ts: new Date(buckets[index]!.start).toISOString(), label: buckets[index]!.label }),
+  };
+}
+
+/**
+ * One point per bucket that has values (by bucket index), ascending, or per bucket of the range
+ * with fill; each names its bucket and carries what point makes of the values (undefined: none).
+ */
+export function bucketPoints<V, P>(
+  buckets: ProfileBuckets,
+  values: ReadonlyMap<number, V>,
+  fill: boolean,
+  point: (value: V | undefined) => P,
+) {
+  const indexes = fill
+    ? Array.from({ length: buckets.count }, (_, index) => index)
+    : [...values.keys()].sort((a, b) => a - b);
+  return indexes.map((index) => ({ ...buckets.name(index), ...point(values.get(index)) }));
+}
