@@ -141,25 +141,32 @@ export function naiveBuckets(readings: readonly FullReading[], start: string, en
     const index = widthMs === Number.POSITIVE_INFINITY ? 0 : Math.floor((time - from) / widthMs);
     buckets.set(index, [...(buckets.get(index) ?? []), reading]);
   }
-  const sum = (rows: FullReading[], key: keyof Omit<FullReading, 'ts'>) =>
-    rows.reduce((total, r) => total.plus(micro(r[key])), new Decimal(0)).times('1e-9');
-  const max = (rows: FullReading[], key: 'power_kw' | 'kva') => asReported(Math.max(...rows.map((r) => r[key])));
   return [...buckets.entries()]
     .sort(([a], [b]) => a - b)
     .map(
       ([index, rows]): NaiveTotals => ({
         ts: new Date(from + (widthMs === Number.POSITIVE_INFINITY ? 0 : index * widthMs)).toISOString(),
-        import_kwh: round6(sum(rows, 'import_kwh')),
-        export_kwh: round6(sum(rows, 'export_kwh')),
-        net_kwh: round6(sum(rows, 'import_kwh').minus(sum(rows, 'export_kwh'))),
-        kvarh: round6(sum(rows, 'kvarh')),
-        readings: rows.length,
-        avg_kw: round6(sum(rows, 'power_kw').div(rows.length)),
-        max_kw: max(rows, 'power_kw'),
-        avg_kva: round6(sum(rows, 'kva').div(rows.length)),
-        max_kva: max(rows, 'kva'),
+        ...naiveTotals(rows),
       }),
     );
+}
+
+/** The contract's totals of a group of readings, computed the obvious way, reading by reading. */
+export function naiveTotals(rows: readonly FullReading[]): Omit<NaiveTotals, 'ts'> {
+  const sum = (key: keyof Omit<FullReading, 'ts'>) =>
+    rows.reduce((total, r) => total.plus(micro(r[key])), new Decimal(0)).times('1e-9');
+  const max = (key: 'power_kw' | 'kva') => asReported(Math.max(...rows.map((r) => r[key])));
+  return {
+    import_kwh: round6(sum('import_kwh')),
+    export_kwh: round6(sum('export_kwh')),
+    net_kwh: round6(sum('import_kwh').minus(sum('export_kwh'))),
+    kvarh: round6(sum('kvarh')),
+    readings: rows.length,
+    avg_kw: round6(sum('power_kw').div(rows.length)),
+    max_kw: max('power_kw'),
+    avg_kva: round6(sum('kva').div(rows.length)),
+    max_kva: max('kva'),
+  };
 }
 
 export const energyFields = ({ ts, import_kwh, export_kwh, net_kwh, kvarh }: NaiveTotals) => ({

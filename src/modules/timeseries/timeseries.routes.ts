@@ -1,10 +1,12 @@
 import { ok, okAll } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
+import { idParams } from '../../http/fields.ts';
 import { failures } from '../../http/responses.ts';
 import { ROLE_NEEDED } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { timeseriesResponses } from './timeseries.responses.ts';
 import {
+  buildingProfileQuery,
   energySumsBody,
   ingestBody,
   MAX_METERS_PER_BATCH,
@@ -125,5 +127,10 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
       },
     },
     async (req) => okAll(await timeseries.energySums(req.auth, req.body)),
+  );
+  app.get(
+    '/api/v1/building_blocks/:id/energy-profile',
+    { schema: { tags, params: idParams, querystring: buildingProfileQuery } },
+    async (req) => ok(await timeseries.buildingEnergyProfile(req.auth, req.params.id, req.query)),
   );
 }

@@ -3,14 +3,21 @@ import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { aggregatesRepository as aggregates, type TimeRange } from './aggregates.repository.ts';
+import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
+import { meteredSources, sourcePoints } from './building-profile.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
-import { bucketCount, bucketPoints, profileBuckets } from './profile-buckets.ts';
+import { bucketCount, bucketPoints, type Grouping, type ProfileBuckets, profileBuckets } from './profile-buckets.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { prepareReadings, storeReadings } from './store-readings.ts';
-import type { EnergySumsBody, IngestBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
+import type {
+  BuildingProfileQuery,
+  EnergySumsBody,
+  IngestBody,
+  MeterRangeQuery,
+  ProfileQuery,
+} from './timeseries.schemas.ts';
 import { ENERGY, type EnergyTotals, POWER, type PowerTotals, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
@@ -83,6 +90,25 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     return meter!;
   }
 
+  /**
+   * The buckets of the query's range and the meters' totals in them, under the admission of the
+   * organization when the buckets are many. then shapes the answer inside the admission.
+   */
+  function profileTotals<T, R>(
+    accountId: string,
+    meterIds: readonly number[],
+    query: { grouping: Grouping } & TimeRange,
+    report: Report<T>,
+    then: (buckets: ProfileBuckets, rows: BucketTotals<T>[]) => R,
+  ) {
+    return admitIf(bucketCount(query.grouping, query) > CHEAP_PROFILE_BUCKETS, accountId, async () => {
+      const buckets = profileBuckets(query.grouping, query);
+      const rows =
+        meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, query, buckets.bucketing) : [];
+      return then(buckets, rows);
+    });
+  }
+
   /** The meter's buckets of the report, each named, with the values point takes of its totals (or empty). */
   async function profile<T, P>(
     auth: AuthContext,
@@ -92,9 +118,7 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     empty: P,
   ) {
     const meter = await readableMeter(auth, query);
-    return admitIf(bucketCount(query.grouping, query) > CHEAP_PROFILE_BUCKETS, query.account_id, async () => {
-      const buckets = profileBuckets(query.grouping, query);
-      const rows = await aggregates.profile(db, report, query.account_id, [meter.id], query, buckets.bucketing);
+    return profileTotals(query.account_id, [meter.id], query, report, (buckets, rows) => {
       const totals = new Map(rows.map((row) => [row.index, row.totals]));
       return bucketPoints(buckets, totals, query.fill === 'zero', (t) => (t ? point(t) : empty));
     });
@@ -140,6 +164,16 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
           max_kva,
         }),
         { avg_kw: null, max_kw: null, avg_kva: null, max_kva: null },
+      );
+    },
+
+    /** Per bucket, the energy of each source of the block's dashboard config that has an electricity meter. */
+    async buildingEnergyProfile(auth: AuthContext, blockId: number, query: BuildingProfileQuery) {
+      await guard.require(auth, query.account_id, 'read');
+      const sources = await meteredSources(db, query.account_id, blockId);
+      const meterIds = sources.map((s) => s.meterId);
+      return profileTotals(query.account_id, meterIds, query, ENERGY, (buckets, rows) =>
+        sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
     },
 
