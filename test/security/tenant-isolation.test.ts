@@ -200,6 +200,13 @@ const ROUTES: Record<string, RouteEntry> = {
     victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: { ...account(w.victim), ...READINGS_RANGE } }),
     resource: 'building block',
   },
+  'GET /api/v1/building_blocks/{id}/energy-profile': {
+    victim: (w) => ({
+      params: { id: w.victim.parentBlockId },
+      query: { ...account(w.victim), ...READINGS_RANGE, group_by: 'hour', tz: 'Europe/London' },
+    }),
+    resource: 'building block',
+  },
 
   'GET /api/v1/meters': { victim: (w) => ({ query: account(w.victim) }) },
   'POST /api/v1/meters': {
