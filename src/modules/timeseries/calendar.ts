@@ -160,7 +160,7 @@ function unitsBetween(unit: CalendarUnit, first: number, last: number): number {
 
 /**
  * How many units the local calendar shows from the one holding start to the one holding the last
- * instant before end (a skipped hour is counted): at least as many as calendarBuckets gives.
+ * instant before end (a skipped hour is counted too): the buckets' number, found from two offsets.
  */
 export function calendarUnitCount(unit: CalendarUnit, timeZone: string, start: Date, end: Date): number {
   const offsetAt = offsetsOf(timeZone);

@@ -7,8 +7,8 @@ const MINUTE_MS = 60_000;
 export type Grouping = { minutes: number } | { unit: CalendarUnit; tz: string };
 
 /**
- * How many buckets the range holds; for calendar units, as many as the local calendar shows from
- * the unit holding start to the one holding end (an upper bound of profileBuckets' count).
+ * How many buckets the range holds, before any is made; for calendar units, as many as the local
+ * calendar shows from the unit holding start to the one holding end (calendarUnitCount).
  */
 export function bucketCount(grouping: Grouping, range: TimeRange): number {
   if ('unit' in grouping) return calendarUnitCount(grouping.unit, grouping.tz, range.start, range.end);

@@ -91,8 +91,8 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
   }
 
   /**
-   * The buckets of the query's range and the meters' totals in them, under the admission of the
-   * organization when the buckets are many. then shapes the answer inside the admission.
+   * The buckets of the query's range and the meters' totals in them, shaped by `then`, under the
+   * admission of the organization when the buckets are many.
    */
   function profileTotals<T, R>(
     accountId: string,
