@@ -8,13 +8,11 @@
  * site's zone): one meter by day and the demo building by month, and for comparison the meter by
  * day in other zones and by bucket_minutes=1440; prints latency percentiles of each.
  */
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
-import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { seedDemo } from '../src/seed/demo.ts';
 import { seedDemoReadings } from '../src/seed/demo-readings.ts';
+import { serveDemo } from './demo-app.ts';
 import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 20;
@@ -37,16 +35,7 @@ try {
     await db.transaction((tx) => seedDemoReadings(tx, seed.meterIds, periodEnd));
   }
   await db.query('ANALYZE');
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' });
-  const app = await buildApp({ config, db, keys: generateSigningKeys() });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-
-  const login = await fetch(`${base}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+  const { app, base, token } = await serveDemo(db, database.url);
   const [gridSn] = (
     await db.query<{ meter_sn: string }>('SELECT meter_sn FROM meters WHERE id = $1', [seed.meterIds.grid])
   ).map((r) => r.meter_sn);

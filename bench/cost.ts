@@ -7,14 +7,12 @@
  * building of 5 sources (grid, solar, genset, inverter, load), each a meter with a full year of
  * 30-minute readings priced with the demo's Homeflex tariff, and prices that year the same way.
  */
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
-import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { seedDemo } from '../src/seed/demo.ts';
+import { serveDemo } from './demo-app.ts';
 import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 30;
@@ -87,16 +85,7 @@ try {
   await migrate(db);
   const seed = await seedDemo(db);
   if (!seed) throw new Error('demo seed did not run');
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' });
-  const app = await buildApp({ config, db, keys: generateSigningKeys() });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-
-  const login = await fetch(`${base}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+  const { app, base, token } = await serveDemo(db, database.url);
 
   // The last whole calendar month in South African time (UTC+2), inside the 90 days of demo readings.
   const now = new Date();

@@ -32,18 +32,9 @@ export async function localLabels(
   return rows.map((row) => ({ ...row, ts: row.ts.toISOString() }));
 }
 
-/** The readings of localLabels grouped by label, with the contract's totals; labels in ascending order of time. */
-export async function naiveCalendarTotals(
-  db: Executor,
-  meterId: number,
-  unit: CalendarUnit,
-  tz: string,
-  start: string,
-  end: string,
-): Promise<Map<string, Omit<NaiveTotals, 'ts'>>> {
+/** Readings of localLabels grouped by label, with the contract's totals; labels in the readings' order. */
+export function totalsByLabel(readings: readonly (FullReading & { label: string })[]) {
   const groups = new Map<string, FullReading[]>();
-  for (const { label, ...reading } of await localLabels(db, meterId, unit, tz, start, end)) {
-    groups.set(label, [...(groups.get(label) ?? []), reading]);
-  }
-  return new Map([...groups].map(([label, readings]) => [label, naiveTotals(readings)]));
+  for (const { label, ...reading } of readings) groups.set(label, [...(groups.get(label) ?? []), reading]);
+  return new Map([...groups].map(([label, rows]): [string, Omit<NaiveTotals, 'ts'>] => [label, naiveTotals(rows)]));
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CalendarUnit, naiveCalendarTotals } from '../../../test/helpers/calendar-oracle.ts';
+import { type CalendarUnit, localLabels, totalsByLabel } from '../../../test/helpers/calendar-oracle.ts';
 import { invalid } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -52,95 +52,118 @@ const imported = (ts: string, label: string, kwh: number) => ({
 });
 
 describe('group_by: calendar units of a time zone', () => {
-  it('makes the Europe/London day of the spring change 23 hours and of the autumn change 25', async () => {
-    const meter = await meterWith(60, [
-      ...readings('2025-03-29T00:00:00Z', '2025-03-31T23:00:00Z', 60),
-      ...readings('2025-10-24T23:00:00Z', '2025-10-28T00:00:00Z', 60),
-    ]);
-    const days = (start: string, end: string) =>
-      profile('energy-profile', meter, { start, end, group_by: 'day', tz: 'Europe/London' });
+  /** A 60-minute meter (30 with interval given) holding readings, its energy-profile, the buckets expected. */
+  interface Case {
+    readings: ReadingBody[];
+    interval?: number;
+    query: Record<string, string>;
+    expected: ReturnType<typeof imported>[];
+  }
+  const cases: Record<string, Case> = {
+    'a Europe/London day of 23 hours at the spring change': {
+      readings: readings('2025-03-29T00:00:00Z', '2025-03-31T23:00:00Z', 60),
+      query: {
+        start: '2025-03-29T00:00:00+00:00',
+        end: '2025-04-01T00:00:00+01:00',
+        group_by: 'day',
+        tz: 'Europe/London',
+      },
+      expected: [
+        imported('2025-03-29T00:00:00.000Z', '2025-03-29', 24),
+        imported('2025-03-30T00:00:00.000Z', '2025-03-30', 23),
+        imported('2025-03-30T23:00:00.000Z', '2025-03-31', 24),
+      ],
+    },
+    'a Europe/London day of 25 hours at the autumn change': {
+      readings: readings('2025-10-24T23:00:00Z', '2025-10-28T00:00:00Z', 60),
+      query: {
+        start: '2025-10-25T00:00:00+01:00',
+        end: '2025-10-28T00:00:00+00:00',
+        group_by: 'day',
+        tz: 'Europe/London',
+      },
+      expected: [
+        imported('2025-10-24T23:00:00.000Z', '2025-10-25', 24),
+        imported('2025-10-25T23:00:00.000Z', '2025-10-26', 25),
+        imported('2025-10-27T00:00:00.000Z', '2025-10-27', 24),
+      ],
+    },
+    'no bucket for the hour the clocks skip': {
+      readings: readings('2025-03-29T23:00:00Z', '2025-03-30T03:00:00Z', 60),
+      query: {
+        start: '2025-03-30T00:00:00Z',
+        end: '2025-03-30T03:00:00Z',
+        group_by: 'hour',
+        tz: 'Europe/London',
+        fill: 'zero',
+      },
+      expected: [
+        imported('2025-03-30T00:00:00.000Z', '2025-03-30T00', 1),
+        imported('2025-03-30T01:00:00.000Z', '2025-03-30T02', 1),
+        imported('2025-03-30T02:00:00.000Z', '2025-03-30T03', 1),
+      ],
+    },
+    'one bucket of two hours for the hour the clocks repeat': {
+      readings: readings('2025-10-25T22:00:00Z', '2025-10-26T03:00:00Z', 60),
+      query: {
+        start: '2025-10-25T23:00:00Z',
+        end: '2025-10-26T03:00:00Z',
+        group_by: 'hour',
+        tz: 'Europe/London',
+        fill: 'zero',
+      },
+      expected: [
+        imported('2025-10-25T23:00:00.000Z', '2025-10-26T00', 1),
+        imported('2025-10-26T00:00:00.000Z', '2025-10-26T01', 2),
+        imported('2025-10-26T02:00:00.000Z', '2025-10-26T02', 1),
+      ],
+    },
+    'Africa/Johannesburg months from local midnight of the first (UTC+2)': {
+      // Every half hour of the local first quarter of 2025, 0.5 kWh: 24 kWh a local day.
+      readings: readings('2024-12-31T22:00:00Z', '2025-03-31T22:00:00Z', 30, () => 0.5),
+      interval: 30,
+      query: {
+        start: '2025-01-01T00:00:00+02:00',
+        end: '2025-04-01T00:00:00+02:00',
+        group_by: 'month',
+        tz: 'Africa/Johannesburg',
+      },
+      expected: [
+        imported('2024-12-31T22:00:00.000Z', '2025-01', 31 * 24),
+        imported('2025-01-31T22:00:00.000Z', '2025-02', 28 * 24),
+        imported('2025-02-28T22:00:00.000Z', '2025-03', 31 * 24),
+      ],
+    },
+    'America/New_York ISO weeks from Monday, the week of the spring change 167 hours': {
+      // Local Monday 2025-03-03 00:00 EST to Monday 2025-03-17 00:00 EDT, 1 kWh an hour.
+      readings: readings('2025-03-03T05:00:00Z', '2025-03-17T04:00:00Z', 60),
+      query: {
+        start: '2025-03-03T00:00:00-05:00',
+        end: '2025-03-17T00:00:00-04:00',
+        group_by: 'week',
+        tz: 'America/New_York',
+      },
+      expected: [
+        imported('2025-03-03T05:00:00.000Z', '2025-W10', 167),
+        imported('2025-03-10T04:00:00.000Z', '2025-W11', 168),
+      ],
+    },
+    'weeks named by ISO week-year, the first from the Monday before start (UTC by default)': {
+      // Tuesday 2024-12-31 lies in week 1 of 2025, which began on Monday 2024-12-30.
+      readings: readings('2024-12-31T00:00:00Z', '2025-01-07T00:00:00Z', 60),
+      query: { start: '2024-12-31T00:00:00Z', end: '2025-01-07T00:00:00Z', group_by: 'week' },
+      expected: [
+        imported('2024-12-30T00:00:00.000Z', '2025-W01', 6 * 24),
+        imported('2025-01-06T00:00:00.000Z', '2025-W02', 24),
+      ],
+    },
+  };
 
-    const spring = await days('2025-03-29T00:00:00+00:00', '2025-04-01T00:00:00+01:00');
-    expect(spring.status).toBe(200);
-    expect(spring.body.data).toEqual([
-      imported('2025-03-29T00:00:00.000Z', '2025-03-29', 24),
-      imported('2025-03-30T00:00:00.000Z', '2025-03-30', 23),
-      imported('2025-03-30T23:00:00.000Z', '2025-03-31', 24),
-    ]);
-    const autumn = await days('2025-10-25T00:00:00+01:00', '2025-10-28T00:00:00+00:00');
-    expect(autumn.body.data).toEqual([
-      imported('2025-10-24T23:00:00.000Z', '2025-10-25', 24),
-      imported('2025-10-25T23:00:00.000Z', '2025-10-26', 25),
-      imported('2025-10-27T00:00:00.000Z', '2025-10-27', 24),
-    ]);
-  });
-
-  it('gives local hours: the skipped hour has no bucket, the repeated hour is one bucket of two hours', async () => {
-    const meter = await meterWith(60, [
-      ...readings('2025-03-29T23:00:00Z', '2025-03-30T03:00:00Z', 60),
-      ...readings('2025-10-25T22:00:00Z', '2025-10-26T03:00:00Z', 60),
-    ]);
-    const hours = (start: string, end: string) =>
-      profile('energy-profile', meter, { start, end, group_by: 'hour', tz: 'Europe/London', fill: 'zero' });
-
-    expect((await hours('2025-03-30T00:00:00Z', '2025-03-30T03:00:00Z')).body.data).toEqual([
-      imported('2025-03-30T00:00:00.000Z', '2025-03-30T00', 1),
-      imported('2025-03-30T01:00:00.000Z', '2025-03-30T02', 1),
-      imported('2025-03-30T02:00:00.000Z', '2025-03-30T03', 1),
-    ]);
-    expect((await hours('2025-10-25T23:00:00Z', '2025-10-26T03:00:00Z')).body.data).toEqual([
-      imported('2025-10-25T23:00:00.000Z', '2025-10-26T00', 1),
-      imported('2025-10-26T00:00:00.000Z', '2025-10-26T01', 2),
-      imported('2025-10-26T02:00:00.000Z', '2025-10-26T02', 1),
-    ]);
-  });
-
-  it('gives Africa/Johannesburg months from local midnight of the first (UTC+2)', async () => {
-    // Every half hour of the local first quarter of 2025, 0.5 kWh: 24 kWh a local day.
-    const meter = await meterWith(
-      30,
-      readings('2024-12-31T22:00:00Z', '2025-03-31T22:00:00Z', 30, () => 0.5),
-    );
-    const res = await profile('energy-profile', meter, {
-      start: '2025-01-01T00:00:00+02:00',
-      end: '2025-04-01T00:00:00+02:00',
-      group_by: 'month',
-      tz: 'Africa/Johannesburg',
-    });
-    expect(res.body.data).toEqual([
-      imported('2024-12-31T22:00:00.000Z', '2025-01', 31 * 24),
-      imported('2025-01-31T22:00:00.000Z', '2025-02', 28 * 24),
-      imported('2025-02-28T22:00:00.000Z', '2025-03', 31 * 24),
-    ]);
-  });
-
-  it('gives America/New_York ISO weeks from Monday, the week of the spring change 167 hours', async () => {
-    // Local Monday 2025-03-03 00:00 EST to Monday 2025-03-17 00:00 EDT, 1 kWh an hour.
-    const meter = await meterWith(60, readings('2025-03-03T05:00:00Z', '2025-03-17T04:00:00Z', 60));
-    const res = await profile('energy-profile', meter, {
-      start: '2025-03-03T00:00:00-05:00',
-      end: '2025-03-17T00:00:00-04:00',
-      group_by: 'week',
-      tz: 'America/New_York',
-    });
-    expect(res.body.data).toEqual([
-      imported('2025-03-03T05:00:00.000Z', '2025-W10', 167),
-      imported('2025-03-10T04:00:00.000Z', '2025-W11', 168),
-    ]);
-  });
-
-  it('names weeks by their ISO week-year, and starts the first bucket at the unit holding start', async () => {
-    const meter = await meterWith(60, readings('2024-12-31T00:00:00Z', '2025-01-07T00:00:00Z', 60));
-    const res = await profile('energy-profile', meter, {
-      start: '2024-12-31T00:00:00Z',
-      end: '2025-01-07T00:00:00Z',
-      group_by: 'week',
-    });
-    // Tuesday 2024-12-31 lies in week 1 of 2025, which began on Monday 2024-12-30 (UTC by default).
-    expect(res.body.data).toEqual([
-      imported('2024-12-30T00:00:00.000Z', '2025-W01', 6 * 24),
-      imported('2025-01-06T00:00:00.000Z', '2025-W02', 24),
-    ]);
+  it.each(Object.entries(cases))('%s', async (_name, { readings: rows, interval = 60, query, expected }) => {
+    const meter = await meterWith(interval, rows);
+    const res = await profile('energy-profile', meter, query);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(expected);
   });
 
   it('gives power per local day: mean and maximum of the readings in it', async () => {
@@ -238,7 +261,7 @@ describe('zones with half-hour offsets: buckets that cut hours are read from raw
     const meter = await meterWith(15, readings(from, to, 15, value));
     const res = await profile('energy-profile', meter, { start, end, group_by: unit, tz });
     expect(res.status).toBe(200);
-    const expected = await naiveCalendarTotals(t.db, meter.id, unit, tz, start, end);
+    const expected = totalsByLabel(await localLabels(t.db, meter.id, unit, tz, start, end));
     expect(expected.size).toBeGreaterThan(1);
     expect(res.body.data.map(({ ts: _ts, ...bucket }: { ts: string }) => bucket)).toEqual(
       [...expected].map(([label, { import_kwh, export_kwh, net_kwh, kvarh }]) => ({

@@ -25,20 +25,11 @@ const BEFORE_ANY_OFFSET_MS = 2 * DAY_MS;
 const MAX_CACHED_ZONES = 1000;
 const clocks = new Map<string, Intl.DateTimeFormat>();
 
-/** The formatter of a zone's local date and time (throws a RangeError for an unknown zone). */
+/** A formatter that writes a zone's offset at an instant (throws a RangeError for an unknown zone). */
 function clockOf(timeZone: string): Intl.DateTimeFormat {
   let clock = clocks.get(timeZone);
   if (!clock) {
-    clock = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    clock = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
     // Any spelling Intl accepts is a key (names are case-insensitive): the cache stays bounded.
     if (clocks.size >= MAX_CACHED_ZONES) clocks.clear();
     clocks.set(timeZone, clock);
@@ -60,13 +51,15 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-const FIELDS = /(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+(\d+)\D+(\d+)/;
+/** The offset as the formatter writes it: GMT, GMT+01:00, GMT-03:30, GMT-00:44:30 (local mean time). */
+const OFFSET = /GMT(?:([+-])(\d\d):(\d\d)(?::(\d\d))?)?/;
 
 /** The zone's offset from UTC at an instant (local minus UTC), to the second. */
 function offsetFrom(clock: Intl.DateTimeFormat, time: number): number {
-  const [, month, day, year, hour, minute, second] = FIELDS.exec(clock.format(time))!.map(Number);
-  const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
-  return wall - (time - (((time % SECOND_MS) + SECOND_MS) % SECOND_MS));
+  const [, sign, hours, minutes, seconds = '0'] = OFFSET.exec(clock.format(time))!;
+  if (!sign) return 0;
+  const offset = ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * SECOND_MS;
+  return sign === '-' ? -offset : offset;
 }
 
 type Offsets = (time: number) => number;
