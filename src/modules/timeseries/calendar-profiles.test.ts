@@ -242,20 +242,23 @@ describe('fill=zero', () => {
   });
 });
 
-describe('zones with half-hour offsets: buckets that cut hours are read from raw readings', () => {
+describe('local units against the readings grouped by PostgreSQL (half-hour zones read raw where edges cut hours)', () => {
   // Every 15 minutes, values that differ in each quarter hour, so that a bucket edge off by 15
   // minutes changes the sums.
   const value = (i: number) => ((i * 37) % 40) / 8 + 0.125;
 
   it.each<[string, CalendarUnit, string, string]>([
-    ['Asia/Kolkata', 'day', '2025-01-01T00:00:00+05:30', '2025-01-04T00:00:00+05:30'],
+    // Eleven hours cut by day edges: read raw by an index scan each.
+    ['Asia/Kolkata', 'day', '2025-01-01T00:00:00+05:30', '2025-01-11T00:00:00+05:30'],
     ['Asia/Kolkata', 'hour', '2025-01-01T10:00:00+05:30', '2025-01-01T16:15:00+05:30'],
     ['Australia/Adelaide', 'day', '2025-04-04T00:00:00+10:30', '2025-04-08T00:00:00+09:30'],
     ['Australia/Adelaide', 'hour', '2025-04-06T00:00:00+10:30', '2025-04-06T05:00:00+09:30'],
     ['Australia/Adelaide', 'week', '2025-09-29T00:00:00+09:30', '2025-10-13T00:00:00+10:30'],
     ['Australia/Adelaide', 'month', '2025-09-14T00:00:00+09:30', '2025-11-02T00:00:00+10:30'],
     ['Europe/London', 'day', '2025-03-28T06:15:00+00:00', '2025-04-01T00:00:00+01:00'],
-  ])('%s by %s equals the readings grouped by their local %s', async (tz, unit, start, end) => {
+    // Whole hours around eight week edges, whole UTC days between them.
+    ['Africa/Johannesburg', 'week', '2025-01-06T00:00:00+02:00', '2025-03-03T00:00:00+02:00'],
+  ])('%s by %s from %s to %s equals the readings grouped by local unit', async (tz, unit, start, end) => {
     const from = new Date(Date.parse(start) - 86_400_000).toISOString();
     const to = new Date(Date.parse(end) + 86_400_000).toISOString();
     const meter = await meterWith(15, readings(from, to, 15, value));
