@@ -5,7 +5,7 @@ import type { BucketTotals } from './aggregates.repository.ts';
 import { type EnergySource, buildingSourcesRepository as repo } from './building-sources.repository.ts';
 import { isElectricityMeter } from './meter-checks.ts';
 import { bucketPoints, type ProfileBuckets } from './profile-buckets.ts';
-import type { EnergyTotals } from './totals.ts';
+import type { EnergyFlows } from './totals.ts';
 
 /** A source of a building's energy profile: one with an electricity meter in the dashboard config. */
 export interface MeteredSource {
@@ -29,7 +29,7 @@ export async function meteredSources(db: Executor, accountId: string, blockId: n
   );
 }
 
-const energyOf = (totals: EnergyTotals | undefined) => ({
+const energyOf = (totals: EnergyFlows | undefined) => ({
   import_kwh: totals?.import_kwh ?? 0,
   export_kwh: totals?.export_kwh ?? 0,
   net_kwh: totals?.net_kwh ?? 0,
@@ -41,13 +41,13 @@ const energyOf = (totals: EnergyTotals | undefined) => ({
  */
 export function sourcePoints(
   buckets: ProfileBuckets,
-  rows: readonly BucketTotals<EnergyTotals>[],
+  rows: readonly BucketTotals<EnergyFlows>[],
   sources: readonly MeteredSource[],
   fill: boolean,
 ) {
-  const perBucket = new Map<number, Map<number, EnergyTotals>>();
+  const perBucket = new Map<number, Map<number, EnergyFlows>>();
   for (const { index, meterId, totals } of rows) {
-    const meters = perBucket.get(index) ?? new Map<number, EnergyTotals>();
+    const meters = perBucket.get(index) ?? new Map<number, EnergyFlows>();
     perBucket.set(index, meters.set(meterId, totals));
   }
   return bucketPoints(buckets, perBucket, fill, (meters) => ({

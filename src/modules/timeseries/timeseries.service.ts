@@ -18,7 +18,7 @@ import type {
   MeterRangeQuery,
   ProfileQuery,
 } from './timeseries.schemas.ts';
-import { ENERGY, type EnergyTotals, POWER, type PowerTotals, type Report } from './totals.ts';
+import { ENERGY_FLOWS, type EnergyTotals, POWER, type PowerTotals, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 /** Above these sizes a query is expensive: it runs under the admission of its organization. */
@@ -143,13 +143,12 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(
-        auth,
-        query,
-        ENERGY,
-        ({ import_kwh, export_kwh, net_kwh, kvarh }) => ({ import_kwh, export_kwh, net_kwh, kvarh }),
-        { import_kwh: 0, export_kwh: 0, net_kwh: 0, kvarh: 0 },
-      );
+      return profile(auth, query, ENERGY_FLOWS, (flows) => flows, {
+        import_kwh: 0,
+        export_kwh: 0,
+        net_kwh: 0,
+        kvarh: 0,
+      });
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
@@ -172,7 +171,7 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
       await guard.require(auth, query.account_id, 'read');
       const sources = await meteredSources(db, query.account_id, blockId);
       const meterIds = sources.map((s) => s.meterId);
-      return profileTotals(query.account_id, meterIds, query, ENERGY, (buckets, rows) =>
+      return profileTotals(query.account_id, meterIds, query, ENERGY_FLOWS, (buckets, rows) =>
         sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
     },

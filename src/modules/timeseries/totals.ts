@@ -67,8 +67,11 @@ export interface Report<T> {
   totals(row: MicroTotals): T;
 }
 
-export const ENERGY: Report<EnergyTotals> = {
-  measures: ['import_uwh', 'export_uwh', 'uvarh', 'readings', 'max_kva'],
+/** The energies of energy-profile: only the sums (fewer aggregates for many buckets). */
+export type EnergyFlows = Pick<EnergyTotals, 'import_kwh' | 'export_kwh' | 'net_kwh' | 'kvarh'>;
+
+export const ENERGY_FLOWS: Report<EnergyFlows> = {
+  measures: ['import_uwh', 'export_uwh', 'uvarh'],
   totals(row) {
     const imported = parseMicro(row.import_uwh);
     const exported = parseMicro(row.export_uwh);
@@ -77,9 +80,14 @@ export const ENERGY: Report<EnergyTotals> = {
       export_kwh: units(exported),
       net_kwh: units(difference(imported, exported)),
       kvarh: units(parseMicro(row.uvarh)),
-      readings: row.readings,
-      max_kva: rounded(row.max_kva),
     };
+  },
+};
+
+export const ENERGY: Report<EnergyTotals> = {
+  measures: [...ENERGY_FLOWS.measures, 'readings', 'max_kva'],
+  totals(row) {
+    return { ...ENERGY_FLOWS.totals(row), readings: row.readings, max_kva: rounded(row.max_kva) };
   },
 };
 
