@@ -99,11 +99,10 @@ describe('building energy-profile', () => {
       solar: await meterProfile(solar, query),
       load: await meterProfile(load, query),
     };
-    const buckets = [...new Set(Object.values(own).flatMap((rows) => rows.map((r) => r.ts)))].sort();
+    const all = Object.values(own).flat();
+    const buckets = [...new Set(all.map((r) => r.ts))].sort();
     const expected = buckets.map((ts) => {
-      const named = Object.values(own)
-        .flatMap((rows) => rows)
-        .find((r) => r.ts === ts)!;
+      const named = all.find((r) => r.ts === ts)!;
       const sources = Object.fromEntries(
         Object.entries(own).map(([source, rows]) => {
           const bucket = rows.find((r) => r.ts === ts);
