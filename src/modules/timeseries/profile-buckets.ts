@@ -6,6 +6,21 @@ const MINUTE_MS = 60_000;
 /** The buckets of a profile: minutes counted from start, or units of a time zone's calendar. */
 export type Grouping = { minutes: number } | { unit: CalendarUnit; tz: string };
 
+export const DEFAULT_BUCKET_MINUTES = 30;
+
+/** How a profile query asks for its buckets: bucket_minutes or group_by (not both) and tz. */
+export interface BucketFields {
+  bucket_minutes?: number;
+  group_by?: CalendarUnit;
+  tz: string;
+}
+
+export function groupingOf(query: BucketFields): Grouping {
+  return query.group_by
+    ? { unit: query.group_by, tz: query.tz }
+    : { minutes: query.bucket_minutes ?? DEFAULT_BUCKET_MINUTES };
+}
+
 /**
  * How many buckets the range holds, before any is made; for calendar units, as many as the local
  * calendar shows from the unit holding start to the one holding end (calendarUnitCount).

@@ -2,7 +2,7 @@ import { ok, okAll } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
 import { failures } from '../../http/responses.ts';
-import { ROLE_NEEDED } from '../../http/route-docs.ts';
+import { ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { timeseriesResponses } from './timeseries.responses.ts';
 import {
@@ -23,7 +23,8 @@ const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
-const BUCKETS = `Buckets of bucket_minutes (1 to 1440, default 30) counted from start, at most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} (400 beyond); only buckets with readings are returned, ts their start. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429.`;
+const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429.`;
+const byLocalDay = { group_by: 'day', tz: 'Africa/Johannesburg' } as const;
 const meterRange = { account_id: EXAMPLE.accountId, meter_sn: 'DEMO-GRID-001', ...EXAMPLE_MONTH };
 const METER_ERRORS = {
   400: 'end: Must be after start',
@@ -63,7 +64,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
         tags,
         summary: "A meter's energy profile",
         description: `Energy per bucket: imported, exported, net (import - export) kWh and kvarh. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
-        querystring: withParamExamples(profileQuery, { ...meterRange, bucket_minutes: 60 }),
+        querystring: withParamExamples(profileQuery, { ...meterRange, ...byLocalDay }),
         response: { 200: timeseriesResponses.energyProfile, ...failures({ ...METER_ERRORS, 429: true }) },
       },
     },
@@ -76,7 +77,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
         tags,
         summary: "A meter's power profile",
         description: `Power per bucket: mean and maximum of the readings' kW and kVA. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
-        querystring: withParamExamples(profileQuery, { ...meterRange, bucket_minutes: 60 }),
+        querystring: withParamExamples(profileQuery, { ...meterRange, ...byLocalDay }),
         response: { 200: timeseriesResponses.powerProfile, ...failures({ ...METER_ERRORS, 429: true }) },
       },
     },
@@ -130,7 +131,23 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
   );
   app.get(
     '/api/v1/building_blocks/:id/energy-profile',
-    { schema: { tags, params: idParams, querystring: buildingProfileQuery } },
+    {
+      schema: {
+        tags,
+        summary: "A building block's energy profile by source",
+        description: `Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${recordChecks('building block')} A block without a dashboard config: 404.`,
+        params: withParamExamples(idParams, { id: 1 }),
+        querystring: withParamExamples(buildingProfileQuery, {
+          account_id: EXAMPLE.accountId,
+          ...EXAMPLE_MONTH,
+          ...byLocalDay,
+        }),
+        response: {
+          200: timeseriesResponses.buildingEnergyProfile,
+          ...failures({ 400: 'end: Must be after start', 403: true, 404: 'Dashboard config not found', 429: true }),
+        },
+      },
+    },
     async (req) => ok(await timeseries.buildingEnergyProfile(req.auth, req.params.id, req.query)),
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { integerParam, uuid } from '../../http/fields.ts';
-import { CALENDAR_UNITS, type CalendarUnit, isTimeZone } from './calendar.ts';
-import { bucketCount, type Grouping } from './profile-buckets.ts';
+import { CALENDAR_UNITS, isTimeZone } from './calendar.ts';
+import { type BucketFields, bucketCount, DEFAULT_BUCKET_MINUTES, groupingOf } from './profile-buckets.ts';
 import { MAX_READING_VALUE } from './readings.ts';
 
 export const MAX_READINGS_PER_REQUEST = 50_000;
@@ -45,8 +45,8 @@ const meterSn = z
   .refine((value) => !value.includes('\u0000'), 'Must not contain the NUL character');
 
 const BUCKET_MINUTES = 'Bucket size in minutes, 1 to 1440; buckets are counted from start';
-const bucketMinutesParam = integerParam(1, 1440).default(30).describe(BUCKET_MINUTES);
-const bucketMinutesField = z.number().int().min(1).max(1440).default(30);
+const bucketMinutesParam = integerParam(1, 1440).default(DEFAULT_BUCKET_MINUTES).describe(BUCKET_MINUTES);
+const bucketMinutesField = z.number().int().min(1).max(1440).default(DEFAULT_BUCKET_MINUTES);
 
 /**
  * The refinement that flags every item whose key an earlier item of the list already had, naming
@@ -123,8 +123,6 @@ export const meterRangeQuery = z
   .superRefine(endAfterStart);
 export type MeterRangeQuery = z.infer<typeof meterRangeQuery>;
 
-const DEFAULT_BUCKET_MINUTES = 30;
-
 const profileFields = {
   ...rangeFields,
   bucket_minutes: integerParam(1, 1440)
@@ -142,19 +140,7 @@ const profileFields = {
   fill: z.enum(['none', 'zero']).default('none').describe('zero: every bucket of the range, empty ones too'),
 };
 
-interface ProfileFields {
-  start: Date;
-  end: Date;
-  bucket_minutes?: number;
-  group_by?: CalendarUnit;
-  tz: string;
-}
-
-function groupingOf(query: ProfileFields): Grouping {
-  return query.group_by
-    ? { unit: query.group_by, tz: query.tz }
-    : { minutes: query.bucket_minutes ?? DEFAULT_BUCKET_MINUTES };
-}
+type ProfileFields = BucketFields & { start: Date; end: Date };
 
 function checkBuckets(query: ProfileFields, ctx: z.RefinementCtx) {
   endAfterStart(query, ctx);
@@ -176,21 +162,12 @@ function checkBuckets(query: ProfileFields, ctx: z.RefinementCtx) {
   }
 }
 
-function withGrouping<T extends ProfileFields>(query: T) {
-  const { bucket_minutes: _minutes, group_by: _unit, tz: _tz, ...rest } = query;
-  return { ...rest, grouping: groupingOf(query) };
-}
-
 export const profileQuery = z
   .object({ account_id: uuid, meter_sn: meterSn, ...profileFields })
-  .superRefine(checkBuckets)
-  .transform(withGrouping);
+  .superRefine(checkBuckets);
 export type ProfileQuery = z.infer<typeof profileQuery>;
 
-export const buildingProfileQuery = z
-  .object({ account_id: uuid, ...profileFields })
-  .superRefine(checkBuckets)
-  .transform(withGrouping);
+export const buildingProfileQuery = z.object({ account_id: uuid, ...profileFields }).superRefine(checkBuckets);
 export type BuildingProfileQuery = z.infer<typeof buildingProfileQuery>;
 
 export const energySumsBody = z

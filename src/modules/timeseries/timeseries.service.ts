@@ -7,7 +7,14 @@ import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange }
 import { meteredSources, sourcePoints } from './building-profile.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
-import { bucketCount, bucketPoints, type Grouping, type ProfileBuckets, profileBuckets } from './profile-buckets.ts';
+import {
+  type BucketFields,
+  bucketCount,
+  bucketPoints,
+  groupingOf,
+  type ProfileBuckets,
+  profileBuckets,
+} from './profile-buckets.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { prepareReadings, storeReadings } from './store-readings.ts';
@@ -97,12 +104,13 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
   function profileTotals<T, R>(
     accountId: string,
     meterIds: readonly number[],
-    query: { grouping: Grouping } & TimeRange,
+    query: BucketFields & TimeRange,
     report: Report<T>,
     then: (buckets: ProfileBuckets, rows: BucketTotals<T>[]) => R,
   ) {
-    return admitIf(bucketCount(query.grouping, query) > CHEAP_PROFILE_BUCKETS, accountId, async () => {
-      const buckets = profileBuckets(query.grouping, query);
+    const grouping = groupingOf(query);
+    return admitIf(bucketCount(grouping, query) > CHEAP_PROFILE_BUCKETS, accountId, async () => {
+      const buckets = profileBuckets(grouping, query);
       const rows =
         meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, query, buckets.bucketing) : [];
       return then(buckets, rows);
