@@ -3351,6 +3351,273 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/building_blocks/{id}/energy-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A building block's energy profile by source
+         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         */
+        get: {
+            parameters: {
+                query: {
+                    account_id: string;
+                    /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
+                    bucket_minutes?: number;
+                    /** @description Exclusive */
+                    end: string;
+                    /** @description zero: every bucket of the range, empty ones too */
+                    fill?: "none" | "zero";
+                    /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
+                    group_by?: "hour" | "day" | "week" | "month";
+                    /** @description Inclusive */
+                    start: string;
+                    /** @description IANA time zone of the group_by calendar */
+                    tz?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": true,
+                         *       "message": null,
+                         *       "data": [
+                         *         {
+                         *           "ts": "2026-09-30T22:00:00.000Z",
+                         *           "label": "2026-10-01",
+                         *           "sources": {
+                         *             "grid": {
+                         *               "import_kwh": 402.118,
+                         *               "export_kwh": 18.5,
+                         *               "net_kwh": 383.618
+                         *             },
+                         *             "solar": {
+                         *               "import_kwh": 0,
+                         *               "export_kwh": 251.341,
+                         *               "net_kwh": -251.341
+                         *             },
+                         *             "load": {
+                         *               "import_kwh": 634.959,
+                         *               "export_kwh": 0,
+                         *               "net_kwh": 634.959
+                         *             }
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description With group_by: the local name of the unit, such as 2025-03-30T14, 2025-03-30, 2025-W13 or 2025-03 */
+                                label?: string;
+                                /** @description Each source of the block's dashboard config that has an electricity meter (zeros without readings) */
+                                sources: {
+                                    genset?: {
+                                        /** @description Rounded to 6 decimals */
+                                        export_kwh: number;
+                                        /** @description Rounded to 6 decimals */
+                                        import_kwh: number;
+                                        /** @description import_kwh - export_kwh */
+                                        net_kwh: number;
+                                    };
+                                    grid?: {
+                                        /** @description Rounded to 6 decimals */
+                                        export_kwh: number;
+                                        /** @description Rounded to 6 decimals */
+                                        import_kwh: number;
+                                        /** @description import_kwh - export_kwh */
+                                        net_kwh: number;
+                                    };
+                                    inverter?: {
+                                        /** @description Rounded to 6 decimals */
+                                        export_kwh: number;
+                                        /** @description Rounded to 6 decimals */
+                                        import_kwh: number;
+                                        /** @description import_kwh - export_kwh */
+                                        net_kwh: number;
+                                    };
+                                    load?: {
+                                        /** @description Rounded to 6 decimals */
+                                        export_kwh: number;
+                                        /** @description Rounded to 6 decimals */
+                                        import_kwh: number;
+                                        /** @description import_kwh - export_kwh */
+                                        net_kwh: number;
+                                    };
+                                    solar?: {
+                                        /** @description Rounded to 6 decimals */
+                                        export_kwh: number;
+                                        /** @description Rounded to 6 decimals */
+                                        import_kwh: number;
+                                        /** @description import_kwh - export_kwh */
+                                        net_kwh: number;
+                                    };
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket (with group_by: its unit's first instant, UTC)
+                                 */
+                                ts: string;
+                            }[];
+                            /** @description Optional human-readable text */
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid request body",
+                         *       "error": "end: Must be after start"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Authentication required",
+                         *       "error": "Invalid or missing bearer token"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Forbidden",
+                         *       "error": "You are not a member of this organization"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description No such record */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Not found",
+                         *       "error": "Dashboard config not found"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Service unavailable",
+                         *       "error": "The database is unavailable"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/building_blocks/{id}/meters": {
         parameters: {
             query?: never;
@@ -11609,19 +11876,25 @@ export interface paths {
         };
         /**
          * A meter's energy profile
-         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets of bucket_minutes (1 to 1440, default 30) counted from start, at most 10,000 (400 beyond); only buckets with readings are returned, ts their start. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
+                    /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
                     /** @description Exclusive */
                     end: string;
+                    /** @description zero: every bucket of the range, empty ones too */
+                    fill?: "none" | "zero";
+                    /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
+                    group_by?: "hour" | "day" | "week" | "month";
                     meter_sn: string;
                     /** @description Inclusive */
                     start: string;
+                    /** @description IANA time zone of the group_by calendar */
+                    tz?: string;
                 };
                 header?: never;
                 path?: never;
@@ -11629,7 +11902,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The buckets that have readings, ascending */
+                /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -11658,11 +11931,13 @@ export interface paths {
                                 import_kwh: number;
                                 /** @description Rounded to 6 decimals */
                                 kvarh: number;
+                                /** @description With group_by: the local name of the unit, such as 2025-03-30T14, 2025-03-30, 2025-W13 or 2025-03 */
+                                label?: string;
                                 /** @description Rounded to 6 decimals */
                                 net_kwh: number;
                                 /**
                                  * Format: date-time
-                                 * @description Start of the bucket
+                                 * @description Start of the bucket (with group_by: its unit's first instant, UTC)
                                  */
                                 ts: string;
                             }[];
@@ -12444,19 +12719,25 @@ export interface paths {
         };
         /**
          * A meter's power profile
-         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets of bucket_minutes (1 to 1440, default 30) counted from start, at most 10,000 (400 beyond); only buckets with readings are returned, ts their start. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
+                    /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
                     /** @description Exclusive */
                     end: string;
+                    /** @description zero: every bucket of the range, empty ones too */
+                    fill?: "none" | "zero";
+                    /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
+                    group_by?: "hour" | "day" | "week" | "month";
                     meter_sn: string;
                     /** @description Inclusive */
                     start: string;
+                    /** @description IANA time zone of the group_by calendar */
+                    tz?: string;
                 };
                 header?: never;
                 path?: never;
@@ -12464,7 +12745,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The buckets that have readings, ascending */
+                /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -12487,17 +12768,19 @@ export interface paths {
                          */
                         "application/json": {
                             data: {
-                                /** @description Rounded to 6 decimals */
-                                avg_kva: number;
-                                /** @description Rounded to 6 decimals */
-                                avg_kw: number;
-                                /** @description Rounded to 6 decimals */
-                                max_kva: number;
-                                /** @description Rounded to 6 decimals */
-                                max_kw: number;
+                                /** @description Rounded to 6 decimals; null in a bucket without readings (fill=zero) */
+                                avg_kva: number | null;
+                                /** @description Rounded to 6 decimals; null in a bucket without readings (fill=zero) */
+                                avg_kw: number | null;
+                                /** @description With group_by: the local name of the unit, such as 2025-03-30T14, 2025-03-30, 2025-W13 or 2025-03 */
+                                label?: string;
+                                /** @description Rounded to 6 decimals; null in a bucket without readings (fill=zero) */
+                                max_kva: number | null;
+                                /** @description Rounded to 6 decimals; null in a bucket without readings (fill=zero) */
+                                max_kw: number | null;
                                 /**
                                  * Format: date-time
-                                 * @description Start of the bucket
+                                 * @description Start of the bucket (with group_by: its unit's first instant, UTC)
                                  */
                                 ts: string;
                             }[];

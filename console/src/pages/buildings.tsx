@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { buildingEnergyProfile, type KnownSources } from '../adapters/building-energy.ts';
+import { buildingEnergyProfile } from '../adapters/building-energy.ts';
 import { ApiError, api, read, readAll } from '../api/client.ts';
 import type { BuildingBlock, DashboardConfig, Meter } from '../api/models.ts';
 import { EnergyChart, seriesOf } from '../components/energy-chart.tsx';
@@ -20,7 +20,6 @@ interface Tree {
   children: Map<number | null, BuildingBlock[]>;
   /** Each block's meters. */
   meters: Map<number, Meter[]>;
-  meterById: Map<number, Meter>;
 }
 
 function treeOf(blocks: BuildingBlock[], meters: Meter[]): Tree {
@@ -33,7 +32,7 @@ function treeOf(blocks: BuildingBlock[], meters: Meter[]): Tree {
   const byBlock = new Map<number, Meter[]>();
   for (const meter of meters)
     byBlock.set(meter.building_block_id, [...(byBlock.get(meter.building_block_id) ?? []), meter]);
-  return { blocks, children, meters: byBlock, meterById: new Map(meters.map((m) => [m.id, m])) };
+  return { blocks, children, meters: byBlock };
 }
 
 /** True when the block or a block below it has a meter: only such a block can have a dashboard. */
@@ -70,12 +69,10 @@ function Branch({ tree, parent, selected }: { tree: Tree; parent: number | null;
 /** Energy by source over the range the page's query names (default: the last 7 days). */
 function EnergySection({
   blockId,
-  known,
   onDrawn,
   onSettled,
 }: {
   blockId: number;
-  known: KnownSources;
   onDrawn: () => void;
   onSettled: () => void;
 }) {
@@ -85,8 +82,8 @@ function EnergySection({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query's text names the range.
   const range = useMemo(() => rangeFromQuery(query, tz, () => lastDays(7, tz)), [queryText, tz]);
   const profile = useResource(
-    () => buildingEnergyProfile(current.id, blockId, range, known),
-    [current.id, blockId, range.start, range.end, range.unit, known],
+    () => buildingEnergyProfile(current.id, blockId, range),
+    [current.id, blockId, range.start, range.end, range.unit],
   );
   const settled = profile.status !== 'loading';
   useEffect(() => {
@@ -122,7 +119,7 @@ function useDashboardMarks() {
   );
 }
 
-function Dashboard({ block, meters }: { block: BuildingBlock; meters: ReadonlyMap<number, Meter> }) {
+function Dashboard({ block }: { block: BuildingBlock }) {
   const { current, tz } = useOrganization();
   const marks = useDashboardMarks();
   // The energy chart first: pricing the months takes longer, and the database serves one at a time.
@@ -140,13 +137,12 @@ function Dashboard({ block, meters }: { block: BuildingBlock; meters: ReadonlyMa
       }),
     [block.id, current.id],
   );
-  const known = useMemo(() => config.data && { config: config.data, meters }, [config.data, meters]);
   return (
     <Async resource={config} label="Loading the dashboard…">
       {() =>
-        known ? (
+        config.data ? (
           <>
-            <EnergySection blockId={block.id} known={known} onDrawn={marks('energy')} onSettled={settle} />
+            <EnergySection blockId={block.id} onDrawn={marks('energy')} onSettled={settle} />
             {energySettled ? (
               <MonthlyCostSection accountId={current.id} blockId={block.id} tz={tz} onDrawn={marks('cost')} />
             ) : (
@@ -191,7 +187,7 @@ function BlockDetail({ tree, block }: { tree: Tree; block: BuildingBlock }) {
         </ul>
       )}
       {hasMeters(tree, block.id) ? (
-        <Dashboard key={block.id} block={block} meters={tree.meterById} />
+        <Dashboard key={block.id} block={block} />
       ) : (
         <p className="muted">No meters on this block or below it: nothing to chart.</p>
       )}
