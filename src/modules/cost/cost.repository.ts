@@ -108,11 +108,11 @@ export const costRepository = {
   },
 
   /**
-   * The meter's hourly rollups from plan.from to end, summed by the plan's key of each hour (its local
-   * month, day class and period) and by whether they fall before start. Sums in millionths, as the
+   * The meter's hourly rollups from plan.from to plan.hoursEnd, summed by the plan's key of each hour
+   * (its local month, day class and period) and by whether they fall before plan.hoursStart. Sums in millionths, as the
    * engine measures readings.
    */
-  hourlyAggregates(db: Executor, accountId: string, meterId: number, plan: HourlyPlan, start: Date, end: Date) {
+  hourlyAggregates(db: Executor, accountId: string, meterId: number, plan: HourlyPlan) {
     return db.query<HourlyAggregate>(
       `SELECT ($4::int[])[(extract(epoch FROM h.bucket_start)::bigint / 3600 - $5)::int + 1] AS key,
               h.bucket_start >= $6 AS in_period,
@@ -122,7 +122,7 @@ export const costRepository = {
        WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
          AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $7)
        GROUP BY 1, 2`,
-      [meterId, plan.from, end, plan.hourKeys, plan.firstHour, start, accountId],
+      [meterId, plan.from, plan.hoursEnd, plan.hourKeys, plan.firstHour, plan.hoursStart, accountId],
     );
   },
 

@@ -57,13 +57,17 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
 
   type Bill = Awaited<ReturnType<typeof bill>>;
 
-  /** From the hourly rollups where they give the exact bill (nearly always), else from the readings. */
+  /** From the hourly rollups of its whole hours where they give the exact bill (nearly always), else from the readings. */
   async function price(meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
     const plan = planHourlyPricing(context);
     if (plan) {
-      const aggregates = await repo.hourlyAggregates(db, meter.account_id, meter.id, plan, start, end);
-      return priceHourly(context, plan, aggregates);
+      const [aggregates, before, after] = await Promise.all([
+        repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
+        repo.readings(db, meter.account_id, meter.id, start, plan.hoursStart),
+        repo.readings(db, meter.account_id, meter.id, plan.hoursEnd, end),
+      ]);
+      return priceHourly(context, plan, aggregates, [...before, ...after]);
     }
     const windowStart = utilisationWindowStart(context);
     const [readings, earlierReadings] = await Promise.all([

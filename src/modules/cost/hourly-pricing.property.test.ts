@@ -15,7 +15,7 @@ import {
 } from './engine/index.ts';
 
 // The bill priced from the hourly rollups in SQL equals, to the cent and in every field, the bill
-// priced reading by reading, for random readings, tariffs and hour-aligned periods.
+// priced reading by reading, for random readings, tariffs and periods (partial hours at the edges).
 
 let t: TestApp;
 let accountId: string;
@@ -77,8 +77,9 @@ const scenario = fc.record({
   slots: fc.array(fc.option(slotValues, { freq: 3 }), { minLength: RANGE_HOURS * 2, maxLength: RANGE_HOURS * 2 }),
   /** Readings of the months before, for UTILISED_CAPACITY. */
   earlierKva: fc.array(micro(150), { minLength: 3, maxLength: 3 }),
-  fromHour: fc.integer({ min: 0, max: RANGE_HOURS - 1 }),
-  hours: fc.integer({ min: 1, max: RANGE_HOURS }),
+  /** A start on the meter's half-hour grid, an end at any minute: partial hours at both edges. */
+  fromSlot: fc.integer({ min: 0, max: RANGE_HOURS * 2 - 6 }),
+  minutes: fc.integer({ min: 120, max: RANGE_HOURS * 60 }),
   nmd: fc.option(fc.integer({ min: 0, max: 120 }), { nil: null }),
 });
 
@@ -87,7 +88,7 @@ describe('pricing from hourly rollups', () => {
     const blockId = await insertBuildingBlock(t.db, accountId);
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(scenario, async ({ tariff: pricingTariff, slots, earlierKva, fromHour, hours, nmd }) => {
+      fc.asyncProperty(scenario, async ({ tariff: pricingTariff, slots, earlierKva, fromSlot, minutes, nmd }) => {
         round += 1;
         const meterId = await insertMeter(t.db, accountId, blockId, { meterSn: `HOURLY-${round}` });
         const earlier = ['2024-12-10T12:00', '2025-02-03T08:00', '2025-04-15T18:00'].map((ts, index) => ({
@@ -99,8 +100,8 @@ describe('pricing from hourly rollups', () => {
           values ? [{ ts: RANGE_START + index * 1_800_000, ...values }] : [],
         );
         await insertReadingsAt(t.db, meterId, [...earlier, ...inRange]);
-        const start = new Date(RANGE_START + fromHour * HOUR_MS);
-        const end = new Date(Math.min(RANGE_START + RANGE_HOURS * HOUR_MS, start.getTime() + hours * HOUR_MS));
+        const start = new Date(RANGE_START + fromSlot * 1_800_000);
+        const end = new Date(Math.min(RANGE_START + RANGE_HOURS * HOUR_MS, start.getTime() + minutes * 60_000));
         const context: BillingContext = {
           tariff: pricingTariff,
           calendar: eskomCalendar(),
@@ -111,14 +112,18 @@ describe('pricing from hourly rollups', () => {
         };
         const plan = planHourlyPricing(context);
         expect(plan).not.toBeNull();
-        const aggregates = await repo.hourlyAggregates(t.db, accountId, meterId, plan!, start, end);
+        const aggregates = await repo.hourlyAggregates(t.db, accountId, meterId, plan!);
+        const edges = [
+          ...(await repo.readings(t.db, accountId, meterId, start, plan!.hoursStart)),
+          ...(await repo.readings(t.db, accountId, meterId, plan!.hoursEnd, end)),
+        ];
         const windowStart = utilisationWindowStart(context);
         const fromReadings = priceReadings({
           ...context,
           readings: await repo.readings(t.db, accountId, meterId, start, end),
           earlierReadings: windowStart ? await repo.readings(t.db, accountId, meterId, windowStart, start) : [],
         });
-        expect(priceHourly(context, plan!, aggregates)).toEqual(fromReadings);
+        expect(priceHourly(context, plan!, aggregates, edges)).toEqual(fromReadings);
       }),
       { numRuns: 25 },
     );

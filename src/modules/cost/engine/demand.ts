@@ -119,6 +119,19 @@ export class DemandPeaks {
     return highest ? kvaOf(highest) : ZERO;
   }
 
+  /** The peaks of both, month by month and period by period. */
+  with(other: DemandPeaks): DemandPeaks {
+    const peaksByMonth = new Map<number, MonthPeaks>();
+    for (const source of [this.peaksByMonth, other.peaksByMonth]) {
+      for (const [monthKey, peaks] of source) {
+        peaks.forEach((peak, code) => {
+          if (peak) recordPeak(peaksByMonth, monthKey, code, peak);
+        });
+      }
+    }
+    return new DemandPeaks(peaksByMonth);
+  }
+
   /** The highest monthMax of the `months` months ending with monthKey. */
   highestOver(monthKey: number, months: number, periods: readonly Period[] | null | undefined): Dec {
     let highest = ZERO;

@@ -22,7 +22,10 @@ export interface DayClass {
  * each UTC hour from `from` to the bill's end, a key naming its local month, day class and period.
  */
 export interface HourlyPlan {
-  /** start, or the beginning of the 12 months a UTILISED_CAPACITY item looks back over. */
+  /** The whole hours of the period, priced from the rollups; the readings price the rest of it. */
+  hoursStart: Date;
+  hoursEnd: Date;
+  /** hoursStart, or the beginning of the 12 months a UTILISED_CAPACITY item looks back over. */
   from: Date;
   /** Hours since 1970 of `from`. */
   firstHour: number;
@@ -64,25 +67,33 @@ function hourlyPeriods(lookupPeriods: LookupPeriods, dayClass: DayClass): number
 }
 
 /**
- * Whether a bill can be priced from hourly aggregates, and how to group them. Null when only the
- * readings give the exact bill: the period or the utilisation window not on whole hours, a zone whose
- * offset is not a whole number of hours, a schedule with a boundary inside an hour, intervals that
- * do not divide the hour, or kVA items on a meter whose half-hour demand is a mean of several readings.
+ * Whether a bill can be priced from hourly aggregates over the whole hours of its period (the
+ * readings of the partial hours at its edges are priced as they are), and how to group them. Null
+ * when only the readings give the exact bill: no whole hour in the period, a start off the meter's
+ * interval grid, a zone whose offset is not a whole number of hours, a schedule with a boundary
+ * inside an hour, intervals that do not divide the hour, or kVA items on a meter whose half-hour
+ * demand is a mean of several readings.
  */
 export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   const timeZone = input.tariff.timezone;
   const charges = [...chargesByType(input.tariff.items).values()].flat();
   if (MINUTES_PER_HOUR % input.intervalMinutes !== 0) return null;
   if (charges.some((charge) => charge.basis === 'PER_KVA_MONTH') && input.intervalMinutes < 30) return null;
-  const from = (utilisationWindowStart(input) ?? input.start).getTime();
-  const endMs = input.end.getTime();
-  if ([from, input.start.getTime(), endMs].some((ms) => ms % HOUR_MS !== 0)) return null;
+  const startMs = input.start.getTime();
+  if (startMs % (input.intervalMinutes * 60_000) !== 0) return null;
+  const hoursStart = Math.ceil(startMs / HOUR_MS) * HOUR_MS;
+  const endMs = Math.floor(input.end.getTime() / HOUR_MS) * HOUR_MS;
+  if (endMs <= hoursStart) return null;
+  const from = utilisationWindowStart(input)?.getTime() ?? hoursStart;
+  if (from % HOUR_MS !== 0) return null;
 
   const describeDay = createDayDescriber(input.calendar);
   const lookupPeriods = createPeriodLookup(input.calendar.schedule);
   const toLocalMs = createLocalClock(timeZone);
   const firstMonthKey = monthKeyOf(timeZone, from);
   const plan: HourlyPlan = {
+    hoursStart: new Date(hoursStart),
+    hoursEnd: new Date(endMs),
     from: new Date(from),
     firstHour: from / HOUR_MS,
     hourKeys: [],
@@ -181,6 +192,45 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
     demand: peaksOf(demands),
     earlierDemand: peaksOf(earlierDemands),
     hasKva,
+    coveredIntervalsByMonth,
+  };
+}
+
+function sameSegment(a: UsageSegment, b: UsageSegment): boolean {
+  return a.monthKey === b.monthKey && a.season === b.season;
+}
+
+/** Segments in time order, consecutive ones of the same month and season added together. */
+function joinSegments(parts: UsageSegment[][]): UsageSegment[] {
+  const joined: UsageSegment[] = [];
+  for (const segment of parts.flat()) {
+    const last = joined.at(-1);
+    if (!last || !sameSegment(last, segment)) {
+      joined.push({ ...segment, importByPeriodMicro: { ...segment.importByPeriodMicro } });
+      continue;
+    }
+    last.importMicro += segment.importMicro;
+    last.exportMicro += segment.exportMicro;
+    last.kvarhMicro += segment.kvarhMicro;
+    for (const period of TOU_PERIODS) last.importByPeriodMicro[period] += segment.importByPeriodMicro[period];
+  }
+  return joined;
+}
+
+/** The usage of a period from its parts in time order: the readings before its whole hours, the hours, the readings after. */
+export function joinUsage(parts: Usage[]): Usage {
+  const coveredIntervalsByMonth = new Map<number, number>();
+  for (const part of parts) {
+    for (const [monthKey, covered] of part.coveredIntervalsByMonth) {
+      coveredIntervalsByMonth.set(monthKey, (coveredIntervalsByMonth.get(monthKey) ?? 0) + covered);
+    }
+  }
+  return {
+    segments: joinSegments(parts.map((part) => part.segments)),
+    unclassifiedImportMicro: parts.reduce((sum, part) => sum + part.unclassifiedImportMicro, 0),
+    demand: parts.map((part) => part.demand).reduce((a, b) => a.with(b)),
+    earlierDemand: parts.map((part) => part.earlierDemand).reduce((a, b) => a.with(b)),
+    hasKva: parts.some((part) => part.hasKva),
     coveredIntervalsByMonth,
   };
 }

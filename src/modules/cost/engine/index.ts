@@ -1,7 +1,7 @@
 import { assembleBill } from './bill.ts';
-import { type HourlyAggregate, type HourlyPlan, usageFromHourly } from './hourly-usage.ts';
+import { type HourlyAggregate, type HourlyPlan, joinUsage, usageFromHourly } from './hourly-usage.ts';
 import { assertValidPeriod, collectCharges } from './pricing.ts';
-import type { Bill, BillingContext, PricingInput } from './types.ts';
+import type { Bill, BillingContext, PricingInput, Reading } from './types.ts';
 import { measureReadings } from './usage.ts';
 
 export { utilisationWindowStart } from './demand-basis.ts';
@@ -14,8 +14,23 @@ export function priceReadings(input: PricingInput): Bill {
   return assembleBill(input.tariff, collectCharges(input, measureReadings(input)));
 }
 
-/** The same bill from the meter's hourly aggregates grouped as `plan` says (see planHourlyPricing). Pure. */
-export function priceHourly(input: BillingContext, plan: HourlyPlan, aggregates: HourlyAggregate[]): Bill {
+/**
+ * The same bill from the meter's hourly aggregates of the period's whole hours, grouped as `plan`
+ * says (see planHourlyPricing), and its readings of the partial hours at the edges. Pure.
+ */
+export function priceHourly(
+  input: BillingContext,
+  plan: HourlyPlan,
+  aggregates: HourlyAggregate[],
+  edgeReadings: Reading[],
+): Bill {
   assertValidPeriod(input);
-  return assembleBill(input.tariff, collectCharges(input, usageFromHourly(plan, aggregates)));
+  const edge = (from: Date, to: Date) =>
+    measureReadings({ ...input, readings: edgeReadings.filter((r) => r.ts >= from && r.ts < to) });
+  const usage = joinUsage([
+    edge(input.start, plan.hoursStart),
+    usageFromHourly(plan, aggregates),
+    edge(plan.hoursEnd, input.end),
+  ]);
+  return assembleBill(input.tariff, collectCharges(input, usage));
 }
