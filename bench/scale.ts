@@ -21,7 +21,7 @@
  */
 import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -63,6 +63,7 @@ const SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
 if (DAYS <= SMALL_DAYS || DAYS > 366) throw new Error('SCALE_DAYS must be above SCALE_SMALL_DAYS and at most 366');
 
 const iso = (time: number) => new Date(time).toISOString();
+const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 type Figure = { name: string; unit: 'readings/s' | 'ms'; value: number; note?: string };
@@ -125,7 +126,7 @@ async function main() {
 
     const pgVersion = (await db.query<{ v: string }>('SELECT current_setting($$server_version$$) AS v'))[0]!.v;
     console.log(
-      `Scale benchmark: ${machine()}, PostgreSQL ${pgVersion}; ${METERS} meters, ${SMALL_DAYS} against ${DAYS} days; readings ${PARTITIONED ? `and hourly rollups in ${partitions} monthly partitions` : 'not partitioned'}`,
+      `Scale benchmark: ${machine()}, PostgreSQL ${pgVersion}; ${METERS} meters, ${SMALL_DAYS} against ${DAYS} days; readings ${PARTITIONED ? `and hourly rollups in ${partitions} monthly partitions` : 'not partitioned'}; ${load()}`,
     );
 
     /** Every query figure of the set in the database now. */
@@ -202,7 +203,7 @@ async function main() {
       smallRates.push(readings / seconds);
     }
     console.log(
-      `small set: ${fmt(smallReadings)} readings (${fmt(statSync(smallFile).size / 2 ** 20)} MiB CSV), imports ${smallRates.map(fmt).join(', ')} readings/s; VACUUM ANALYZE ${(await analyze()).toFixed(1)} s`,
+      `small set: ${fmt(smallReadings)} readings (${fmt(statSync(smallFile).size / 2 ** 20)} MiB CSV), imports ${smallRates.map(fmt).join(', ')} readings/s; VACUUM ANALYZE ${(await analyze()).toFixed(1)} s; ${load()}`,
     );
     await rm(smallFile);
     // One untimed pass first: the small set is measured first, and would pay for the code's first runs.
@@ -230,13 +231,14 @@ async function main() {
        FROM unnest(ARRAY['readings', 'readings_hourly', 'readings_daily']) t`,
     );
     console.log(
-      `big set: ${fmt(bigReadings)} readings, imports ${fmt(first.readings / first.seconds)} then ${fmt(last.readings / last.seconds)} readings/s; VACUUM ANALYZE ${(await analyze()).toFixed(1)} s; ${sizes.map((s) => `${s.name} ${s.size}`).join(', ')}`,
+      `big set: ${fmt(bigReadings)} readings, imports ${fmt(first.readings / first.seconds)} then ${fmt(last.readings / last.seconds)} readings/s; VACUUM ANALYZE ${(await analyze()).toFixed(1)} s; ${sizes.map((s) => `${s.name} ${s.size}`).join(', ')}; ${load()}`,
     );
     const big = [
       ...importFigures(bigReadings / (first.seconds + last.seconds), last.readings / last.seconds),
       ...(await queries()),
     ];
 
+    console.log(`measured; ${load()}`);
     console.log(`\n${'figure'.padEnd(72)} ${'small'.padStart(12)} ${'big'.padStart(12)}  big/small`);
     for (const [i, s] of small.entries()) {
       const b = big[i]!;
