@@ -30,7 +30,7 @@ import { openPostgresDatabase } from '../src/db/postgres.ts';
 import type { Database } from '../src/db/types.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
 import { importIntoDatabase } from '../src/modules/timeseries/import/import-into-database.ts';
-import { partitionByMonth } from './partitioning.ts';
+import { explainRead, partitionByMonth } from './partitioning.ts';
 import {
   apiClient,
   freshDatabase,
@@ -66,7 +66,7 @@ const iso = (time: number) => new Date(time).toISOString();
 const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-type Figure = { name: string; unit: 'readings/s' | 'ms'; value: number; note?: string };
+type Figure = { name: string; unit: 'readings/s' | 'ms' | 'buffers'; value: number; note?: string };
 
 /**
  * The import rates of a set: of the whole set into empty tables, and of a SMALL_DAYS-day file (the
@@ -182,6 +182,41 @@ async function main() {
       };
       await cost(`${SMALL_DAYS} local days`, SMALL_DAYS, MONTH_COST_REQUESTS);
       await cost(`${DAYS} local days`, DAYS, YEAR_COST_REQUESTS);
+
+      // What the database does for one meter's reads of the partitionable tables, whatever the machine's load.
+      const reads = [
+        {
+          name: `${SMALL_DAYS} days of readings by 30 minutes`,
+          table: 'readings',
+          time: 'ts',
+          value: 'import_kwh',
+          days: SMALL_DAYS,
+        },
+        {
+          name: `${SMALL_DAYS} days of hourly rollups`,
+          table: 'readings_hourly',
+          time: 'bucket_start',
+          value: 'import_uwh',
+          days: SMALL_DAYS,
+        },
+        {
+          name: `${DAYS} days of hourly rollups`,
+          table: 'readings_hourly',
+          time: 'bucket_start',
+          value: 'import_uwh',
+          days: DAYS,
+        },
+      ];
+      for (const read of reads) {
+        const { buffers, ms } = await explainRead(
+          db,
+          `SELECT date_bin('30 minutes', ${read.time}, $2::timestamptz), sum(${read.value}) FROM ${read.table}
+           WHERE meter_id = $1 AND ${read.time} >= $2::timestamptz AND ${read.time} < $3::timestamptz GROUP BY 1`,
+          [meterIds[0]!.id, iso(START), iso(START + read.days * DAY_MS)],
+        );
+        figures.push({ name: `database, one meter's ${read.name}: buffers`, unit: 'buffers', value: buffers });
+        figures.push({ name: `database, one meter's ${read.name}: plan + run`, unit: 'ms', value: ms });
+      }
       return figures;
     }
 
@@ -242,7 +277,8 @@ async function main() {
     console.log(`\n${'figure'.padEnd(72)} ${'small'.padStart(12)} ${'big'.padStart(12)}  big/small`);
     for (const [i, s] of small.entries()) {
       const b = big[i]!;
-      const value = (f: Figure) => (f.unit === 'ms' ? `${f.value.toFixed(1)} ms` : `${fmt(f.value)}/s`);
+      const value = (f: Figure) =>
+        f.unit === 'ms' ? `${f.value.toFixed(1)} ms` : f.unit === 'buffers' ? fmt(f.value) : `${fmt(f.value)}/s`;
       console.log(
         `${s.name.padEnd(72)} ${value(s).padStart(12)} ${value(b).padStart(12)}  ${(b.value / s.value).toFixed(2)}`,
       );
