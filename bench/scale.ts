@@ -3,21 +3,26 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/scale.ts
  * Measures the same things on a small set (SCALE_METERS meters x SCALE_SMALL_DAYS days of
  * 30-minute readings: 1,000 x 30 = 1.44 M by default, the set of bench/timeseries.ts) and on a big
- * one (the same meters x SCALE_DAYS days: 1,000 x 365 = 17.5 M), and prints each figure's ratio
- * big / small:
+ * one (the same meters x SCALE_DAYS days: 1,000 x 365 = 17.5 M), each in a database of its own
+ * served by an application of its own, and prints each figure's ratio big / small:
  * - import through the import command's path (importIntoDatabase): the small file three times into
- *   emptied tables; the big set as the file of its first SCALE_DAYS - SCALE_SMALL_DAYS days into
- *   emptied tables, then the file of its last SCALE_SMALL_DAYS days (as many readings as the small
- *   file) on top of them;
+ *   emptied tables (twice before the big set's imports, once after); the big set as the file of
+ *   its first SCALE_DAYS - SCALE_SMALL_DAYS days into empty tables, then the file of its last
+ *   SCALE_SMALL_DAYS days (as many readings as the small file) on top of them;
  * - energy-sums of every meter over the first SCALE_SMALL_DAYS days and over SCALE_DAYS days;
  * - one meter's energy profile by day over SCALE_DAYS days and by 30 minutes over the first month;
  * - the energy cost of a building with 5 sources (grid, solar, genset, inverter and load meters,
  *   each with a clone of the catalogue's Homeflex time-of-use tariff) over its first local month
- *   and over SCALE_DAYS days from there.
- * Every request goes through the HTTP API on a real socket, one at a time. SCALE_PARTITIONED=month
- * runs the same on readings and hourly rollups partitioned by month (bench/partitioning.ts).
- * Creates a database ums_scale_<time> on that server, dropped at the end, and writes the CSV files
- * (about 1 GB for the big set) to the temporary directory, each removed once imported.
+ *   and over SCALE_DAYS days from there;
+ * - what one meter's reads of the readings and hourly rollups cost the database (EXPLAIN: buffers,
+ *   which the machine's load does not change, and planning + execution time).
+ * Requests go through the HTTP API on a real socket, one at a time. The queries run in ROUNDS
+ * rounds, each measuring both sets one after the other (the order alternates), so that a change of
+ * the machine's speed during the run falls on both; a figure is the median of its rounds.
+ * SCALE_PARTITIONED=month runs the same on readings and hourly rollups partitioned by month
+ * (bench/partitioning.ts). The databases (ums_scale_small_<time>, ums_scale_big_<time>) are
+ * dropped at the end; the CSV files (about 1 GB for the big set) go to the temporary directory,
+ * each removed once imported.
  */
 import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,7 +32,6 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
-import type { Database } from '../src/db/types.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
 import { importIntoDatabase } from '../src/modules/timeseries/import/import-into-database.ts';
 import { explainRead, partitionByMonth } from './partitioning.ts';
@@ -46,12 +50,13 @@ const METERS = Number(process.env.SCALE_METERS ?? 1_000);
 const DAYS = Number(process.env.SCALE_DAYS ?? 365);
 const SMALL_DAYS = Number(process.env.SCALE_SMALL_DAYS ?? 30);
 const PARTITIONED = process.env.SCALE_PARTITIONED === 'month';
-const SMALL_IMPORT_RUNS = 3;
-const SUM_RUNS = 20;
-const PROFILE_REQUESTS = 200;
-const MONTH_COST_REQUESTS = 100;
-const YEAR_COST_REQUESTS = 30;
-const WARMUP = 5;
+const ROUNDS = 3;
+/** Requests per round and set. */
+const SUM_RUNS = 8;
+const PROFILE_REQUESTS = 70;
+const MONTH_COST_REQUESTS = 35;
+const YEAR_COST_REQUESTS = 10;
+const WARMUP = 3;
 const DAY_MS = 86_400_000;
 /** The catalogue's Homeflex time-of-use tariff (id fixed by migration 0004), in effect April 2025 to March 2026. */
 const HOMEFLEX_TOU = 6;
@@ -66,32 +71,23 @@ const iso = (time: number) => new Date(time).toISOString();
 const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-type Figure = { name: string; unit: 'readings/s' | 'ms' | 'buffers'; value: number; note?: string };
+type Unit = 'readings/s' | 'ms' | 'buffers';
+type Figure = { name: string; unit: Unit; value: number };
 
-/**
- * The import rates of a set: of the whole set into empty tables, and of a SMALL_DAYS-day file (the
- * small set's, into empty tables; the big set's last days, on top of the days before).
- */
-function importFigures(whole: number, file: number): Figure[] {
-  return [
-    { name: 'import of the whole set', unit: 'readings/s', value: whole },
-    { name: `import of a ${SMALL_DAYS}-day file (big: on top of the other days)`, unit: 'readings/s', value: file },
-  ];
-}
+const show = (unit: Unit, value: number) =>
+  unit === 'ms' ? `${value.toFixed(1)} ms` : unit === 'buffers' ? fmt(value) : `${fmt(value)}/s`;
 
-async function importFile(db: Database, accountId: string, file: string) {
-  await db.query('CHECKPOINT');
-  const started = performance.now();
-  const { readings } = await importIntoDatabase(db, { accountId, file });
-  return { readings, seconds: (performance.now() - started) / 1000 };
-}
-
-async function main() {
-  const database = await freshDatabase(requireDatabaseUrl(), 'ums_scale');
+/** A database with the meters and the 5-source building, and the service on it. */
+async function openSet(serverUrl: string, name: 'small' | 'big') {
+  const database = await freshDatabase(serverUrl, `ums_scale_${name}`);
   const db = openPostgresDatabase(database.url);
-  const dir = await mkdtemp(join(tmpdir(), 'bench-scale-'));
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_MIN: '0' });
   const app = await buildApp({ config, db, keys: generateSigningKeys() });
+  const close = async () => {
+    await app.close();
+    await db.close();
+    await database.drop();
+  };
   try {
     await migrate(db);
     const partitions = PARTITIONED ? await partitionByMonth(db, START, START + DAYS * DAY_MS) : 0;
@@ -123,130 +119,125 @@ async function main() {
       ).id;
     }
     await api.call('PUT', `/api/v1/building_blocks/${block!.id}/config`, { account_id: accountId, ...sources });
+    return { name, db, api, accountId, blockId: block!.id, firstMeterId: meterIds[0]!.id, serials, partitions, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
-    const pgVersion = (await db.query<{ v: string }>('SELECT current_setting($$server_version$$) AS v'))[0]!.v;
-    console.log(
-      `Scale benchmark: ${machine()}, PostgreSQL ${pgVersion}; ${METERS} meters, ${SMALL_DAYS} against ${DAYS} days; readings ${PARTITIONED ? `and hourly rollups in ${partitions} monthly partitions` : 'not partitioned'}; ${load()}`,
-    );
+type DataSet = Awaited<ReturnType<typeof openSet>>;
 
-    /** Every query figure of the set in the database now. */
-    async function queries(): Promise<Figure[]> {
-      const figures: Figure[] = [];
-      const sums = async (days: number) => {
-        const body = { account_id: accountId, meter_sns: serials, start: iso(START), end: iso(START + days * DAY_MS) };
-        const times = await sequentialTimes(2, SUM_RUNS, async () => {
-          const results = await api.call<unknown[]>('POST', '/api/v1/timeseries/electricity/energy-sums', body);
-          if (results.length !== METERS) throw new Error(`energy-sums: ${results.length} results`);
-        });
-        figures.push({
-          name: `energy-sums, ${METERS} meters over ${days} days, median`,
-          unit: 'ms',
-          value: median(times),
-        });
-      };
-      await sums(SMALL_DAYS);
-      await sums(DAYS);
+async function importFile(set: DataSet, file: string) {
+  await set.db.query('CHECKPOINT');
+  const started = performance.now();
+  const { readings } = await importIntoDatabase(set.db, { accountId: set.accountId, file });
+  return { readings, seconds: (performance.now() - started) / 1000 };
+}
 
-      const profile = async (label: string, bucketMinutes: number, days: number) => {
-        const query = {
-          account_id: accountId,
-          meter_sn: serials[0]!,
-          bucket_minutes: bucketMinutes,
-          start: iso(START),
-          end: iso(START + days * DAY_MS),
-        };
-        const times = await sequentialTimes(WARMUP, PROFILE_REQUESTS, () =>
-          api.get('/api/v1/timeseries/electricity/energy-profile', query),
-        );
-        figures.push({ name: `energy profile, ${label}, p50`, unit: 'ms', value: percentile(times, 50) });
-        figures.push({ name: `energy profile, ${label}, p99`, unit: 'ms', value: percentile(times, 99) });
-      };
-      await profile(`one meter by day over ${DAYS} days`, 1440, DAYS);
-      await profile(`one meter by 30 minutes over ${SMALL_DAYS} days`, 30, SMALL_DAYS);
+async function vacuumAnalyze(set: DataSet) {
+  const started = performance.now();
+  await set.db.query('VACUUM ANALYZE');
+  return `VACUUM ANALYZE ${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
 
-      const cost = async (label: string, days: number, requests: number) => {
-        const query = { account_id: accountId, start: iso(LOCAL_START), end: iso(LOCAL_START + days * DAY_MS) };
-        let totals = {};
-        const times = await sequentialTimes(WARMUP, requests, async () => {
-          const cost = await api.get(`/api/v1/building_blocks/${block!.id}/energy-cost`, query);
-          const priced = cost.sources.filter((s: { priced: boolean }) => s.priced).length;
-          if (priced !== SOURCES.length) throw new Error(`energy-cost: ${priced} sources priced`);
-          totals = cost.totals;
-        });
-        figures.push({
-          name: `energy cost, building of 5 sources, ${label}, p50`,
-          unit: 'ms',
-          value: percentile(times, 50),
-          note: `totals ${JSON.stringify(totals)}`,
-        });
-      };
-      await cost(`${SMALL_DAYS} local days`, SMALL_DAYS, MONTH_COST_REQUESTS);
-      await cost(`${DAYS} local days`, DAYS, YEAR_COST_REQUESTS);
+/** One round of every query figure of a set. */
+async function queries(set: DataSet): Promise<Figure[]> {
+  const { api, accountId, serials } = set;
+  const figures: Figure[] = [];
+  const sums = async (days: number) => {
+    const body = { account_id: accountId, meter_sns: serials, start: iso(START), end: iso(START + days * DAY_MS) };
+    const times = await sequentialTimes(1, SUM_RUNS, async () => {
+      const results = await api.call<unknown[]>('POST', '/api/v1/timeseries/electricity/energy-sums', body);
+      if (results.length !== METERS) throw new Error(`energy-sums: ${results.length} results`);
+    });
+    figures.push({ name: `energy-sums, ${METERS} meters over ${days} days, median`, unit: 'ms', value: median(times) });
+  };
+  await sums(SMALL_DAYS);
+  await sums(DAYS);
 
-      // What the database does for one meter's reads of the partitionable tables, whatever the machine's load.
-      const reads = [
-        {
-          name: `${SMALL_DAYS} days of readings by 30 minutes`,
-          table: 'readings',
-          time: 'ts',
-          value: 'import_kwh',
-          days: SMALL_DAYS,
-        },
-        {
-          name: `${SMALL_DAYS} days of hourly rollups`,
-          table: 'readings_hourly',
-          time: 'bucket_start',
-          value: 'import_uwh',
-          days: SMALL_DAYS,
-        },
-        {
-          name: `${DAYS} days of hourly rollups`,
-          table: 'readings_hourly',
-          time: 'bucket_start',
-          value: 'import_uwh',
-          days: DAYS,
-        },
-      ];
-      for (const read of reads) {
-        const { buffers, ms } = await explainRead(
-          db,
-          `SELECT date_bin('30 minutes', ${read.time}, $2::timestamptz), sum(${read.value}) FROM ${read.table}
-           WHERE meter_id = $1 AND ${read.time} >= $2::timestamptz AND ${read.time} < $3::timestamptz GROUP BY 1`,
-          [meterIds[0]!.id, iso(START), iso(START + read.days * DAY_MS)],
-        );
-        figures.push({ name: `database, one meter's ${read.name}: buffers`, unit: 'buffers', value: buffers });
-        figures.push({ name: `database, one meter's ${read.name}: plan + run`, unit: 'ms', value: ms });
-      }
-      return figures;
-    }
-
-    const analyze = async () => {
-      const started = performance.now();
-      await db.query('VACUUM ANALYZE');
-      return (performance.now() - started) / 1000;
+  const profile = async (label: string, bucketMinutes: number, days: number) => {
+    const query = {
+      account_id: accountId,
+      meter_sn: serials[0]!,
+      bucket_minutes: bucketMinutes,
+      start: iso(START),
+      end: iso(START + days * DAY_MS),
     };
-
-    // The small set: its file imported SMALL_IMPORT_RUNS times into emptied tables.
-    const smallFile = join(dir, 'small.csv');
-    await writeReadingsCsv(smallFile, serials, START, START + SMALL_DAYS * DAY_MS);
-    const smallRates: number[] = [];
-    let smallReadings = 0;
-    for (let run = 0; run < SMALL_IMPORT_RUNS; run++) {
-      await db.query('TRUNCATE readings, readings_hourly, readings_daily');
-      const { readings, seconds } = await importFile(db, accountId, smallFile);
-      smallReadings = readings;
-      smallRates.push(readings / seconds);
-    }
-    console.log(
-      `small set: ${fmt(smallReadings)} readings (${fmt(statSync(smallFile).size / 2 ** 20)} MiB CSV), imports ${smallRates.map(fmt).join(', ')} readings/s; VACUUM ANALYZE ${(await analyze()).toFixed(1)} s; ${load()}`,
+    const times = await sequentialTimes(WARMUP, PROFILE_REQUESTS, () =>
+      api.get('/api/v1/timeseries/electricity/energy-profile', query),
     );
-    await rm(smallFile);
-    // One untimed pass first: the small set is measured first, and would pay for the code's first runs.
-    await queries();
-    const small = [...importFigures(median(smallRates), median(smallRates)), ...(await queries())];
+    figures.push({ name: `energy profile, ${label}, p50`, unit: 'ms', value: percentile(times, 50) });
+    figures.push({ name: `energy profile, ${label}, p99`, unit: 'ms', value: percentile(times, 99) });
+  };
+  await profile(`one meter by day over ${DAYS} days`, 1440, DAYS);
+  await profile(`one meter by 30 minutes over ${SMALL_DAYS} days`, 30, SMALL_DAYS);
 
-    // The big set: the first DAYS - SMALL_DAYS days into emptied tables, then the last SMALL_DAYS days.
-    await db.query('TRUNCATE readings, readings_hourly, readings_daily');
+  const cost = async (days: number, requests: number) => {
+    const query = { account_id: accountId, start: iso(LOCAL_START), end: iso(LOCAL_START + days * DAY_MS) };
+    const times = await sequentialTimes(WARMUP, requests, async () => {
+      const cost = await api.get(`/api/v1/building_blocks/${set.blockId}/energy-cost`, query);
+      const priced = cost.sources.filter((s: { priced: boolean }) => s.priced).length;
+      if (priced !== SOURCES.length) throw new Error(`energy-cost: ${priced} sources priced`);
+    });
+    figures.push({
+      name: `energy cost, building of 5 sources, ${days} local days, p50`,
+      unit: 'ms',
+      value: percentile(times, 50),
+    });
+  };
+  await cost(SMALL_DAYS, MONTH_COST_REQUESTS);
+  await cost(DAYS, YEAR_COST_REQUESTS);
+
+  // What the database does for one meter's reads of the partitionable tables.
+  const reads = [
+    { label: `${SMALL_DAYS} days of readings`, table: 'readings', time: 'ts', value: 'import_kwh', days: SMALL_DAYS },
+    ...[SMALL_DAYS, DAYS].map((days) => ({
+      label: `${days} days of hourly rollups`,
+      table: 'readings_hourly',
+      time: 'bucket_start',
+      value: 'import_uwh',
+      days,
+    })),
+  ];
+  for (const read of reads) {
+    const { buffers, ms } = await explainRead(
+      set.db,
+      `SELECT date_bin('30 minutes', ${read.time}, $2::timestamptz), sum(${read.value}) FROM ${read.table}
+       WHERE meter_id = $1 AND ${read.time} >= $2::timestamptz AND ${read.time} < $3::timestamptz GROUP BY 1`,
+      [set.firstMeterId, iso(START), iso(START + read.days * DAY_MS)],
+    );
+    figures.push({ name: `database, one meter's ${read.label}: buffers`, unit: 'buffers', value: buffers });
+    figures.push({ name: `database, one meter's ${read.label}: plan + run`, unit: 'ms', value: ms });
+  }
+  return figures;
+}
+
+async function main() {
+  const serverUrl = requireDatabaseUrl();
+  const dir = await mkdtemp(join(tmpdir(), 'bench-scale-'));
+  const sets: DataSet[] = [];
+  try {
+    const small = await openSet(serverUrl, 'small');
+    sets.push(small);
+    const big = await openSet(serverUrl, 'big');
+    sets.push(big);
+    const pgVersion = (await small.db.query<{ v: string }>('SELECT current_setting($$server_version$$) AS v'))[0]!.v;
+    console.log(
+      `Scale benchmark: ${machine()}, PostgreSQL ${pgVersion}; ${METERS} meters, ${SMALL_DAYS} against ${DAYS} days; readings ${PARTITIONED ? `and hourly rollups in ${small.partitions} monthly partitions` : 'not partitioned'}; ${load()}`,
+    );
+
+    // Imports: the small file into emptied tables twice, the big set, the small file once more.
+    const smallFile = join(dir, 'small.csv');
+    await writeReadingsCsv(smallFile, small.serials, START, START + SMALL_DAYS * DAY_MS);
+    const smallRates: number[] = [];
+    const importSmall = async () => {
+      await small.db.query('TRUNCATE readings, readings_hourly, readings_daily');
+      const { readings, seconds } = await importFile(small, smallFile);
+      smallRates.push(readings / seconds);
+    };
+    await importSmall();
+    await importSmall();
     const split = START + (DAYS - SMALL_DAYS) * DAY_MS;
     const parts = [];
     for (const [name, from, to] of [
@@ -254,41 +245,61 @@ async function main() {
       ['last.csv', split, START + DAYS * DAY_MS],
     ] as const) {
       const file = join(dir, name);
-      await writeReadingsCsv(file, serials, from, to);
-      parts.push(await importFile(db, accountId, file));
+      await writeReadingsCsv(file, big.serials, from, to);
+      parts.push(await importFile(big, file));
       await rm(file);
     }
+    await importSmall();
+    console.log(
+      `small set: ${fmt(METERS * SMALL_DAYS * 48)} readings (${fmt(statSync(smallFile).size / 2 ** 20)} MiB CSV), imports ${smallRates.map(fmt).join(', ')} readings/s; ${await vacuumAnalyze(small)}`,
+    );
+    await rm(smallFile);
     const [first, last] = parts as [(typeof parts)[number], (typeof parts)[number]];
-    const bigReadings = first.readings + last.readings;
-    const sizes = await db.query<{ name: string; size: string }>(
+    const sizes = await big.db.query<{ name: string; size: string }>(
       `SELECT t AS name, pg_size_pretty(pg_total_relation_size(t::regclass)
          + coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(t::regclass)), 0)) AS size
        FROM unnest(ARRAY['readings', 'readings_hourly', 'readings_daily']) t`,
     );
     console.log(
-      `big set: ${fmt(bigReadings)} readings, imports ${fmt(first.readings / first.seconds)} then ${fmt(last.readings / last.seconds)} readings/s; VACUUM ANALYZE ${(await analyze()).toFixed(1)} s; ${sizes.map((s) => `${s.name} ${s.size}`).join(', ')}; ${load()}`,
+      `big set: ${fmt(first.readings + last.readings)} readings, imports ${fmt(first.readings / first.seconds)} then ${fmt(last.readings / last.seconds)} readings/s; ${await vacuumAnalyze(big)}; ${sizes.map((s) => `${s.name} ${s.size}`).join(', ')}; ${load()}`,
     );
-    const big = [
-      ...importFigures(bigReadings / (first.seconds + last.seconds), last.readings / last.seconds),
-      ...(await queries()),
-    ];
+    const figures = new Map<string, { unit: Unit; small: number[]; big: number[] }>();
+    const record = (set: 'small' | 'big', list: Figure[]) => {
+      for (const f of list) {
+        const entry = figures.get(f.name) ?? { unit: f.unit, small: [], big: [] };
+        entry[set].push(f.value);
+        figures.set(f.name, entry);
+      }
+    };
+    const whole = 'import of the whole set (small: median)';
+    const file = `import of a ${SMALL_DAYS}-day file (big: on top of the other days)`;
+    record('small', [
+      { name: whole, unit: 'readings/s', value: median(smallRates) },
+      { name: file, unit: 'readings/s', value: median(smallRates) },
+    ]);
+    record('big', [
+      { name: whole, unit: 'readings/s', value: (first.readings + last.readings) / (first.seconds + last.seconds) },
+      { name: file, unit: 'readings/s', value: last.readings / last.seconds },
+    ]);
 
+    // An untimed round of the small set first (the code's first runs), then the rounds.
+    await queries(small);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const set of round % 2 === 0 ? [small, big] : [big, small]) record(set.name, await queries(set));
+    }
     console.log(`measured; ${load()}`);
-    console.log(`\n${'figure'.padEnd(72)} ${'small'.padStart(12)} ${'big'.padStart(12)}  big/small`);
-    for (const [i, s] of small.entries()) {
-      const b = big[i]!;
-      const value = (f: Figure) =>
-        f.unit === 'ms' ? `${f.value.toFixed(1)} ms` : f.unit === 'buffers' ? fmt(f.value) : `${fmt(f.value)}/s`;
+
+    const range = (unit: Unit, xs: number[]) =>
+      xs.length > 1 ? ` (${show(unit, Math.min(...xs))}–${show(unit, Math.max(...xs))})` : '';
+    console.log(`\n${'figure, median of rounds (range)'.padEnd(68)} | small | big | big/small`);
+    for (const [name, { unit, small: s, big: b }] of figures) {
       console.log(
-        `${s.name.padEnd(72)} ${value(s).padStart(12)} ${value(b).padStart(12)}  ${(b.value / s.value).toFixed(2)}`,
+        `${name.padEnd(68)} | ${show(unit, median(s))}${range(unit, s)} | ${show(unit, median(b))}${range(unit, b)} | ${(median(b) / median(s)).toFixed(2)}`,
       );
-      if (s.note) console.log(`  small: ${s.note}; big: ${b.note}`);
     }
   } finally {
-    await app.close();
-    await db.close();
+    for (const set of sets) await set.close();
     await rm(dir, { recursive: true, force: true });
-    await database.drop();
   }
 }
 
