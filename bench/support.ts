@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -75,4 +76,80 @@ export function percentile(sortedMs: number[], p: number): number {
 
 export function machine(): string {
   return `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`;
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The latencies in ms of `requests` sequential calls of send, after `warmup` untimed ones; sorted. */
+export async function sequentialTimes(warmup: number, requests: number, send: () => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < warmup + requests; i++) {
+    const started = performance.now();
+    await send();
+    if (i >= warmup) times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** A client of the service at base: JSON in and out, the envelope's data returned, anything but 2xx thrown. */
+export function apiClient(base: string) {
+  let token: string | undefined;
+  const call = async <T = any>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as { data: T };
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  return {
+    call,
+    get: <T = any>(path: string, query: Record<string, string | number>) =>
+      call<T>('GET', `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`),
+    get token() {
+      return token;
+    },
+    /** Logs in (signing up first when asked); later calls carry the token. */
+    async login(credentials: { email: string; password: string }, signup = false) {
+      if (signup) await call('POST', '/api/v1/auth/signup', credentials);
+      token = (await call<{ access_token: string }>('POST', '/api/v1/auth/login', credentials)).access_token;
+      return token;
+    },
+  };
+}
+
+/** A deterministic stream of values with 3 decimals (meters report whole Wh). */
+export function values(seed: number) {
+  let state = seed;
+  return (max: number) => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return Math.round((state / 2_147_483_648) * max * 1000) / 1000;
+  };
+}
+
+const INTERVAL_MS = 30 * 60_000;
+
+/**
+ * Writes a CSV for the import command: 30-minute readings of each serial over [from, to), ordered
+ * by meter then time, as a meter's file or a month's export of many meters comes.
+ */
+export async function writeReadingsCsv(path: string, serials: string[], from: number, to: number, seed = 7) {
+  const out = createWriteStream(path);
+  out.write('meter_sn,ts,import_kwh,export_kwh,kvarh\n');
+  const next = values(seed);
+  const times = Array.from({ length: Math.ceil((to - from) / INTERVAL_MS) }, (_, i) =>
+    new Date(from + i * INTERVAL_MS).toISOString(),
+  );
+  for (const serial of serials) {
+    let chunk = '';
+    for (const time of times) chunk += `${serial},${time},${next(25)},${next(3)},${next(10)}\n`;
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
 }

@@ -11,8 +11,7 @@
  * - energy-profile latency (p50, p99) of one meter holding a year of readings.
  */
 
-import { once } from 'node:events';
-import { createWriteStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
 import { importIntoDatabase } from '../src/modules/timeseries/import/import-into-database.ts';
+import { median, values, writeReadingsCsv } from './support.ts';
 
 const BENCH_DATABASE = 'ums_bench';
 const METERS = 1_000;
@@ -45,17 +45,7 @@ if (!serverUrl) {
   process.exit(2);
 }
 
-/** A deterministic stream of values with 3 decimals (meters report whole Wh). */
-function values(seed: number) {
-  let state = seed;
-  return (max: number) => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return Math.round((state / 2_147_483_648) * max * 1000) / 1000;
-  };
-}
-
 const iso = (time: number) => new Date(time).toISOString();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -72,21 +62,6 @@ async function adminQuery(sql: string): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-async function writeCsv(path: string, serials: string[]): Promise<void> {
-  const out = createWriteStream(path);
-  out.write('meter_sn,ts,import_kwh,export_kwh,kvarh\n');
-  const next = values(7);
-  for (const serial of serials) {
-    let chunk = '';
-    for (let time = START; time < START + DAYS * DAY_MS; time += INTERVAL_MS) {
-      chunk += `${serial},${iso(time)},${next(25)},${next(3)},${next(10)}\n`;
-    }
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
 }
 
 async function main(): Promise<void> {
@@ -143,7 +118,7 @@ async function main(): Promise<void> {
 
     // 1. Bulk import through the import command's path, IMPORT_RUNS times into emptied tables.
     const csv = join(dir, 'readings.csv');
-    await writeCsv(csv, serials);
+    await writeReadingsCsv(csv, serials, START, START + DAYS * DAY_MS);
     const importRates: number[] = [];
     let imported = { readings: 0 };
     let rss = { before: 0, peak: 0 };

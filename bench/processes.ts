@@ -1,0 +1,118 @@
+/**
+ * One API process against two on one PostgreSQL database:
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/processes.ts [seconds] [rounds]
+ * Creates a database of its own (dropped at the end), starts two service processes on it (the
+ * first seeds the demo; both sign with the same JWT_PRIVATE_KEY, so a token from one is good on
+ * the other; EXPENSIVE_CONCURRENCY_PER_ORG=64 so that the cost is measured, not refused), and
+ * drives each workload with autocannon at 50 connections in all: 50 on the first process alone,
+ * then 25 on each process at once. The order alternates round by round. Prints requests/s (the
+ * sum over the processes) and the latency percentiles (the higher of the two).
+ */
+import autocannon from 'autocannon';
+import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../src/seed/demo.ts';
+import { apiClient, freshDatabase, machine, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
+
+const SECONDS = Number(process.argv[2] ?? 15);
+const ROUNDS = Number(process.argv[3] ?? 2);
+const CONNECTIONS = 50;
+const PORTS = ['3911', '3912'];
+
+interface Result {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** autocannon on each base at once, CONNECTIONS shared between them. */
+async function drive(bases: string[], path: string, headers: Record<string, string>): Promise<Result> {
+  const results = await Promise.all(
+    bases.map((base) =>
+      autocannon({ url: `${base}${path}`, headers, connections: CONNECTIONS / bases.length, duration: SECONDS }),
+    ),
+  );
+  return {
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    failures: results.reduce((sum, r) => sum + r.errors + r.timeouts + r.non2xx, 0),
+  };
+}
+
+const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_processes');
+const env = {
+  DATABASE_URL: database.url,
+  LOG_LEVEL: 'warn',
+  AUTH_RATE_LIMIT_PER_MIN: '0',
+  EXPENSIVE_CONCURRENCY_PER_ORG: '64',
+  JWT_PRIVATE_KEY: generateSigningKeys().privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+};
+const bases = PORTS.map((port) => `http://127.0.0.1:${port}`);
+const services = [];
+try {
+  // One after the other: the first seeds the demo, the second finds it there.
+  for (const [i, port] of PORTS.entries()) {
+    services.push(
+      await startProcess(['src/server.ts'], { ...env, PORT: port, SEED_DEMO: String(i === 0) }, `${bases[i]}/readyz`),
+    );
+  }
+  const api = apiClient(bases[0]!);
+  const token = await api.login({ email: DEMO_EMAIL, password: DEMO_PASSWORD });
+  const headers = { authorization: `Bearer ${token}` };
+  const organizations = await api.call<{ id: string; is_personal_account: boolean }[]>(
+    'GET',
+    '/api/v1/auth/organizations',
+  );
+  const accountId = organizations.find((o) => !o.is_personal_account)!.id;
+  const [tariff] = await api.get<{ id: number }[]>('/api/v1/tariffs', { account_id: accountId });
+  const site = (
+    await api.get<{ id: number; parent_id: number | null }[]>('/api/v1/building_blocks', { account_id: accountId })
+  ).find((block) => block.parent_id === null);
+  // The last whole calendar month in South African time (UTC+2), inside the demo's 90 days of readings.
+  const now = new Date();
+  const month = {
+    account_id: accountId,
+    start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) - 2 * 3600_000).toISOString(),
+    end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 2 * 3600_000).toISOString(),
+  };
+  const workloads = [
+    { name: 'tariff with items (cached read)', path: `/api/v1/tariffs/${tariff!.id}?account_id=${accountId}` },
+    { name: 'building blocks list (database read)', path: `/api/v1/building_blocks?account_id=${accountId}` },
+    {
+      name: 'energy profile, demo grid meter, month by 30 minutes',
+      path: `/api/v1/timeseries/electricity/energy-profile?${new URLSearchParams({ ...month, meter_sn: 'DEMO-GRID-001', bucket_minutes: '30' })}`,
+    },
+    {
+      name: 'energy cost, demo building, last month',
+      path: `/api/v1/building_blocks/${site!.id}/energy-cost?${new URLSearchParams(month)}`,
+    },
+  ];
+
+  console.log(
+    `machine: ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds; services on PostgreSQL`,
+  );
+  for (const workload of workloads) {
+    // Each workload answers 200 on both processes before it is measured.
+    for (const base of bases) {
+      const res = await fetch(`${base}${workload.path}`, { headers });
+      if (res.status !== 200) throw new Error(`${workload.name}: ${res.status} ${await res.text()}`);
+    }
+    const runs: Record<'one' | 'two', Result[]> = { one: [], two: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['one', 'two'] as const) : (['two', 'one'] as const);
+      for (const processes of order) {
+        runs[processes].push(await drive(processes === 'one' ? bases.slice(0, 1) : bases, workload.path, headers));
+      }
+    }
+    for (const processes of ['one', 'two'] as const) {
+      const line = runs[processes]
+        .map((r) => `${Math.round(r.requestsPerSecond)} req/s p50 ${r.p50} p99 ${r.p99} ms, ${r.failures} failed`)
+        .join('; ');
+      console.log(`${workload.name.padEnd(56)} ${processes} process${processes === 'two' ? 'es' : '  '}: ${line}`);
+    }
+  }
+} finally {
+  for (const service of services) await stopProcess(service);
+  await database.drop();
+}
