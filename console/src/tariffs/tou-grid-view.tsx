@@ -34,8 +34,9 @@ export function TouGrids({ schedule }: { schedule: TouSchedule }) {
   return (
     <>
       <p>
-        {schedule.name} (version {schedule.version}, {schedule.dso.name}), times in {schedule.tz}. Public holidays count
-        as {titleCase(schedule.holiday_default)} unless the holiday says otherwise.
+        {schedule.name} (version {schedule.version}
+        {schedule.dso ? `, ${schedule.dso.name}` : ''}), times in {schedule.tz}. Public holidays count as{' '}
+        {titleCase(schedule.holiday_default)} unless the holiday says otherwise.
       </p>
       <ul className="legend" aria-label="Periods">
         {PERIODS.map((p) => (

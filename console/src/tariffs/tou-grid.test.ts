@@ -9,6 +9,7 @@ const rule = (
   to: number,
 ) => ({
   id: from,
+  schedule_id: 3,
   season_id: 2,
   day_type,
   period,
@@ -18,6 +19,8 @@ const rule = (
 
 const schedule: TouSchedule = {
   id: 3,
+  dso_id: 1,
+  is_active: true,
   name: 'Test',
   version: 1,
   tz: 'Africa/Johannesburg',
@@ -26,6 +29,7 @@ const schedule: TouSchedule = {
   seasons: [
     {
       id: 2,
+      dso_id: 1,
       label: 'SUMMER',
       date_start: '2025-09-01',
       date_end: '2026-05-31',
@@ -37,7 +41,7 @@ const schedule: TouSchedule = {
         rule('SUNDAY', 'OFF_PEAK', 0, 24),
       ],
     },
-    { id: 4, label: 'ALL_YEAR', date_start: '2025-01-01', date_end: '2025-12-31', tou_rules: [] },
+    { id: 4, dso_id: 1, label: 'ALL_YEAR', date_start: '2025-01-01', date_end: '2025-12-31', tou_rules: [] },
   ],
 };
 
