@@ -62,10 +62,13 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
     const { start, end } = context;
     const plan = planHourlyPricing(context);
     if (plan) {
+      // The readings of the partial hours at the edges, when the period has any.
+      const edge = (from: Date, to: Date) =>
+        from < to ? repo.readings(db, meter.account_id, meter.id, from, to) : Promise.resolve([]);
       const [aggregates, before, after] = await Promise.all([
         repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
-        repo.readings(db, meter.account_id, meter.id, start, plan.hoursStart),
-        repo.readings(db, meter.account_id, meter.id, plan.hoursEnd, end),
+        edge(start, plan.hoursStart),
+        edge(plan.hoursEnd, end),
       ]);
       return priceHourly(context, plan, aggregates, [...before, ...after]);
     }

@@ -1,15 +1,16 @@
 import type { Executor } from '../../db/types.ts';
 import { assertOwned } from '../../http/access-guard.ts';
 import { notFound } from '../../http/errors.ts';
+import type { Source } from '../dashboard-config/dashboard-config.schemas.ts';
 import type { BucketTotals } from './aggregates.repository.ts';
-import { type EnergySource, buildingSourcesRepository as repo } from './building-sources.repository.ts';
+import { buildingSourcesRepository as repo } from './building-sources.repository.ts';
 import { isElectricityMeter } from './meter-checks.ts';
 import { bucketPoints, type ProfileBuckets } from './profile-buckets.ts';
 import type { EnergyFlows } from './totals.ts';
 
 /** A source of a building's energy profile: one with an electricity meter in the dashboard config. */
 export interface MeteredSource {
-  source: EnergySource;
+  source: Source;
   meterId: number;
 }
 

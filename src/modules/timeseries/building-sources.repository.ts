@@ -1,17 +1,15 @@
 import type { Executor } from '../../db/types.ts';
-
-/** The energy sources of a building block's dashboard config, in the order the answers list them. */
-export const ENERGY_SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
-export type EnergySource = (typeof ENERGY_SOURCES)[number];
+import { SOURCES, type Source } from '../dashboard-config/dashboard-config.schemas.ts';
 
 /** A source of the config and its meter (all null when the source names none). */
 export interface SourceMeterRow {
-  source: EnergySource;
+  source: Source;
   meter_id: number | null;
   meter_type: string | null;
 }
 
-const SOURCE_COLUMNS = ENERGY_SOURCES.map((source, position) => `(${position}, '${source}', c.${source}_meter_id)`);
+// The config's sources in the order the answers list them.
+const SOURCE_COLUMNS = SOURCES.map((source, position) => `(${position}, '${source}', c.${source}_meter_id)`);
 
 export const buildingSourcesRepository = {
   /** The block's organization, whatever it is: the caller tells a foreign block (403) from an unknown one (404). */
