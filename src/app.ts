@@ -90,7 +90,7 @@ export async function buildApp({
   registerTariffItemsModule(app, { db, tariffAccess });
   registerCatalogueModule(app, { db, tariffAccess });
   registerReferenceModule(app, { db });
-  registerCostModule(app, { db, guard, tariffAccess, admission });
+  registerCostModule(app, { db, cache, guard, tariffAccess, admission });
   registerTransitionsModule(app, {
     db,
     tariffAccess,

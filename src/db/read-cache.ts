@@ -91,5 +91,17 @@ export type ReadCache = ReturnType<typeof createReadCache>;
 /** The cache keys of the data that is cached. */
 export const cacheKeys = {
   memberships: (accountId: string) => `memberships:${accountId}`,
+  /** The live tariff with its items and DSO. */
   tariff: (id: number) => `tariff:${id}`,
+  /** The same, deleted or not: what a tariff history names. */
+  tariffRecord: (id: number) => `tariff-record:${id}`,
+  /** What pricing needs of the tariff: its items as the engine takes them, and its calendar. */
+  tariffPricing: (id: number) => `tariff-pricing:${id}`,
 };
+
+/** Every cached value derived from one tariff (its row, items, blocks): a write to any of them drops them all. */
+export const tariffCacheKeys = (id: number) => [
+  cacheKeys.tariff(id),
+  cacheKeys.tariffRecord(id),
+  cacheKeys.tariffPricing(id),
+];

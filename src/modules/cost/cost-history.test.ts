@@ -14,6 +14,7 @@ import { at, ingest } from '../../../test/helpers/timeseries-factories.ts';
 let t: TestApp;
 let org: Awaited<ReturnType<typeof organizationWithRoles>>;
 let meterId: number;
+let meterSn: string;
 /** Tariffs that no transition names, shared by the tests: A 1.8765/kWh + 9.99/day, B 2.4321/kWh + 14.50/day. */
 let A: number;
 let B: number;
@@ -82,6 +83,7 @@ beforeAll(async () => {
   const site = await createBlock(org.owner.client, org.accountId, { name: 'Billed site' });
   const meter = await createMeter(org.owner.client, org.accountId, site.id);
   meterId = meter.id;
+  meterSn = meter.meter_sn;
   const halfHours = (Date.parse(DECEMBER[1]) - Date.parse(READINGS_START)) / 1_800_000;
   const readings = Array.from({ length: halfHours }, (_, i) => ({ ts: at(READINGS_START, i * 30), import_kwh: 1 }));
   await ingest(org.owner.client, org.accountId, meter.meter_sn, readings);
@@ -142,7 +144,7 @@ describe('a building cost over a reassignment of a source’s tariff', () => {
       source: 'grid',
       meter_id: meterId,
       tariff_id: B,
-      meter_sn: null,
+      meter_sn: meterSn,
       priced: false,
       reason: 'No tariff configured',
       bills: [],
@@ -210,5 +212,33 @@ describe('a building cost over transitions', () => {
       [c, '2025-12-16T00:00:00.000Z', DECEMBER[1], 3552, 532.8, 4084.8],
     ]);
     expect(both.body.data.totals).toEqual({ ZAR: 10570.8 });
+  });
+});
+
+describe('a building cost after a change to its tariff', () => {
+  it('prices with the changed items and tax rate at once (nothing stale from the read cache), and as it was last once deleted', async () => {
+    const a = await tariff(2, 10);
+    const block = await blockPricedWith(a);
+    // November, A: 1440 kWh x 2 = 2880 + 30 x 10 = 300: 3180, tax 477, total 3657.
+    expect(gridBills(await buildingCost(block, NOVEMBER))).toEqual([[a, ...NOVEMBER, 3180, 477, 3657]]);
+
+    const items = await org.owner.client.get(`/api/v1/tariffs/${a}/items`, { account_id: org.accountId });
+    const energy = items.body.data.find((i: { item_type_code: string }) => i.item_type_code === 'IMPORT_ENERGY');
+    const repriced = await org.owner.client.put(`/api/v1/tariffs/${a}/items/${energy.id}`, {
+      account_id: org.accountId,
+      price: 3,
+    });
+    expect(repriced.status, JSON.stringify(repriced.body)).toBe(200);
+    // 1440 x 3 = 4320 + 300 = 4620, tax 693, total 5313.
+    expect(gridBills(await buildingCost(block, NOVEMBER))).toEqual([[a, ...NOVEMBER, 4620, 693, 5313]]);
+
+    const untaxed = await org.owner.client.put(`/api/v1/tariffs/${a}`, { account_id: org.accountId, tax_rate: 0 });
+    expect(untaxed.status, JSON.stringify(untaxed.body)).toBe(200);
+    expect(gridBills(await buildingCost(block, NOVEMBER))).toEqual([[a, ...NOVEMBER, 4620, 0, 4620]]);
+
+    // Deleted since, the tariff still prices its past part, as it was last.
+    expect((await putConfig(block, { grid_tariff_id: null })).status).toBe(200);
+    expect((await org.owner.client.delete(`/api/v1/tariffs/${a}`, { account_id: org.accountId })).status).toBe(204);
+    expect(gridBills(await buildingCost(block, NOVEMBER))).toEqual([[a, ...NOVEMBER, 4620, 0, 4620]]);
   });
 });

@@ -40,12 +40,13 @@ export const costRepository = {
     return row;
   },
 
-  async findMeter(db: Executor, accountId: string, id: number) {
-    const [row] = await db.query<CostMeterRow>(
-      `SELECT ${METER_COLUMNS} FROM meters WHERE id = $1 AND account_id = $2`,
-      [id, accountId],
+  /** The organization's meters of ids, by id. */
+  async findMeters(db: Executor, accountId: string, ids: number[]) {
+    const rows = await db.query<CostMeterRow>(
+      `SELECT ${METER_COLUMNS} FROM meters WHERE id = ANY($1::int[]) AND account_id = $2`,
+      [ids, accountId],
     );
-    return row;
+    return new Map(rows.map((row) => [row.id, row]));
   },
 
   /** The tariff with its items (and their units and blocks), as the pricing engine takes it. */
@@ -126,19 +127,18 @@ export const costRepository = {
     );
   },
 
-  async findBlock(db: Executor, id: number) {
-    const [row] = await db.query<{ id: number; account_id: string }>(
-      'SELECT id, account_id FROM building_blocks WHERE id = $1',
-      [id],
-    );
-    return row;
-  },
-
-  async config(db: Executor, accountId: string, blockId: number) {
-    const [row] = await db.query<Record<string, number | null>>(
-      `SELECT grid_meter_id, solar_meter_id, genset_meter_id, inverter_meter_id, load_meter_id,
-              grid_tariff_id, solar_tariff_id, genset_tariff_id, inverter_tariff_id, load_tariff_id
-       FROM energy_dashboard_configs WHERE building_block_id = $1 AND account_id = $2`,
+  /** The block's organization, and its dashboard config when the organization has one for it (else null). */
+  async blockConfig(db: Executor, accountId: string, blockId: number) {
+    const [row] = await db.query<{ account_id: string; config: Record<string, number | null> | null }>(
+      `SELECT b.account_id,
+              CASE WHEN c.building_block_id IS NULL THEN NULL ELSE json_build_object(
+                'grid_meter_id', c.grid_meter_id, 'solar_meter_id', c.solar_meter_id, 'genset_meter_id', c.genset_meter_id,
+                'inverter_meter_id', c.inverter_meter_id, 'load_meter_id', c.load_meter_id,
+                'grid_tariff_id', c.grid_tariff_id, 'solar_tariff_id', c.solar_tariff_id, 'genset_tariff_id', c.genset_tariff_id,
+                'inverter_tariff_id', c.inverter_tariff_id, 'load_tariff_id', c.load_tariff_id) END AS config
+       FROM building_blocks b
+       LEFT JOIN energy_dashboard_configs c ON c.building_block_id = b.id AND c.account_id = $2
+       WHERE b.id = $1`,
       [blockId, accountId],
     );
     return row;

@@ -161,7 +161,7 @@ const buildingCost = z
         source: z.enum(['grid', 'solar', 'genset', 'inverter', 'load']),
         meter_id: integer.nullable(),
         tariff_id: integer.nullable(),
-        meter_sn: z.string().nullable(),
+        meter_sn: z.string().nullable().describe("The source meter's serial; null when the source has no meter"),
         priced: z.boolean(),
         reason: z.string().nullable().describe('Why the source is not priced'),
         bills: z.array(bill).describe('One per tariff that applied (a transition in the period splits it)'),

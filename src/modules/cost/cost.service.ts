@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
@@ -21,28 +22,40 @@ import { type PendingTransition, type TariffRecord, tariffSegments } from './tar
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
 
+const NO_TARIFF = 'No tariff configured';
+
 function unpricedReason(meterId: number | null, tariffId: number | null): string {
   if (meterId === null && tariffId === null) return 'No meter and no tariff configured';
-  return meterId === null ? 'No meter configured' : 'No tariff configured';
+  return meterId === null ? 'No meter configured' : NO_TARIFF;
 }
 
 type PricedTariff = Awaited<ReturnType<TariffAccess['usableTariff']>>;
 
 export interface CostDeps {
   db: Database;
+  /** What pricing needs of a tariff (items, calendar) is read once and kept until the tariff changes. */
+  cache: ReadCache;
   guard: AccessGuard;
   tariffAccess: Pick<TariffAccess, 'usableTariff' | 'recordedTariff'>;
   /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
   admission: Admission;
 }
 
-export function createCostService({ db, guard, tariffAccess, admission }: CostDeps) {
+export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
+  /** The tariff's items as the engine takes them and its calendar (the reference data it names does not change). */
+  function pricingOf(tariff: PricedTariff) {
+    return cache.get(cacheKeys.tariffPricing(tariff.id), async () => {
+      const [pricing, calendar] = await Promise.all([
+        repo.pricingTariff(db, tariff),
+        repo.calendar(db, tariff, touScheduleId(tariff)),
+      ]);
+      return { pricing, calendar };
+    });
+  }
+
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
   async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
-    const [pricing, calendar] = await Promise.all([
-      repo.pricingTariff(db, tariff),
-      repo.calendar(db, tariff, touScheduleId(tariff)),
-    ]);
+    const { pricing, calendar } = await pricingOf(tariff);
     const context: BillingContext = {
       tariff: pricing,
       calendar,
@@ -88,14 +101,13 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
   async function priceSource(
     auth: AuthContext,
     accountId: string,
-    meterId: number,
+    meter: CostMeterRow | undefined,
     tariffs: { records: TariffRecord[]; pending: PendingTransition[] },
     start: Date,
     end: Date,
   ) {
     const segments = tariffSegments(tariffs.records, tariffs.pending, start, end);
-    if (segments.length === 0) return { meterSn: null, bills: [], unpriced: unpricedReason(meterId, null) };
-    const meter = await repo.findMeter(db, accountId, meterId);
+    if (segments.length === 0) return { meterSn: meter?.meter_sn ?? null, bills: [], unpriced: NO_TARIFF };
     if (!meter) throw notFound('Meter');
     if (!isElectricityMeter(meter)) return { meterSn: meter.meter_sn, bills: [], unpriced: notElectricity(meter) };
     const bills: Bill[] = [];
@@ -114,13 +126,18 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
   }
 
   async function buildingCost(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
-    assertOwned(await repo.findBlock(db, blockId), query.account_id, 'Building block');
-    const config = await repo.config(db, query.account_id, blockId);
+    const { config } = assertOwned(
+      await repo.blockConfig(db, query.account_id, blockId),
+      query.account_id,
+      'Building block',
+    );
     if (!config) throw notFound('Dashboard config');
     const [start, end] = [new Date(query.start), new Date(query.end)];
-    const [history, pending] = await Promise.all([
+    const meterIds = SOURCES.flatMap((source) => config[`${source}_meter_id`] ?? []);
+    const [history, pending, meters] = await Promise.all([
       repo.sourceTariffHistory(db, query.account_id, blockId, end),
       repo.pendingTransitions(db, query.account_id, end),
+      repo.findMeters(db, query.account_id, meterIds),
     ]);
     const sources = await Promise.all(
       SOURCES.map(async (source) => {
@@ -135,7 +152,7 @@ export function createCostService({ db, guard, tariffAccess, admission }: CostDe
           meterSn,
           bills,
           unpriced: reason,
-        } = await priceSource(auth, query.account_id, meterId, { records, pending }, start, end);
+        } = await priceSource(auth, query.account_id, meters.get(meterId), { records, pending }, start, end);
         if (reason) return unpriced(meterSn, reason);
         const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
         return { ...base, meter_sn: meterSn, priced: true, reason: null, bills, total };

@@ -1,4 +1,4 @@
-import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
+import { cacheKeys, type ReadCache, tariffCacheKeys } from '../../db/read-cache.ts';
 import type { Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -49,8 +49,10 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
      */
     async recordedTariff(auth: AuthContext, id: number, accountId: string) {
       await requireAccount(auth, accountId, 'read');
-      const row = await tariffsRepository.findEvenDeleted(db, id);
-      const tariff = row && (await tariffDetails(db, row));
+      const tariff = await cache.get(cacheKeys.tariffRecord(id), async () => {
+        const row = await tariffsRepository.findEvenDeleted(db, id);
+        return row && tariffDetails(db, row);
+      });
       if (tariff && isCatalogueAccount(tariff.account_id)) return tariff;
       return assertOwned(tariff, accountId, 'Tariff');
     },
@@ -69,7 +71,7 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
     },
 
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
-    changed: (tx: Executor, id: number) => cache.invalidate(tx, cacheKeys.tariff(id)),
+    changed: (tx: Executor, id: number) => cache.invalidate(tx, ...tariffCacheKeys(id)),
 
     /**
      * The tariff `id`, not deleted. With accountId (given by the client) it must belong to that
