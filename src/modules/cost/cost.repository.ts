@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/types.ts';
+import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 import type {
   DayType,
   HourlyAggregate,
@@ -32,21 +33,48 @@ export interface CostMeterRow {
   notified_max_demand_kva: number | null;
 }
 
-const METER_COLUMNS = 'id, account_id, meter_sn, meter_type, interval_minutes, notified_max_demand_kva';
+const METER_FIELDS = [
+  'id',
+  'account_id',
+  'meter_sn',
+  'meter_type',
+  'interval_minutes',
+  'notified_max_demand_kva',
+] as const;
+const METER_COLUMNS = METER_FIELDS.join(', ');
+
+const CONFIG_METERS = SOURCES.map((source) => `${source}_meter_id` as const);
+const CONFIG_COLUMNS = [...CONFIG_METERS, ...SOURCES.map((source) => `${source}_tariff_id` as const)];
+
+/** The facts of buildingFacts() (the column names come from the constants above, never from input). */
+const BUILDING_FACTS = `WITH config AS (
+    SELECT * FROM energy_dashboard_configs WHERE building_block_id = $1 AND account_id = $2)
+  SELECT b.account_id,
+    (SELECT json_build_object(${CONFIG_COLUMNS.map((c) => `'${c}', c.${c}`).join(', ')}) FROM config c) AS config,
+    (SELECT coalesce(json_agg(json_build_object(${METER_FIELDS.map((c) => `'${c}', m.${c}`).join(', ')})), '[]')
+     FROM meters m JOIN config c ON m.id IN (${CONFIG_METERS.map((c) => `c.${c}`).join(', ')})
+     WHERE m.account_id = $2) AS meters,
+    (SELECT coalesce(json_agg(json_build_object('source', h.source, 'tariff_id', h.tariff_id,
+         'effective_from', h.effective_from) ORDER BY h.id), '[]')
+     FROM tariff_history h
+     WHERE h.account_id = $2 AND h.building_block_id = $1 AND (h.effective_from IS NULL OR h.effective_from < $3)) AS history,
+    (SELECT coalesce(json_agg(json_build_object('predecessor_id', t.predecessor_id, 'successor_id', t.successor_id,
+         'effective_from', t.effective_from)), '[]')
+     FROM tariff_transitions t WHERE t.account_id = $2 AND t.applied_at IS NULL AND t.effective_from < $3) AS pending
+  FROM building_blocks b WHERE b.id = $1`;
+
+interface BuildingFactsRow {
+  account_id: string;
+  config: Record<(typeof CONFIG_COLUMNS)[number], number | null> | null;
+  meters: CostMeterRow[];
+  history: { source: string; tariff_id: number | null; effective_from: string | null }[];
+  pending: { predecessor_id: number; successor_id: number; effective_from: string }[];
+}
 
 export const costRepository = {
   async findMeterBySn(db: Executor, meterSn: string) {
     const [row] = await db.query<CostMeterRow>(`SELECT ${METER_COLUMNS} FROM meters WHERE meter_sn = $1`, [meterSn]);
     return row;
-  },
-
-  /** The organization's meters of ids, by id. */
-  async findMeters(db: Executor, accountId: string, ids: number[]) {
-    const rows = await db.query<CostMeterRow>(
-      `SELECT ${METER_COLUMNS} FROM meters WHERE id = ANY($1::int[]) AND account_id = $2`,
-      [ids, accountId],
-    );
-    return new Map(rows.map((row) => [row.id, row]));
   },
 
   /** The tariff with its items (and their units and blocks), as the pricing engine takes it. */
@@ -128,43 +156,26 @@ export const costRepository = {
     );
   },
 
-  /** The block's organization, and its dashboard config when the organization has one for it (else null). */
-  async blockConfig(db: Executor, accountId: string, blockId: number) {
-    const [row] = await db.query<{ account_id: string; config: Record<string, number | null> | null }>(
-      `SELECT b.account_id,
-              CASE WHEN c.building_block_id IS NULL THEN NULL ELSE json_build_object(
-                'grid_meter_id', c.grid_meter_id, 'solar_meter_id', c.solar_meter_id, 'genset_meter_id', c.genset_meter_id,
-                'inverter_meter_id', c.inverter_meter_id, 'load_meter_id', c.load_meter_id,
-                'grid_tariff_id', c.grid_tariff_id, 'solar_tariff_id', c.solar_tariff_id, 'genset_tariff_id', c.genset_tariff_id,
-                'inverter_tariff_id', c.inverter_tariff_id, 'load_tariff_id', c.load_tariff_id) END AS config
-       FROM building_blocks b
-       LEFT JOIN energy_dashboard_configs c ON c.building_block_id = b.id AND c.account_id = $2
-       WHERE b.id = $1`,
-      [blockId, accountId],
-    );
-    return row;
-  },
-
   /**
-   * The tariff records of the block's config sources that take effect before `end`, oldest first
-   * per source. A tariff deleted since still prices its part: a past bill does not change.
+   * In one round trip, what a building cost needs before it prices: the block's organization (its
+   * own, to check), and of the organization addressed: the block's dashboard config (null: none),
+   * the meters it names, the tariff records of its sources that take effect before `end` (oldest
+   * first; a tariff deleted since still prices its part, so that a past bill does not change), and
+   * the organization's transitions not applied yet that take effect before `end`.
    */
-  sourceTariffHistory(db: Executor, accountId: string, blockId: number, end: Date) {
-    return db.query<{ source: string; tariff_id: number | null; effective_from: Date | null }>(
-      `SELECT h.source, h.tariff_id, h.effective_from
-       FROM tariff_history h
-       WHERE h.account_id = $1 AND h.building_block_id = $2 AND (h.effective_from IS NULL OR h.effective_from < $3)
-       ORDER BY h.id`,
-      [accountId, blockId, end],
-    );
-  },
-
-  /** The organization's transitions not applied yet that take effect before `end`. */
-  pendingTransitions(db: Executor, accountId: string, end: Date) {
-    return db.query<{ predecessor_id: number; successor_id: number; effective_from: Date }>(
-      `SELECT predecessor_id, successor_id, effective_from FROM tariff_transitions
-       WHERE account_id = $1 AND applied_at IS NULL AND effective_from < $2`,
-      [accountId, end],
-    );
+  async buildingFacts(db: Executor, accountId: string, blockId: number, end: Date) {
+    const [row] = await db.query<BuildingFactsRow>(BUILDING_FACTS, [blockId, accountId, end]);
+    if (!row) return undefined;
+    const date = (iso: string | null) => (iso === null ? null : new Date(iso));
+    return {
+      account_id: row.account_id,
+      config: row.config,
+      meters: new Map(row.meters.map((meter) => [meter.id, meter])),
+      history: row.history.map((record) => ({ ...record, effective_from: date(record.effective_from) })),
+      pending: row.pending.map((transition) => ({
+        ...transition,
+        effective_from: new Date(transition.effective_from),
+      })),
+    };
   },
 };

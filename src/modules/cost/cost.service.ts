@@ -126,19 +126,14 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
   }
 
   async function buildingCost(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
-    const { config } = assertOwned(
-      await repo.blockConfig(db, query.account_id, blockId),
+    const [start, end] = [new Date(query.start), new Date(query.end)];
+    const facts = assertOwned(
+      await repo.buildingFacts(db, query.account_id, blockId, end),
       query.account_id,
       'Building block',
     );
+    const { config, meters, history, pending } = facts;
     if (!config) throw notFound('Dashboard config');
-    const [start, end] = [new Date(query.start), new Date(query.end)];
-    const meterIds = SOURCES.flatMap((source) => config[`${source}_meter_id`] ?? []);
-    const [history, pending, meters] = await Promise.all([
-      repo.sourceTariffHistory(db, query.account_id, blockId, end),
-      repo.pendingTransitions(db, query.account_id, end),
-      repo.findMeters(db, query.account_id, meterIds),
-    ]);
     const sources = await Promise.all(
       SOURCES.map(async (source) => {
         const meterId = config[`${source}_meter_id`] ?? null;
