@@ -118,8 +118,6 @@ async function totals<B, T>(db: Executor, query: TotalsQuery<T>): Promise<Totals
   return rows.map((row) => ({ meterId: row.meter_id, bucket: row.bucket, totals: query.report.totals(row) }));
 }
 
-const MINUTE_MS = 60_000;
-
 /** How a profile's range is cut into buckets: a number of minutes counted from start, or the given bucket starts. */
 export type Bucketing = { minutes: number } | { starts: readonly number[] };
 
@@ -151,25 +149,20 @@ export const aggregatesRepository = {
     range: TimeRange,
     bucketing: Bucketing,
   ): Promise<BucketTotals<T>[]> {
-    const base = { report, accountId, meterIds };
-    if ('minutes' in bucketing) {
-      const { minutes } = bucketing;
-      const rows = await totals<Date, T>(db, {
-        ...base,
-        segments: planSegments(range.start, range.end, minutes),
-        bucket: (params) =>
-          `date_bin(make_interval(mins => ${params.add(minutes)}::int), bucket_start, ${params.add(range.start.toISOString())}::timestamptz)`,
-      });
-      const index = (bucket: Date) => Math.round((bucket.getTime() - range.start.getTime()) / (minutes * MINUTE_MS));
-      return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: index(bucket), totals }));
-    }
-    const { starts } = bucketing;
-    const rows = await totals<number, T>(db, {
-      ...base,
-      segments: planBucketSegments(starts, range.start, range.end),
-      bucket: (params) =>
-        `width_bucket(bucket_start, ${params.add(arrayLiteral(starts.map((s) => new Date(s).toISOString())))}::timestamptz[]) - 1`,
-    });
+    // Either way a row's bucket is its index among the range's buckets: an integer, no timestamp to parse.
+    const bucketed =
+      'minutes' in bucketing
+        ? {
+            segments: planSegments(range.start, range.end, bucketing.minutes),
+            bucket: (params: SqlParams) =>
+              `div(extract(epoch FROM bucket_start - ${params.add(range.start.toISOString())}::timestamptz), ${params.add(bucketing.minutes * 60)}::int)::int`,
+          }
+        : {
+            segments: planBucketSegments(bucketing.starts, range.start, range.end),
+            bucket: (params: SqlParams) =>
+              `width_bucket(bucket_start, ${params.add(arrayLiteral(bucketing.starts.map((s) => new Date(s).toISOString())))}::timestamptz[]) - 1`,
+          };
+    const rows = await totals<number, T>(db, { report, accountId, meterIds, ...bucketed });
     return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: bucket, totals }));
   },
 
