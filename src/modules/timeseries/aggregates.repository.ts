@@ -10,16 +10,18 @@ export interface TimeRange {
   end: Date;
 }
 
-// Sums as exact text (the conversion to units is done by the report, much cheaper than in SQL).
-const AS_SENT: Record<Measure, string> = {
-  import_uwh: 'import_uwh::text',
-  export_uwh: 'export_uwh::text',
-  uvarh: 'uvarh::text',
-  readings: 'readings::int',
-  sum_power_uw: 'sum_power_uw::text',
-  max_power_kw: 'max_power_kw',
-  sum_uva: 'sum_uva::text',
-  max_kva: 'max_kva',
+// How each measure is read from its text: sums stay exact text (the report converts them to units,
+// much cheaper than in SQL), counts and maximums are numbers.
+const exact = (text: string) => text;
+const FROM_TEXT: Record<Measure, (text: string) => string | number> = {
+  import_uwh: exact,
+  export_uwh: exact,
+  uvarh: exact,
+  readings: Number,
+  sum_power_uw: exact,
+  max_power_kw: Number,
+  sum_uva: exact,
+  max_kva: Number,
 };
 
 interface TotalsQuery<T> {
@@ -75,9 +77,10 @@ function bySource(segments: readonly Segment[]): Map<SegmentSource, Segment[]> {
   return groups;
 }
 
-interface TotalsRow<B, T> {
+interface TotalsRow<T> {
   meterId: number;
-  bucket: B;
+  /** Without a bucket expression: null. */
+  bucket: number | null;
   totals: T;
 }
 
@@ -86,7 +89,7 @@ interface TotalsRow<B, T> {
  * meter and bucket. Each source is grouped on its own first, so that raw values are added as
  * integers.
  */
-async function totals<B, T>(db: Executor, query: TotalsQuery<T>): Promise<TotalsRow<B, T>[]> {
+async function totals<T>(db: Executor, query: TotalsQuery<T>): Promise<TotalsRow<T>[]> {
   const { measures } = query.report;
   const combine = combineRollups(measures);
   const params = new SqlParams();
@@ -105,20 +108,35 @@ async function totals<B, T>(db: Executor, query: TotalsQuery<T>): Promise<Totals
       : `SELECT ${groups}, ${combine} FROM (${parts.join(' UNION ALL ')}) p GROUP BY ${groups}`;
   // Repositories never trust ids alone: nothing unless every meter belongs to the organization.
   // (Checked once, outside the parts, so that the planner sees the ids and aggregates by hash.)
-  const rows = await db.query<MicroTotals & { meter_id: number; bucket: B }>(
-    `SELECT ${groups}, ${measures.map((m) => `${AS_SENT[m]} AS ${m}`).join(', ')} FROM (${combined}) c
+  // The rows come as one text, their values one after the other apart by commas (none is null): a
+  // month of 30-minute buckets as rows cost node-postgres an object and a string per value, about
+  // 1.5 ms more than splitting the text.
+  const [result] = await db.query<{ rows: string | null }>(
+    `SELECT string_agg(concat_ws(',', ${groups}, ${measures.join(', ')}), ',' ORDER BY ${groups}) AS rows
+     FROM (${combined}) c
      WHERE (SELECT count(*) FROM meters WHERE id = ANY(${meters}::int[]) AND account_id = ${params.add(query.accountId)})
-       = cardinality(${meters}::int[])
-     ORDER BY ${groups}`,
+       = cardinality(${meters}::int[])`,
     params.values,
     // Whole days only: whatever the meters and days, the plan is an index range scan of the daily
     // rollups, so a plan made once serves every run. (Not so with raw readings or hours.)
     { reusePlan: query.segments.length === 1 && query.segments[0]!.source === 'daily' },
   );
-  return rows.map((row) => ({ meterId: row.meter_id, bucket: row.bucket, totals: query.report.totals(row) }));
+  if (!result?.rows) return [];
+  const values = result.rows.split(',');
+  const first = query.bucket ? 2 : 1;
+  const width = first + measures.length;
+  const rows: TotalsRow<T>[] = [];
+  for (let at = 0; at < values.length; at += width) {
+    const row = {} as Record<Measure, string | number>;
+    for (let i = 0; i < measures.length; i++) row[measures[i]!] = FROM_TEXT[measures[i]!](values[at + first + i]!);
+    rows.push({
+      meterId: Number(values[at]),
+      bucket: query.bucket ? Number(values[at + 1]) : null,
+      totals: query.report.totals(row as unknown as MicroTotals),
+    });
+  }
+  return rows;
 }
-
-const MINUTE_MS = 60_000;
 
 /** How a profile's range is cut into buckets: a number of minutes counted from start, or the given bucket starts. */
 export type Bucketing = { minutes: number } | { starts: readonly number[] };
@@ -134,7 +152,7 @@ export const aggregatesRepository = {
   /** Totals per meter over the range; meters without readings are absent. */
   async sums(db: Executor, accountId: string, meterIds: readonly number[], range: TimeRange) {
     const segments = planSegments(range.start, range.end);
-    const rows = await totals<null, EnergyTotals>(db, { report: ENERGY, accountId, meterIds, segments });
+    const rows = await totals<EnergyTotals>(db, { report: ENERGY, accountId, meterIds, segments });
     return new Map(rows.map((r) => [r.meterId, r.totals]));
   },
 
@@ -151,26 +169,21 @@ export const aggregatesRepository = {
     range: TimeRange,
     bucketing: Bucketing,
   ): Promise<BucketTotals<T>[]> {
-    const base = { report, accountId, meterIds };
-    if ('minutes' in bucketing) {
-      const { minutes } = bucketing;
-      const rows = await totals<Date, T>(db, {
-        ...base,
-        segments: planSegments(range.start, range.end, minutes),
-        bucket: (params) =>
-          `date_bin(make_interval(mins => ${params.add(minutes)}::int), bucket_start, ${params.add(range.start.toISOString())}::timestamptz)`,
-      });
-      const index = (bucket: Date) => Math.round((bucket.getTime() - range.start.getTime()) / (minutes * MINUTE_MS));
-      return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: index(bucket), totals }));
-    }
-    const { starts } = bucketing;
-    const rows = await totals<number, T>(db, {
-      ...base,
-      segments: planBucketSegments(starts, range.start, range.end),
-      bucket: (params) =>
-        `width_bucket(bucket_start, ${params.add(arrayLiteral(starts.map((s) => new Date(s).toISOString())))}::timestamptz[]) - 1`,
-    });
-    return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: bucket, totals }));
+    // Either way a row's bucket is its index among the range's buckets: an integer, no timestamp to parse.
+    const bucketed =
+      'minutes' in bucketing
+        ? {
+            segments: planSegments(range.start, range.end, bucketing.minutes),
+            bucket: (params: SqlParams) =>
+              `div(extract(epoch FROM bucket_start - ${params.add(range.start.toISOString())}::timestamptz), ${params.add(bucketing.minutes * 60)}::int)::int`,
+          }
+        : {
+            segments: planBucketSegments(bucketing.starts, range.start, range.end),
+            bucket: (params: SqlParams) =>
+              `width_bucket(bucket_start, ${params.add(arrayLiteral(bucketing.starts.map((s) => new Date(s).toISOString())))}::timestamptz[]) - 1`,
+          };
+    const rows = await totals(db, { report, accountId, meterIds, ...bucketed });
+    return rows.map(({ meterId, bucket, totals }) => ({ meterId, index: bucket!, totals }));
   },
 
   /** The last reading in the range, if any. */

@@ -51,7 +51,9 @@ export function sourcePoints(
     const meters = perBucket.get(index) ?? new Map<number, EnergyFlows>();
     perBucket.set(index, meters.set(meterId, totals));
   }
-  return bucketPoints(buckets, perBucket, fill, (meters) => ({
+  return bucketPoints(buckets, perBucket, fill, (ts, label, meters) => ({
+    ts,
+    label,
     sources: Object.fromEntries(sources.map(({ source, meterId }) => [source, energyOf(meters?.get(meterId))])),
   }));
 }

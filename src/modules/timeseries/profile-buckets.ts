@@ -1,5 +1,6 @@
 import type { Bucketing, TimeRange } from './aggregates.repository.ts';
 import { type CalendarUnit, calendarBuckets, calendarUnitCount } from './calendar.ts';
+import { isoWriter } from './iso-time.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -34,39 +35,45 @@ export function bucketCount(grouping: Grouping, range: TimeRange): number {
 export interface ProfileBuckets {
   bucketing: Bucketing;
   count: number;
-  /** The bucket's start (UTC), and its local name for calendar units. */
-  name(index: number): { ts: string; label?: string };
+  /** The bucket's start (UTC, ISO 8601). */
+  ts(index: number): string;
+  /** The bucket's local name, for calendar units. */
+  label(index: number): string | undefined;
 }
 
 export function profileBuckets(grouping: Grouping, range: TimeRange): ProfileBuckets {
+  const iso = isoWriter();
   if ('minutes' in grouping) {
     const widthMs = grouping.minutes * MINUTE_MS;
     return {
       bucketing: grouping,
       count: bucketCount(grouping, range),
-      name: (index) => ({ ts: new Date(range.start.getTime() + index * widthMs).toISOString() }),
+      ts: (index) => iso(range.start.getTime() + index * widthMs),
+      label: () => undefined,
     };
   }
   const buckets = calendarBuckets(grouping.unit, grouping.tz, range.start, range.end);
   return {
     bucketing: { starts: buckets.map((b) => b.start) },
     count: buckets.length,
-    name: (index) => ({ ts: new Date(buckets[index]!.start).toISOString(), label: buckets[index]!.label }),
+    ts: (index) => iso(buckets[index]!.start),
+    label: (index) => buckets[index]!.label,
   };
 }
 
 /**
  * One point per bucket that has values (by bucket index), ascending, or per bucket of the range
- * with fill; each names its bucket and carries what point makes of the values (undefined: none).
+ * with fill; point makes each of its bucket's start, label (undefined without calendar units: the
+ * JSON leaves it out) and values (undefined: none).
  */
 export function bucketPoints<V, P>(
   buckets: ProfileBuckets,
   values: ReadonlyMap<number, V>,
   fill: boolean,
-  point: (value: V | undefined) => P,
-) {
+  point: (ts: string, label: string | undefined, value: V | undefined) => P,
+): P[] {
   const indexes = fill
     ? Array.from({ length: buckets.count }, (_, index) => index)
     : [...values.keys()].sort((a, b) => a - b);
-  return indexes.map((index) => ({ ...buckets.name(index), ...point(values.get(index)) }));
+  return indexes.map((index) => point(buckets.ts(index), buckets.label(index), values.get(index)));
 }

@@ -25,12 +25,13 @@ import type {
   MeterRangeQuery,
   ProfileQuery,
 } from './timeseries.schemas.ts';
-import { ENERGY_FLOWS, type EnergyTotals, POWER, type PowerTotals, type Report } from './totals.ts';
+import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 /** Above these sizes a query is expensive: it runs under the admission of its organization. */
 const CHEAP_SUMS_METERS = 100;
 const CHEAP_PROFILE_BUCKETS = 2000;
+const NO_FLOWS: EnergyFlows = { import_kwh: 0, export_kwh: 0, net_kwh: 0, kvarh: 0 };
 
 export interface TimeseriesDeps {
   db: Database;
@@ -117,18 +118,17 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     });
   }
 
-  /** The meter's buckets of the report, each named, with the values point takes of its totals (or empty). */
+  /** The meter's buckets of the report, each made by point of its start, label and totals (if any). */
   async function profile<T, P>(
     auth: AuthContext,
     query: ProfileQuery,
     report: Report<T>,
-    point: (totals: T) => P,
-    empty: P,
+    point: (ts: string, label: string | undefined, totals: T | undefined) => P,
   ) {
     const meter = await readableMeter(auth, query);
     return profileTotals(query.account_id, [meter.id], query, report, (buckets, rows) => {
       const totals = new Map(rows.map((row) => [row.index, row.totals]));
-      return bucketPoints(buckets, totals, query.fill === 'zero', (t) => (t ? point(t) : empty));
+      return bucketPoints(buckets, totals, query.fill === 'zero', point);
     });
   }
 
@@ -151,27 +151,25 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, ENERGY_FLOWS, (flows) => flows, {
-        import_kwh: 0,
-        export_kwh: 0,
-        net_kwh: 0,
-        kvarh: 0,
-      });
+      return profile(auth, query, ENERGY_FLOWS, (ts, label, flows = NO_FLOWS) => ({
+        ts,
+        label,
+        import_kwh: flows.import_kwh,
+        export_kwh: flows.export_kwh,
+        net_kwh: flows.net_kwh,
+        kvarh: flows.kvarh,
+      }));
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(
-        auth,
-        query,
-        POWER,
-        ({ avg_kw, max_kw, avg_kva, max_kva }): Record<keyof PowerTotals, number | null> => ({
-          avg_kw,
-          max_kw,
-          avg_kva,
-          max_kva,
-        }),
-        { avg_kw: null, max_kw: null, avg_kva: null, max_kva: null },
-      );
+      return profile(auth, query, POWER, (ts, label, power) => ({
+        ts,
+        label,
+        avg_kw: power ? power.avg_kw : null,
+        max_kw: power ? power.max_kw : null,
+        avg_kva: power ? power.avg_kva : null,
+        max_kva: power ? power.max_kva : null,
+      }));
     },
 
     /** Per bucket, the energy of each source of the block's dashboard config that has an electricity meter. */

@@ -35,12 +35,15 @@ export interface PowerTotals {
   max_kva: number;
 }
 
+const MINUS = 45; // '-'
+
 /**
  * An exact integer sum, as a number when below 1e15 (then the double is exact, and a quotient
  * m / d is off by less than half its distance to the nearest tie, so Math.round rounds it exactly).
  */
 function parseMicro(text: string): Micro {
-  return text.replace('-', '').length <= 15 ? Number(text) : BigInt(text);
+  const digits = text.charCodeAt(0) === MINUS ? text.length - 1 : text.length;
+  return digits <= 15 ? Number(text) : BigInt(text);
 }
 
 function difference(a: Micro, b: Micro): Micro {
