@@ -1,6 +1,5 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import { billingMonths, createDayDescriber, monthKeyOf } from './calendar.ts';
-import { chargesByType } from './charges.ts';
 import { peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
 import { createLocalClock, DAY_MS } from './local-time.ts';
@@ -88,15 +87,14 @@ function monthStartsIn(timeZone: string, fromMs: number, toMs: number): Date[] {
  * readings of the partial hours at its edges are priced as they are), and how to group them. Null
  * when only the readings give the exact bill: no whole hour in the period, a zone whose offset is
  * not a whole number of hours (from the UTILISED_CAPACITY look-back on), a schedule with a boundary
- * inside an hour, intervals that do not divide the hour, or kVA items on a meter whose half-hour
- * demand is a mean of several readings. Readings are on the meter's grid (ingest checks it), so a
- * start and an end anywhere (to the millisecond) are fine.
+ * inside an hour, intervals that do not divide the hour, or intervals under 30 minutes (a half
+ * hour's demand, a month's max_kva, is then a mean of several readings, which the hourly maximum
+ * does not give). Readings are on the meter's grid (ingest checks it), so a start and an end
+ * anywhere (to the millisecond) are fine.
  */
 export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   const timeZone = input.tariff.timezone;
-  const charges = [...chargesByType(input.tariff.items).values()].flat();
-  if (MINUTES_PER_HOUR % input.intervalMinutes !== 0) return null;
-  if (charges.some((charge) => charge.basis === 'PER_KVA_MONTH') && input.intervalMinutes < 30) return null;
+  if (MINUTES_PER_HOUR % input.intervalMinutes !== 0 || input.intervalMinutes < 30) return null;
   const startMs = input.start.getTime();
   const hoursStart = Math.ceil(startMs / HOUR_MS) * HOUR_MS;
   const endMs = Math.floor(input.end.getTime() / HOUR_MS) * HOUR_MS;
