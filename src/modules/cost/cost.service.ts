@@ -11,13 +11,8 @@ import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
-import {
-  type BillingContext,
-  planHourlyPricing,
-  priceHourly,
-  priceReadings,
-  utilisationWindowStart,
-} from './engine/index.ts';
+import { type BillingContext, priceHourly, priceReadings, utilisationWindowStart } from './engine/index.ts';
+import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
@@ -42,6 +37,8 @@ export interface CostDeps {
 }
 
 export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
+  const planFor = createPlanCache();
+
   /** The tariff's items as the engine takes them and its calendar (the reference data it names does not change). */
   function pricingOf(tariff: PricedTariff) {
     return cache.get(cacheKeys.tariffPricing(tariff.id), async () => {
@@ -73,7 +70,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
   /** From the hourly rollups of its whole hours where they give the exact bill (nearly always), else from the readings. */
   async function price(meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
-    const plan = planHourlyPricing(context);
+    const plan = planFor(context);
     if (plan) {
       // The readings of the partial hours at the edges, when the period has any.
       const edge = (from: Date, to: Date) =>

@@ -1,6 +1,5 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { createDayDescriber, monthKeyOf } from './calendar.ts';
-import { chargesByType } from './charges.ts';
+import { billingMonths, createDayDescriber, monthKeyOf } from './calendar.ts';
 import { peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
 import { createLocalClock, DAY_MS } from './local-time.ts';
@@ -33,6 +32,14 @@ export interface HourlyPlan {
   hourKeys: number[];
   firstMonthKey: number;
   classes: DayClass[];
+  /**
+   * With a start off the meter's interval grid, an interval begins lagMs before the grid instant it
+   * holds: a reading of [B, B + lagMs) after a local month's start B counts for the month before
+   * (usage.ts counts intervals by the local month of their start). The month starts inside the
+   * hours; none on the grid.
+   */
+  monthStarts: Date[];
+  lagMs: number;
 }
 
 /** One group of hourly aggregates: a plan key, inside [start, end) or before it. */
@@ -46,6 +53,8 @@ export interface HourlyAggregate {
   readings: number;
   /** The highest kVA of a reading in the group. */
   max_kva: number;
+  /** Its readings of [B, B + plan.lagMs) after a month start B: intervals of the month before. */
+  previous_month_readings: number;
 }
 
 const MONTH_FACTOR = 1024;
@@ -66,26 +75,33 @@ function hourlyPeriods(lookupPeriods: LookupPeriods, dayClass: DayClass): number
   return codes;
 }
 
+/** The instants local months begin in [fromMs, toMs). */
+function monthStartsIn(timeZone: string, fromMs: number, toMs: number): Date[] {
+  return billingMonths(timeZone, fromMs - 1, toMs)
+    .slice(1)
+    .map((month) => new Date(month.startMs));
+}
+
 /**
  * Whether a bill can be priced from hourly aggregates over the whole hours of its period (the
  * readings of the partial hours at its edges are priced as they are), and how to group them. Null
- * when only the readings give the exact bill: no whole hour in the period, a start off the meter's
- * interval grid, a zone whose offset is not a whole number of hours, a schedule with a boundary
- * inside an hour, intervals that do not divide the hour, or kVA items on a meter whose half-hour
- * demand is a mean of several readings.
+ * when only the readings give the exact bill: no whole hour in the period, a zone whose offset is
+ * not a whole number of hours (from the UTILISED_CAPACITY look-back on), a schedule with a boundary
+ * inside an hour, intervals that do not divide the hour, or intervals under 30 minutes (a half
+ * hour's demand, a month's max_kva, is then a mean of several readings, which the hourly maximum
+ * does not give). Readings are on the meter's grid (ingest checks it), so a start and an end
+ * anywhere (to the millisecond) are fine.
  */
 export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   const timeZone = input.tariff.timezone;
-  const charges = [...chargesByType(input.tariff.items).values()].flat();
-  if (MINUTES_PER_HOUR % input.intervalMinutes !== 0) return null;
-  if (charges.some((charge) => charge.basis === 'PER_KVA_MONTH') && input.intervalMinutes < 30) return null;
+  if (MINUTES_PER_HOUR % input.intervalMinutes !== 0 || input.intervalMinutes < 30) return null;
   const startMs = input.start.getTime();
-  if (startMs % (input.intervalMinutes * 60_000) !== 0) return null;
   const hoursStart = Math.ceil(startMs / HOUR_MS) * HOUR_MS;
   const endMs = Math.floor(input.end.getTime() / HOUR_MS) * HOUR_MS;
   if (endMs <= hoursStart) return null;
+  // A local midnight: off the hour only where the offset is not whole hours, which the loop refuses.
   const from = utilisationWindowStart(input)?.getTime() ?? hoursStart;
-  if (from % HOUR_MS !== 0) return null;
+  const lagMs = (hoursStart - startMs) % (input.intervalMinutes * 60_000);
 
   const describeDay = createDayDescriber(input.calendar);
   const lookupPeriods = createPeriodLookup(input.calendar.schedule);
@@ -99,6 +115,8 @@ export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
     hourKeys: [],
     firstMonthKey,
     classes: [],
+    monthStarts: lagMs === 0 ? [] : monthStartsIn(timeZone, hoursStart, endMs),
+    lagMs,
   };
   const classOfDay = new Map<number, { classId: number; monthKey: number }>();
   const periodsOfClass: number[][] = [];
@@ -137,6 +155,10 @@ function decodeKey(plan: HourlyPlan, key: number) {
     classId: Math.floor((key % MONTH_FACTOR) / CLASS_FACTOR),
     period: key % CLASS_FACTOR,
   };
+}
+
+function addTo(counts: Map<number, number>, key: number, count: number): void {
+  counts.set(key, (counts.get(key) ?? 0) + count);
 }
 
 /** The usage the readings would measure, from their hourly aggregates grouped by the plan. */
@@ -183,7 +205,8 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
     segment.kvarhMicro += row.kvarh_micro;
     if (period > 0) segment.importByPeriodMicro[TOU_PERIODS[period - 1]!] += row.import_micro;
     else unclassifiedImportMicro += row.import_micro;
-    coveredIntervalsByMonth.set(monthKey, (coveredIntervalsByMonth.get(monthKey) ?? 0) + row.readings);
+    addTo(coveredIntervalsByMonth, monthKey, row.readings - row.previous_month_readings);
+    if (row.previous_month_readings > 0) addTo(coveredIntervalsByMonth, monthKey - 1, row.previous_month_readings);
   }
   const rank = (segment: UsageSegment) => order.get(`${segment.monthKey}|${segment.season}`) ?? 0;
   return {
@@ -221,9 +244,7 @@ function joinSegments(parts: UsageSegment[][]): UsageSegment[] {
 export function joinUsage(parts: Usage[]): Usage {
   const coveredIntervalsByMonth = new Map<number, number>();
   for (const part of parts) {
-    for (const [monthKey, covered] of part.coveredIntervalsByMonth) {
-      coveredIntervalsByMonth.set(monthKey, (coveredIntervalsByMonth.get(monthKey) ?? 0) + covered);
-    }
+    for (const [monthKey, covered] of part.coveredIntervalsByMonth) addTo(coveredIntervalsByMonth, monthKey, covered);
   }
   return {
     segments: joinSegments(parts.map((part) => part.segments)),
