@@ -3192,6 +3192,7 @@ export interface paths {
                                         warnings: string[];
                                     }[];
                                     meter_id: number | null;
+                                    /** @description The source meter's serial; null when the source has no meter */
                                     meter_sn: string | null;
                                     priced: boolean;
                                     /** @description Why the source is not priced */
