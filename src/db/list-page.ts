@@ -27,6 +27,9 @@ export interface ListSpec {
   tiebreak: string;
 }
 
+/** The column that carries the count of matching rows on each row of a page. */
+const TOTAL = 'list_total_count';
+
 export interface Page<T> {
   rows: T[];
   count: number;
@@ -50,19 +53,21 @@ export async function listPage<T>(db: Executor, spec: ListSpec, list: ListParams
     where.push(`(${matches.join(' OR ')})`);
   }
   const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const [total] = await db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM ${spec.from} ${whereSql}`,
-    params.values,
-  );
+  const countSql = `SELECT count(*)::int AS count FROM ${spec.from} ${whereSql}`;
   const direction = list.sortOrder === 'asc' ? 'ASC' : 'DESC';
   const sortColumn = spec.sortColumns[list.sortBy] ?? spec.tiebreak;
   const limit = params.add(list.limit);
   const offset = params.add((list.page - 1) * list.limit);
-  const rows = await db.query<T>(
-    `SELECT ${spec.select} FROM ${spec.from} ${whereSql}
+  // The count rides along with the page (one round trip): an uncorrelated subquery, run once.
+  const rows = await db.query<T & { [TOTAL]: number }>(
+    `SELECT (${countSql}) AS ${TOTAL}, ${spec.select} FROM ${spec.from} ${whereSql}
      ORDER BY ${sortColumn} ${direction} NULLS LAST, ${spec.tiebreak} ${direction}
      LIMIT ${limit} OFFSET ${offset}`,
     params.values,
   );
-  return { rows, count: total?.count ?? 0 };
+  if (rows.length > 0) return { rows: rows.map(({ [TOTAL]: _, ...row }) => row as T), count: rows[0]![TOTAL] };
+  // No row on this page: none at all on the first, else the count of a page past the end.
+  if (list.page === 1) return { rows: [], count: 0 };
+  const [total] = await db.query<{ count: number }>(countSql, params.values.slice(0, -2));
+  return { rows: [], count: total?.count ?? 0 };
 }
