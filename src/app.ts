@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
+import { createVersionedResults } from './db/versioned-results.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { createAdmission } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
@@ -29,6 +30,12 @@ import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
+
+/**
+ * How many buckets (of one meter each) of profiles are kept at most: about 300 bytes each with
+ * their JSON, some 60 MB, 134 months of one meter in 30-minute buckets.
+ */
+const PROFILE_BUCKETS_KEPT = 200_000;
 
 export interface AppDeps {
   config: Config;
@@ -71,6 +78,7 @@ export async function buildApp({
   const guard = createAccessGuard(db, cache);
   const tariffAccess = createTariffAccess(db, guard, cache);
   const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  const profiles = createVersionedResults(PROFILE_BUCKETS_KEPT);
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);
@@ -85,7 +93,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache });
-  registerTimeseriesModule(app, { db, guard, admission });
+  registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
   registerTariffsModule(app, { db, tariffAccess });
   registerTariffItemsModule(app, { db, tariffAccess });
   registerCatalogueModule(app, { db, tariffAccess });
