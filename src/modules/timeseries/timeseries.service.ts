@@ -108,7 +108,9 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
    * names what it makes), under the admission of the organization when the buckets are many. The
    * result is kept until the readings of one of the meters change (here, or in another process once
    * its NOTIFY arrives): dashboards ask for the same periods again and again. A kept result takes
-   * no admission. The caller has checked access to the meters.
+   * no admission. The caller has checked access to the meters. (Deleting a meter deletes its
+   * readings by a trigger, unannounced: none is needed, for its id is then found no more, neither
+   * by serial nor in a config, and what was kept of it is never asked for again.)
    */
   function profileTotals<T, R>(
     shape: unknown,
