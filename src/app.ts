@@ -7,6 +7,7 @@ import { createAdmission } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
+import type { JsonText } from './http/serializer.ts';
 import type { App } from './http/types.ts';
 import { registerAdminModule } from './modules/admin/admin.module.ts';
 import { createAccessTokens } from './modules/auth/access-tokens.ts';
@@ -32,10 +33,10 @@ import { registerTransitionsModule } from './modules/transitions/transitions.mod
 import { demoSamples } from './seed/demo-samples.ts';
 
 /**
- * How many buckets (of one meter each) of profiles are kept at most: about 300 bytes each with
- * their JSON, some 60 MB, 134 months of one meter in 30-minute buckets.
+ * How much JSON of profiles is kept at most, in characters (bytes: it is ASCII): 64 MB, some 430
+ * months of one meter in 30-minute buckets (147 kB each).
  */
-const PROFILE_BUCKETS_KEPT = 200_000;
+const PROFILE_JSON_KEPT = 64_000_000;
 
 export interface AppDeps {
   config: Config;
@@ -78,7 +79,7 @@ export async function buildApp({
   const guard = createAccessGuard(db, cache);
   const tariffAccess = createTariffAccess(db, guard, cache);
   const admission = createAdmission(config.expensiveConcurrencyPerOrg);
-  const profiles = createVersionedResults(PROFILE_BUCKETS_KEPT);
+  const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);

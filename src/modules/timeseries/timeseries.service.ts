@@ -5,6 +5,7 @@ import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
 import { mapConcurrently } from './map-concurrently.ts';
@@ -40,8 +41,8 @@ export interface TimeseriesDeps {
   guard: AccessGuard;
   admission: Admission;
   cache: ReadCache;
-  /** Profiles, kept until the readings of their meters change. */
-  profiles: VersionedResults;
+  /** Profiles as JSON, kept until the readings of their meters change. */
+  profiles: VersionedResults<JsonText>;
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -105,12 +106,13 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
 
   /**
    * The buckets of the query's range and the meters' totals in them, shaped by `then` (`shape`
-   * names what it makes), under the admission of the organization when the buckets are many. The
-   * result is kept until the readings of one of the meters change (here, or in another process once
-   * its NOTIFY arrives): dashboards ask for the same periods again and again. A kept result takes
-   * no admission. The caller has checked access to the meters. (Deleting a meter deletes its
-   * readings by a trigger, unannounced: none is needed, for its id is then found no more, neither
-   * by serial nor in a config, and what was kept of it is never asked for again.)
+   * names what it makes) and written as JSON, under the admission of the organization when the
+   * buckets are many. The result is kept until the readings of one of the meters change (here, or
+   * in another process once its NOTIFY arrives): dashboards ask for the same periods again and
+   * again. A kept result takes no admission. The caller has checked access to the meters.
+   * (Deleting a meter deletes its readings by a trigger, unannounced: none is needed, for its id
+   * is then found no more, neither by serial nor in a config, and what was kept of it is never
+   * asked for again.)
    */
   function profileTotals<T, R>(
     shape: unknown,
@@ -124,14 +126,14 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
     const count = bucketCount(grouping, query);
     const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
     const key = JSON.stringify([shape, meterIds, query.start, query.end, grouping, query.fill]);
-    return profiles.get(versions, key, count * Math.max(meterIds.length, 1), () =>
+    return profiles.get(versions, key, () =>
       admitIf(count > CHEAP_PROFILE_BUCKETS, accountId, async () => {
         const buckets = profileBuckets(grouping, query);
         const rows =
           meterIds.length > 0
             ? await aggregates.profile(db, report, accountId, meterIds, query, buckets.bucketing)
             : [];
-        return then(buckets, rows);
+        return new JsonText(JSON.stringify(then(buckets, rows)));
       }),
     );
   }
