@@ -9,6 +9,7 @@
  */
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
+import { notifyOtherProcesses } from '../src/db/read-cache.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
 import { seedDemo } from '../src/seed/demo.ts';
@@ -63,7 +64,7 @@ async function yearBuilding(base: string, token: string, accountId: string, tari
       const kwh = 1 + ((i * 7919) % 100) / 100;
       batch.push(meter!.id, yearStart + i * SLOT_MS, kwh, 0, kwh / 4, kwh * 2, kwh * 2.2);
     }
-    await db.transaction((tx) => storeReadings(tx, accountId, prepareReadings(batch)));
+    await db.transaction((tx) => storeReadings(tx, accountId, prepareReadings(batch), notifyOtherProcesses));
     meterIds.push(meter!.id);
   }
   // Through the API, as a user configures it: the change of each source's tariff is recorded.

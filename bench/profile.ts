@@ -5,8 +5,10 @@
  * asks it through HTTP, one request at a time, for the month energy profile of the demo's grid
  * meter in 30-minute buckets (the last whole calendar month in South African time, 1,488 buckets),
  * as bench/load.ts does at 50 connections. Prints the latency percentiles and the CPU time per
- * request of the service process and of the database's server processes: what caps the requests
- * per second when both share the machine's cores. PROFILE_OUT=file writes the last body there.
+ * request of the service process and of the database's server processes (what caps the requests
+ * per second when both share the machine's cores), twice: warm, the same month every time (kept
+ * by the service until the meter's readings change), and cold, each request the month shifted
+ * back by one more bucket (computed every time). PROFILE_OUT=file writes the month's body there.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
@@ -26,6 +28,7 @@ const WARMUP = 200;
 const REQUESTS = Number(process.argv[2] ?? 1000);
 const PORT = '3921';
 const TICKS_PER_MS = 0.1; // USER_HZ = 100
+const BUCKET_MS = 30 * 60_000;
 
 /** User and system CPU time of a process so far, in ms. */
 function cpuMs(pid: number): number {
@@ -52,21 +55,27 @@ try {
   const now = new Date();
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 2 * 3600_000);
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) - 2 * 3600_000);
-  const query = new URLSearchParams({
-    account_id: orgs.find((o) => !o.is_personal_account)!.id,
-    meter_sn: 'DEMO-GRID-001',
-    start: start.toISOString(),
-    end: end.toISOString(),
-    bucket_minutes: '30',
-  });
-  const url = `${base}/api/v1/timeseries/electricity/energy-profile?${query}`;
+  const accountId = orgs.find((o) => !o.is_personal_account)!.id;
+  /** The month shifted back by `shift` buckets: each shift a profile not yet computed. */
+  const urlOf = (shift: number) => {
+    const query = new URLSearchParams({
+      account_id: accountId,
+      meter_sn: 'DEMO-GRID-001',
+      start: new Date(start.getTime() - shift * BUCKET_MS).toISOString(),
+      end: new Date(end.getTime() - shift * BUCKET_MS).toISOString(),
+      bucket_minutes: '30',
+    });
+    return `${base}/api/v1/timeseries/electricity/energy-profile?${query}`;
+  };
   let body = '';
-  const send = async () => {
+  const send = async (url: string) => {
     const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     body = await res.text();
     if (res.status !== 200) throw new Error(`status ${res.status}: ${body}`);
   };
-  await sequentialTimes(WARMUP, 0, send);
+  // Cold requests from WARMUP buckets back, where the warm-up has not been.
+  let shift = WARMUP;
+  await sequentialTimes(WARMUP, 0, () => send(urlOf(--shift)));
   // The service's connections to its database, once the warm-up has opened them.
   const backends = (
     await monitor.query<{ pid: number }>(
@@ -74,21 +83,29 @@ try {
     )
   ).rows.map((r) => r.pid);
   const databaseCpu = () => backends.reduce((total, pid) => total + cpuMs(pid), 0);
-  const [serviceBefore, databaseBefore] = [cpuMs(service.pid!), databaseCpu()];
-  const timings = await sequentialTimes(0, REQUESTS, send);
-  const perRequest = (before: number, after: number) => ((after - before) / REQUESTS).toFixed(2);
-  const serviceCpu = perRequest(serviceBefore, cpuMs(service.pid!));
-  const dbCpu = perRequest(databaseBefore, databaseCpu());
-  if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, body);
-  const buckets = (JSON.parse(body) as { data: unknown[] }).data.length;
   console.log(`machine: ${machine()}, PostgreSQL`);
+
+  /** Latency percentiles and CPU per request of REQUESTS sequential requests, each of urlOf(nextShift()). */
+  async function measure(label: string, nextShift: () => number) {
+    const [serviceBefore, databaseBefore] = [cpuMs(service.pid!), databaseCpu()];
+    const timings = await sequentialTimes(0, REQUESTS, () => send(urlOf(nextShift())));
+    const perRequest = (before: number, after: number) => ((after - before) / REQUESTS).toFixed(2);
+    const serviceCpu = perRequest(serviceBefore, cpuMs(service.pid!));
+    const dbCpu = perRequest(databaseBefore, databaseCpu());
+    console.log(
+      `${label}, ${REQUESTS} sequential requests: p50 ${percentile(timings, 50).toFixed(2)} ms, p95 ${percentile(timings, 95).toFixed(2)} ms, p99 ${percentile(timings, 99).toFixed(2)} ms; CPU per request: service ${serviceCpu} ms, database ${dbCpu} ms (${backends.length} connections)`,
+    );
+  }
+
+  await send(urlOf(0));
+  const buckets = (JSON.parse(body) as { data: unknown[] }).data.length;
   console.log(
     `grid meter ${start.toISOString()} .. ${end.toISOString()}, 30-minute buckets: ${buckets} buckets, ${body.length} bytes`,
   );
-  console.log(
-    `energy-profile over HTTP, ${REQUESTS} sequential requests: p50 ${percentile(timings, 50).toFixed(2)} ms, p95 ${percentile(timings, 95).toFixed(2)} ms, p99 ${percentile(timings, 99).toFixed(2)} ms`,
-  );
-  console.log(`CPU per request: service ${serviceCpu} ms, database ${dbCpu} ms (${backends.length} connections)`);
+  await measure('energy-profile over HTTP, warm (the same month, kept)', () => 0);
+  if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, body);
+  shift = WARMUP;
+  await measure('energy-profile over HTTP, cold (each a month shifted back by one more bucket)', () => ++shift);
 } finally {
   await monitor.end();
   await stopProcess(service);

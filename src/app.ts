@@ -1,11 +1,13 @@
 import type { Config } from './config.ts';
 import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
+import { createVersionedResults } from './db/versioned-results.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { createAdmission } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
+import type { JsonText } from './http/serializer.ts';
 import type { App } from './http/types.ts';
 import { registerAdminModule } from './modules/admin/admin.module.ts';
 import { createAccessTokens } from './modules/auth/access-tokens.ts';
@@ -29,6 +31,12 @@ import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
+
+/**
+ * How much JSON of profiles is kept at most, in characters (bytes: it is ASCII): 64 MB, some 430
+ * months of one meter in 30-minute buckets (147 kB each).
+ */
+const PROFILE_JSON_KEPT = 64_000_000;
 
 export interface AppDeps {
   config: Config;
@@ -71,6 +79,7 @@ export async function buildApp({
   const guard = createAccessGuard(db, cache);
   const tariffAccess = createTariffAccess(db, guard, cache);
   const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);
@@ -85,7 +94,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache });
-  registerTimeseriesModule(app, { db, guard, admission });
+  registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
   registerTariffsModule(app, { db, tariffAccess });
   registerTariffItemsModule(app, { db, tariffAccess });
   registerCatalogueModule(app, { db, tariffAccess });

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.ts';
 import type { App } from '../http/types.ts';
 import { generateSigningKeys } from '../modules/auth/signing-keys.ts';
 import { openPostgresDatabase } from './postgres.ts';
+import { createReadCache } from './read-cache.ts';
 import type { Database } from './types.ts';
 
 let t: TestApp;
@@ -51,6 +52,39 @@ describe('read cache in one process', () => {
     const tariff = await createTariff(owner.client, accountId);
     expect(tariff.id).toBe(next);
     expect((await owner.client.get(`/api/v1/tariffs/${next}`, { account_id: accountId })).status).toBe(200);
+  });
+});
+
+describe('versions of keys', () => {
+  it('stay the same object until the key is invalidated (many keys by one statement), fresh ones until then', async () => {
+    const cache = createReadCache(t.db);
+    const fresh = (key: string) => {
+      const first = cache.version(key);
+      return cache.version(key) !== first;
+    };
+    expect(fresh('a')).toBe(true); // not listening yet
+    await cache.start();
+    try {
+      const [a, b] = [cache.version('a'), cache.version('b')];
+      expect(cache.version('a')).toBe(a);
+      expect(cache.version('b')).toBe(b);
+      await t.db.transaction(async (tx) => {
+        await cache.invalidate(tx, 'a', 'b');
+        // Written, not committed: nothing can be kept by a or b.
+        expect([fresh('a'), fresh('b')]).toEqual([true, true]);
+      });
+      // Until the notice of the commit arrives.
+      for (let i = 0; i < 100 && (fresh('a') || fresh('b')); i++) await new Promise((r) => setTimeout(r, 20));
+      expect([fresh('a'), fresh('b')]).toEqual([false, false]);
+      expect(cache.version('a')).not.toBe(a);
+      expect(cache.version('b')).not.toBe(b);
+      const c = cache.version('c');
+      await t.db.query(`SELECT pg_notify('ums_cache', 'c')`);
+      for (let i = 0; i < 100 && cache.version('c') === c; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(cache.version('c')).not.toBe(c);
+    } finally {
+      await cache.stop();
+    }
   });
 });
 

@@ -40,6 +40,18 @@ export function createReadCache(db: Database) {
     entries.set(key, { value, expires: Date.now() + TTL_MS });
   }
 
+  /** The cached value of key, or load()'s, which is kept only if no write touched the key meanwhile. */
+  async function get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!listening || isDirty(key)) return load();
+    const hit = entries.get(key);
+    if (hit && hit.expires > Date.now()) return hit.value as T;
+    const generation = generations.get(key);
+    const value = await load();
+    // Absent rows are not kept: a row created later under the same key must be seen at once.
+    if (value !== undefined && listening && generations.get(key) === generation && !isDirty(key)) store(key, value);
+    return value;
+  }
+
   return {
     async start() {
       stopListening = await db.listen(
@@ -61,16 +73,23 @@ export function createReadCache(db: Database) {
       await stopListening?.();
     },
 
-    /** The cached value of key, or load()'s, which is kept only if no write touched the key meanwhile. */
-    async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-      if (!listening || isDirty(key)) return load();
+    get,
+
+    /**
+     * A token of what key names as it is now: the same object until the key is invalidated (here or
+     * by another process's NOTIFY) or its time to live passes, so that a result computed from the
+     * key's data can be kept by it. A fresh one on every call while nothing can be kept (the cache
+     * is not listening, or a transaction not yet committed everywhere wrote the key). Nothing is
+     * read: it takes no time.
+     */
+    version(key: string): object {
+      // Not get(key, load): two calls of one tick would each make a token, the second kept.
+      if (!listening || isDirty(key)) return {};
       const hit = entries.get(key);
-      if (hit && hit.expires > Date.now()) return hit.value as T;
-      const generation = generations.get(key);
-      const value = await load();
-      // Absent rows are not kept: a row created later under the same key must be seen at once.
-      if (value !== undefined && listening && generations.get(key) === generation && !isDirty(key)) store(key, value);
-      return value;
+      if (hit && hit.expires > Date.now()) return hit.value as object;
+      const token = {};
+      store(key, token);
+      return token;
     },
 
     /** Marks keys as changed by the transaction tx; every process drops them once it commits. */
@@ -80,13 +99,33 @@ export function createReadCache(db: Database) {
       for (const key of keys) {
         dirtyUntil.set(key, Date.now() + DIRTY_MS);
         drop(key);
-        await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, key]);
       }
+      await notifyChanged(tx, keys);
     },
   };
 }
 
 export type ReadCache = ReturnType<typeof createReadCache>;
+
+/**
+ * Tells every process listening that keys change when tx commits: one statement however many keys
+ * (a batch of readings of 1,000 meters costs one round trip).
+ */
+async function notifyChanged(tx: Executor, keys: readonly string[]) {
+  if (keys.length === 0) return;
+  await tx.query('SELECT pg_notify($1, k) FROM unnest($2::text[]) k', [CHANNEL, keys]);
+}
+
+/** What a writer needs of a read cache: invalidate() inside its transaction. */
+export type CacheInvalidation = Pick<ReadCache, 'invalidate'>;
+
+/**
+ * The invalidation of a process that caches nothing (a command, the seed): the servers on the same
+ * database drop the keys once the transaction commits.
+ */
+export const notifyOtherProcesses: CacheInvalidation = {
+  invalidate: (tx, ...keys) => notifyChanged(tx, keys),
+};
 
 /** The cache keys of the data that is cached. */
 export const cacheKeys = {
@@ -97,6 +136,8 @@ export const cacheKeys = {
   tariffRecord: (id: number) => `tariff-record:${id}`,
   /** What pricing needs of the tariff: its items as the engine takes them, and its calendar. */
   tariffPricing: (id: number) => `tariff-pricing:${id}`,
+  /** A meter's readings (and their rollups): nothing is cached by it, results derived from them are kept by its version. */
+  meterReadings: (meterId: number) => `meter-readings:${meterId}`,
 };
 
 /** Every cached value derived from one tariff (its row, items, blocks): a write to any of them drops them all. */

@@ -1,3 +1,4 @@
+import { notifyOtherProcesses } from '../db/read-cache.ts';
 import type { Transaction } from '../db/types.ts';
 import { metersRepository } from '../modules/meters/meters.repository.ts';
 import { ReadingBatch } from '../modules/timeseries/readings.ts';
@@ -80,5 +81,7 @@ export async function seedDemoReadings(
     add(meters.solar, ts, 0, kwh(solar), kwh(solar * 0.02));
     add(meters.grid, ts, kwh(Math.max(load - solar, 0)), kwh(Math.max(solar - load, 0)), kwh(reactive));
   }
-  await storeReadings(tx, owner.account_id, prepareReadings(readings));
+  // Seeded before the server serves, of meters made in the same transaction: nothing can be kept
+  // of them anywhere yet, but the writer tells, as every writer of readings does.
+  await storeReadings(tx, owner.account_id, prepareReadings(readings), notifyOtherProcesses);
 }

@@ -1,3 +1,4 @@
+import { notifyOtherProcesses } from '../../src/db/read-cache.ts';
 import type { Database, Executor } from '../../src/db/types.ts';
 import { ReadingBatch } from '../../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../../src/modules/timeseries/store-readings.ts';
@@ -113,7 +114,7 @@ export async function insertReadingsAt(db: Database, meterId: number, readings: 
     batch.push(meterId, v.ts, v.import_kwh, v.export_kwh ?? 0, v.kvarh ?? 0, v.import_kwh * 2, v.kva ?? 0);
   }
   const [meter] = await db.query<{ account_id: string }>('SELECT account_id FROM meters WHERE id = $1', [meterId]);
-  await db.transaction((tx) => storeReadings(tx, meter!.account_id, prepareReadings(batch)));
+  await db.transaction((tx) => storeReadings(tx, meter!.account_id, prepareReadings(batch), notifyOtherProcesses));
 }
 
 /** Readings of consecutive 30-minute slots from start; value(i) gives slot i's values. */

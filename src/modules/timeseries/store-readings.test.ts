@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { insertMeter, rollupsAndRaw, storedReadings } from '../../../test/helpers/timeseries-factories.ts';
+import { notifyOtherProcesses } from '../../db/read-cache.ts';
 import { ReadingBatch } from './readings.ts';
 import { type PreparedReadings, prepareReadings, storeReadings } from './store-readings.ts';
 
@@ -28,9 +29,9 @@ describe('storeReadings', () => {
     const m = await insertMeter(t.db, org.accountId);
     const counts = await t.db.transaction(async (tx) => [
       // New readings (bulk load), then one replaced (upsert), then one replaced and one new (upsert).
-      await storeReadings(tx, org.accountId, readings(m.id, [0, 1], [30, 2])),
-      await storeReadings(tx, org.accountId, readings(m.id, [0, 3])),
-      await storeReadings(tx, org.accountId, readings(m.id, [30, 4], [60, 5])),
+      await storeReadings(tx, org.accountId, readings(m.id, [0, 1], [30, 2]), notifyOtherProcesses),
+      await storeReadings(tx, org.accountId, readings(m.id, [0, 3]), notifyOtherProcesses),
+      await storeReadings(tx, org.accountId, readings(m.id, [30, 4], [60, 5]), notifyOtherProcesses),
     ]);
     expect(counts).toEqual([
       { inserted: 2, updated: 0 },
@@ -45,7 +46,9 @@ describe('storeReadings', () => {
 
   it('writes nothing for meters of another organization', async () => {
     const foreign = await insertMeter(t.db, org.otherAccountId);
-    const counts = await t.db.transaction((tx) => storeReadings(tx, org.accountId, readings(foreign.id, [0, 1])));
+    const counts = await t.db.transaction((tx) =>
+      storeReadings(tx, org.accountId, readings(foreign.id, [0, 1]), notifyOtherProcesses),
+    );
     expect(counts).toEqual({ inserted: 0, updated: 0 });
     expect(await storedReadings(t.db, foreign.id)).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
 import type { Transaction } from '../../db/types.ts';
 import { binaryReadings, readingsRepository, type WriteCounts } from './readings.repository.ts';
 import type { ReadingBatch } from './readings.ts';
@@ -27,16 +28,24 @@ export function prepareReadings(readings: ReadingBatch): PreparedReadings {
 /**
  * Writes readings (distinct (meter, ts); stored ones with the same key are replaced) of
  * accountId's meters and brings the rollups of their hours and days up to date, inside the
- * caller's transaction. Every path that stores readings goes through here.
+ * caller's transaction, and tells cache that the meters' readings change (what is kept by their
+ * versions, such as profiles, is computed anew once the transaction commits). Every path that
+ * stores readings goes through here.
  *
  * New data is the common case and has a fast path: when none of the readings is stored yet, they
  * are bulk-loaded and their own sums added to the rollups. Otherwise they are staged and upserted,
  * and the rollups of the hours and days they touch are recomputed from the stored readings.
  */
-export async function storeReadings(tx: Transaction, accountId: string, batch: PreparedReadings): Promise<WriteCounts> {
+export async function storeReadings(
+  tx: Transaction,
+  accountId: string,
+  batch: PreparedReadings,
+  cache: CacheInvalidation,
+): Promise<WriteCounts> {
   const meterIds = batch.readings.distinctMeterIds();
   const own = await readingsRepository.lockOwnMeters(tx, accountId, meterIds);
   if (own.size === 0) return { inserted: 0, updated: 0 };
+  await cache.invalidate(tx, ...[...own].map(cacheKeys.meterReadings));
   const writable = own.size === meterIds.length ? batch : prepareReadings(batch.readings.only(own));
   if (await readingsRepository.insertIfAllNew(tx, writable.copy)) {
     await addToRollups(tx, writable.deltas);

@@ -1,8 +1,11 @@
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
+import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
 import { mapConcurrently } from './map-concurrently.ts';
@@ -37,6 +40,9 @@ export interface TimeseriesDeps {
   db: Database;
   guard: AccessGuard;
   admission: Admission;
+  cache: ReadCache;
+  /** Profiles as JSON, kept until the readings of their meters change. */
+  profiles: VersionedResults<JsonText>;
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -59,7 +65,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps) {
+export function createTimeseriesService({ db, guard, admission, cache, profiles }: TimeseriesDeps) {
   const admitIf = <T>(expensive: boolean, accountId: string, fn: () => Promise<T>) =>
     expensive ? admission.admit(accountId, fn) : fn();
 
@@ -99,34 +105,49 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
   }
 
   /**
-   * The buckets of the query's range and the meters' totals in them, shaped by `then`, under the
-   * admission of the organization when the buckets are many.
+   * The buckets of the query's range and the meters' totals in them, shaped by `then` (`shape`
+   * names what it makes) and written as JSON, under the admission of the organization when the
+   * buckets are many. The result is kept until the readings of one of the meters change (here, or
+   * in another process once its NOTIFY arrives): dashboards ask for the same periods again and
+   * again. A kept result takes no admission. The caller has checked access to the meters.
+   * (Deleting a meter deletes its readings by a trigger, unannounced: none is needed, for its id
+   * is then found no more, neither by serial nor in a config, and what was kept of it is never
+   * asked for again.)
    */
   function profileTotals<T, R>(
+    shape: unknown,
     accountId: string,
     meterIds: readonly number[],
-    query: BucketFields & TimeRange,
+    query: BucketFields & TimeRange & { fill: string },
     report: Report<T>,
     then: (buckets: ProfileBuckets, rows: BucketTotals<T>[]) => R,
   ) {
     const grouping = groupingOf(query);
-    return admitIf(bucketCount(grouping, query) > CHEAP_PROFILE_BUCKETS, accountId, async () => {
-      const buckets = profileBuckets(grouping, query);
-      const rows =
-        meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, query, buckets.bucketing) : [];
-      return then(buckets, rows);
-    });
+    const count = bucketCount(grouping, query);
+    const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
+    const key = JSON.stringify([shape, meterIds, query.start, query.end, grouping, query.fill]);
+    return profiles.get(versions, key, () =>
+      admitIf(count > CHEAP_PROFILE_BUCKETS, accountId, async () => {
+        const buckets = profileBuckets(grouping, query);
+        const rows =
+          meterIds.length > 0
+            ? await aggregates.profile(db, report, accountId, meterIds, query, buckets.bucketing)
+            : [];
+        return new JsonText(JSON.stringify(then(buckets, rows)));
+      }),
+    );
   }
 
-  /** The meter's buckets of the report, each made by point of its start, label and totals (if any). */
+  /** The meter's buckets of the report, each made by point (named name) of its start, label and totals (if any). */
   async function profile<T, P>(
     auth: AuthContext,
     query: ProfileQuery,
+    name: string,
     report: Report<T>,
     point: (ts: string, label: string | undefined, totals: T | undefined) => P,
   ) {
     const meter = await readableMeter(auth, query);
-    return profileTotals(query.account_id, [meter.id], query, report, (buckets, rows) => {
+    return profileTotals(name, query.account_id, [meter.id], query, report, (buckets, rows) => {
       const totals = new Map(rows.map((row) => [row.index, row.totals]));
       return bucketPoints(buckets, totals, query.fill === 'zero', point);
     });
@@ -147,11 +168,11 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
       for (const r of body.readings)
         readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
       const prepared = prepareReadings(readings);
-      return db.transaction((tx) => storeReadings(tx, body.account_id, prepared));
+      return db.transaction((tx) => storeReadings(tx, body.account_id, prepared, cache));
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, ENERGY_FLOWS, (ts, label, flows = NO_FLOWS) => ({
+      return profile(auth, query, 'energy', ENERGY_FLOWS, (ts, label, flows = NO_FLOWS) => ({
         ts,
         label,
         import_kwh: flows.import_kwh,
@@ -162,7 +183,7 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, POWER, (ts, label, power) => ({
+      return profile(auth, query, 'power', POWER, (ts, label, power) => ({
         ts,
         label,
         avg_kw: power ? power.avg_kw : null,
@@ -177,7 +198,9 @@ export function createTimeseriesService({ db, guard, admission }: TimeseriesDeps
       await guard.require(auth, query.account_id, 'read');
       const sources = await meteredSources(db, query.account_id, blockId);
       const meterIds = sources.map((s) => s.meterId);
-      return profileTotals(query.account_id, meterIds, query, ENERGY_FLOWS, (buckets, rows) =>
+      // Each source's points name it: which source each meter is shapes the result.
+      const shape = ['building', ...sources.map((s) => s.source)];
+      return profileTotals(shape, query.account_id, meterIds, query, ENERGY_FLOWS, (buckets, rows) =>
         sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
     },

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { notifyOtherProcesses } from '../../../db/read-cache.ts';
 import type { Database } from '../../../db/types.ts';
 import { readingsRepository } from '../readings.repository.ts';
 import { csvBatches } from './csv-batches.ts';
@@ -25,8 +26,9 @@ export async function importIntoDatabase(db: Database, options: ImportOptions): 
   // soon and the database does not wait on the parsing of the next batch.
   const input = createReadStream(options.file, { highWaterMark: 16 * 1024 });
 
-  // Batches are written while the next ones are read.
-  const writes = new OrderedWrites(db, options.accountId, (counts) => {
+  // Batches are written while the next ones are read. This process caches nothing: the servers on
+  // the same database drop what they keep of the meters as each batch commits.
+  const writes = new OrderedWrites(db, options.accountId, notifyOtherProcesses, (counts) => {
     summary.inserted += counts.inserted;
     summary.updated += counts.updated;
     summary.readings += counts.inserted + counts.updated;

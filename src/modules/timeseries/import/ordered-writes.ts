@@ -1,3 +1,4 @@
+import type { CacheInvalidation } from '../../../db/read-cache.ts';
 import type { Database } from '../../../db/types.ts';
 import type { WriteCounts } from '../readings.repository.ts';
 import { type PreparedReadings, storeReadings } from '../store-readings.ts';
@@ -18,6 +19,7 @@ export class OrderedWrites {
   constructor(
     private readonly db: Database,
     private readonly accountId: string,
+    private readonly cache: CacheInvalidation,
     /** Told of each batch once it is committed, in order. */
     private readonly onCommitted: (counts: WriteCounts) => void,
   ) {}
@@ -33,7 +35,7 @@ export class OrderedWrites {
     const previous = this.committed;
     const committed = this.db
       .transaction(async (tx) => {
-        const counts = await storeReadings(tx, this.accountId, readings);
+        const counts = await storeReadings(tx, this.accountId, readings, this.cache);
         // The failure of an earlier batch rolls this one back.
         await previous;
         return counts;
