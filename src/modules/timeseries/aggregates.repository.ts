@@ -84,6 +84,8 @@ interface TotalsRow<T> {
   totals: T;
 }
 
+const wholeDaysOnly = (segments: readonly Segment[]) => segments.length === 1 && segments[0]!.source === 'daily';
+
 /**
  * The report's totals of the meters' readings in the segments, per meter (and bucket), ordered by
  * meter and bucket. Each source is grouped on its own first, so that raw values are added as
@@ -118,8 +120,10 @@ async function totals<T>(db: Executor, query: TotalsQuery<T>): Promise<TotalsRow
        = cardinality(${meters}::int[])`,
     params.values,
     // Whole days only: whatever the meters and days, the plan is an index range scan of the daily
-    // rollups, so a plan made once serves every run. (Not so with raw readings or hours.)
-    { reusePlan: query.segments.length === 1 && query.segments[0]!.source === 'daily' },
+    // rollups, so a plan made once serves every run. So too one meter's sums: range scans of its
+    // readings and rollups whatever the range (a round trip for 7 days from now 1.0 -> 0.66 ms, for a
+    // year 0.94 -> 0.72 ms). Not so with many meters and raw readings or hours.
+    { reusePlan: wholeDaysOnly(query.segments) || (meterIds.length === 1 && !query.bucket) },
   );
   if (!result?.rows) return [];
   const values = result.rows.split(',');
