@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, registerUser, type TestUser } from '../../test/helpers/factories.ts';
-import { clientFor } from '../../test/helpers/http.ts';
+import type { clientFor } from '../../test/helpers/http.ts';
+import { secondProcess } from '../../test/helpers/second-process.ts';
 import { createItems, createTariff } from '../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import type { App } from '../http/types.ts';
-import { generateSigningKeys } from '../modules/auth/signing-keys.ts';
-import { openPostgresDatabase } from './postgres.ts';
 import { createReadCache } from './read-cache.ts';
-import type { Database } from './types.ts';
 
 let t: TestApp;
 let owner: TestUser;
@@ -89,24 +84,12 @@ describe('versions of keys', () => {
 });
 
 describe('read cache across processes on one PostgreSQL', () => {
-  let other: { app: App; db: Database } | undefined;
-  afterAll(async () => {
-    await other?.app.close();
-    await other?.db.close();
-  });
+  let other: Awaited<ReturnType<typeof secondProcess>> | undefined;
+  afterAll(async () => other?.close());
 
   it.runIf(process.env.DATABASE_URL)('drops what another process changed, as soon as it commits', async () => {
-    const db = openPostgresDatabase(t.databaseUrl!);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: t.databaseUrl!, AUTH_RATE_LIMIT_PER_MIN: '0' });
-    const app = await buildApp({ config, db, keys: generateSigningKeys() });
-    await app.ready();
-    other = { app, db };
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: { email: owner.email, password: owner.password },
-    });
-    const elsewhere = clientFor(app, login.json().data.access_token);
+    other = await secondProcess(t.databaseUrl!, owner);
+    const elsewhere = other.client;
 
     const tariff = await createTariff(owner.client, accountId);
     const [item] = await createItems(owner.client, tariff.id, { item_type_code: 'IMPORT_ENERGY', price: 1 });

@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
-import { type Client, clientFor } from '../../../test/helpers/http.ts';
+import type { Client } from '../../../test/helpers/http.ts';
+import { secondProcess } from '../../../test/helpers/second-process.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { at, ingest, TIMESERIES } from '../../../test/helpers/timeseries-factories.ts';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { openPostgresDatabase } from '../../db/postgres.ts';
-import type { Database } from '../../db/types.ts';
-import type { App } from '../../http/types.ts';
-import { generateSigningKeys } from '../auth/signing-keys.ts';
 import { importIntoDatabase } from './import/import-into-database.ts';
 
 let t: TestApp;
@@ -173,24 +168,12 @@ describe('profiles kept until their meter readings change', () => {
 });
 
 describe('profiles kept in two processes on one PostgreSQL', () => {
-  let other: { app: App; db: Database } | undefined;
-  afterAll(async () => {
-    await other?.app.close();
-    await other?.db.close();
-  });
+  let other: Awaited<ReturnType<typeof secondProcess>> | undefined;
+  afterAll(async () => other?.close());
 
   it.runIf(process.env.DATABASE_URL)('shows what another process stored once its notice arrives', async () => {
-    const db = openPostgresDatabase(t.databaseUrl!);
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: t.databaseUrl!, AUTH_RATE_LIMIT_PER_MIN: '0' });
-    const app = await buildApp({ config, db, keys: generateSigningKeys() });
-    await app.ready();
-    other = { app, db };
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: { email: org.owner.email, password: org.owner.password },
-    });
-    const elsewhere = clientFor(app, login.json().data.access_token);
+    other = await secondProcess(t.databaseUrl!, org.owner);
+    const elsewhere = other.client;
 
     const meter = await newMeter();
     await ingest(elsewhere, org.accountId, meter.meter_sn, [{ ts: MONTH.start, import_kwh: 1 }]);

@@ -1,0 +1,29 @@
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openPostgresDatabase } from '../../src/db/postgres.ts';
+import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { type Client, clientFor } from './http.ts';
+
+/**
+ * A second instance of the service on the same PostgreSQL database, as another process would be
+ * (its own pool, read cache and LISTEN connection), with a client signed in as user.
+ */
+export async function secondProcess(databaseUrl: string, user: { email: string; password: string }) {
+  const db = openPostgresDatabase(databaseUrl);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT_PER_MIN: '0' });
+  const app = await buildApp({ config, db, keys: generateSigningKeys() });
+  await app.ready();
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { email: user.email, password: user.password },
+  });
+  const client: Client = clientFor(app, login.json().data.access_token);
+  return {
+    client,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
