@@ -140,11 +140,11 @@ const bill = z
   })
   .meta({ examples: [DEMO_BILL_WITH_MONTHS] });
 
-const unpriced = (source: string, reason: string, meterId: number | null) => ({
+const unpriced = (source: string, reason: string, meter: { id: number; sn: string } | null) => ({
   source,
-  meter_id: meterId,
+  meter_id: meter?.id ?? null,
   tariff_id: null,
-  meter_sn: null,
+  meter_sn: meter?.sn ?? null,
   priced: false,
   reason,
   bills: [],
@@ -187,10 +187,10 @@ const buildingCost = z
             bills: [DEMO_BILL_WITH_MONTHS],
             total: 43450.99,
           },
-          unpriced('solar', 'No tariff configured', 2),
+          unpriced('solar', 'No tariff configured', { id: 2, sn: 'DEMO-SOLAR-001' }),
           unpriced('genset', 'No meter and no tariff configured', null),
           unpriced('inverter', 'No meter and no tariff configured', null),
-          unpriced('load', 'No tariff configured', 3),
+          unpriced('load', 'No tariff configured', { id: 3, sn: 'DEMO-LOAD-001' }),
         ],
         totals: { ZAR: 43450.99 },
       },
