@@ -108,7 +108,7 @@ export async function buildApp({
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
-  const meters = registerMetersModule(app, { db, guard, blocks, tariffs: tariffAccess, now });
+  const meters = registerMetersModule(app, { db, cache, guard, blocks, tariffs: tariffAccess, now });
   const configs = registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess, now });
   registerTariffHistoryModule(app, { db, meters, configs });
   await registerConsoleModule(app, { directory: consoleDirectory });

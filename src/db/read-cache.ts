@@ -136,6 +136,8 @@ export const cacheKeys = {
   tariffRecord: (id: number) => `tariff-record:${id}`,
   /** What pricing needs of the tariff: its items as the engine takes them, and its calendar. */
   tariffPricing: (id: number) => `tariff-pricing:${id}`,
+  /** The meter with this serial, as reads look it up (its id, organization, type and interval). */
+  meterBySerial: (meterSn: string) => `meter-serial:${meterSn}`,
   /** A meter's readings (and their rollups): nothing is cached by it, results derived from them are kept by its version. */
   meterReadings: (meterId: number) => `meter-readings:${meterId}`,
 };

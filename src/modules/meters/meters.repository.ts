@@ -87,9 +87,13 @@ export const metersRepository = {
    * Locks the meter against concurrent readings (writers take FOR KEY SHARE on it) until the
    * transaction ends. Whether it still exists (a racing delete may have removed it).
    */
+  /** Locks the organization's meter until the transaction ends; its serial, or undefined when there is none. */
   async lock(db: Executor, accountId: string, id: number) {
-    const rows = await db.query('SELECT id FROM meters WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId]);
-    return rows.length > 0;
+    const [row] = await db.query<{ meter_sn: string }>(
+      'SELECT meter_sn FROM meters WHERE id = $1 AND account_id = $2 FOR UPDATE',
+      [id, accountId],
+    );
+    return row;
   },
 
   async hasReadings(db: Executor, id: number) {

@@ -1,3 +1,4 @@
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -16,6 +17,8 @@ import type { BlockMetersQuery, CreateMeter, ListMetersQuery, UpdateMeter } from
 
 export interface MetersDeps {
   db: Database;
+  /** Reads look meters up by serial from the read cache: a change of a meter drops its entries. */
+  cache: Pick<ReadCache, 'invalidate'>;
   guard: AccessGuard;
   blocks: Pick<BuildingBlocksService, 'find' | 'lockReferenced'>;
   tariffs: Pick<TariffAccess, 'lockLive'>;
@@ -25,7 +28,7 @@ export interface MetersDeps {
 
 const SERIAL_TAKEN = 'A meter with this meter_sn already exists';
 
-export function createMetersService({ db, guard, blocks, tariffs, now }: MetersDeps) {
+export function createMetersService({ db, cache, guard, blocks, tariffs, now }: MetersDeps) {
   /** Within the write's transaction, after it: a tariff the request set or changed goes into the meter's history. */
   async function recordTariff(
     tx: Executor,
@@ -93,9 +96,16 @@ export function createMetersService({ db, guard, blocks, tariffs, now }: MetersD
       const { account_id: accountId, ...values } = body;
       await owned(auth, accountId, id, 'write');
       return db.transaction(async (tx) => {
+        const current = await repo.lock(tx, accountId, id);
+        if (!current) throw notFound('Meter');
         await assertMeterReferences(tx, accountId, values);
         const updated = await conflictOnDuplicate(repo.update(tx, accountId, id, values), SERIAL_TAKEN);
         if (!updated) throw notFound('Meter');
+        await cache.invalidate(
+          tx,
+          cacheKeys.meterBySerial(current.meter_sn),
+          cacheKeys.meterBySerial(updated.meter_sn),
+        );
         await recordTariff(tx, updated, body, 'UPDATE');
         return updated;
       });
@@ -105,10 +115,12 @@ export function createMetersService({ db, guard, blocks, tariffs, now }: MetersD
     async remove(auth: AuthContext, accountId: string, id: number, force: boolean) {
       await owned(auth, accountId, id, 'write');
       await db.transaction(async (tx) => {
-        if (!(await repo.lock(tx, accountId, id))) throw notFound('Meter');
+        const current = await repo.lock(tx, accountId, id);
+        if (!current) throw notFound('Meter');
         if (!force && (await repo.hasReadings(tx, id))) {
           throw conflict('The meter has readings; delete it with force=true to delete them too');
         }
+        await cache.invalidate(tx, cacheKeys.meterBySerial(current.meter_sn));
         await repo.delete(tx, accountId, id);
       });
     },

@@ -73,8 +73,13 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
    * The meters with these serials, in the same order: 403 when one belongs to another
    * organization, else 404 when one is unknown, else 400 when one is not an electricity meter.
    */
-  async function electricityMeters(accountId: string, serials: readonly string[], field: (index: number) => string) {
-    const found = new Map((await readingsRepository.findMetersBySerial(db, serials)).map((m) => [m.meter_sn, m]));
+  async function electricityMeters(
+    accountId: string,
+    serials: readonly string[],
+    field: (index: number) => string,
+    find: (serials: readonly string[]) => Promise<MeterRow[]> = (all) => readingsRepository.findMetersBySerial(db, all),
+  ) {
+    const found = new Map((await find(serials)).map((m) => [m.meter_sn, m]));
     const problems = serials.map((serial) => meterProblem(found.get(serial), accountId));
     const first = (problem: MeterProblem) => problems.indexOf(problem);
     let index = first('foreign');
@@ -98,9 +103,18 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
     return meters.map((m) => energySum(m.meter_sn, asText, sums.get(m.id)));
   }
 
+  /** For a read: the meter from the read cache (a write to a meter drops it, see the meters service). */
+  async function cachedMeter([serial]: readonly string[]): Promise<MeterRow[]> {
+    const meter = await cache.get(cacheKeys.meterBySerial(serial!), async () => {
+      const [row] = await readingsRepository.findMetersBySerial(db, [serial!]);
+      return row;
+    });
+    return meter ? [meter] : [];
+  }
+
   async function readableMeter(auth: AuthContext, query: { account_id: string; meter_sn: string }) {
     await guard.require(auth, query.account_id, 'read');
-    const [meter] = await electricityMeters(query.account_id, [query.meter_sn], () => 'meter_sn');
+    const [meter] = await electricityMeters(query.account_id, [query.meter_sn], () => 'meter_sn', cachedMeter);
     return meter!;
   }
 
