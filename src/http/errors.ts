@@ -6,7 +6,12 @@ export class AppError extends Error {
     readonly detail: string,
     readonly headers: Record<string, string> = {},
   ) {
+    // An expected failure, answered as it is: capturing a stack trace was about 10 µs of each
+    // refusal, 4 % of the service's time while one organization floods it with refused requests.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'AppError';
   }
 }

@@ -165,7 +165,12 @@ function addTo(counts: Map<number, number>, key: number, count: number): void {
 export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[]): Usage {
   // Segments in time order: a month's seasons in the order their first hours come.
   const order = new Map<string, number>();
+  let lastMonthAndClass = -1;
   for (const hourKey of plan.hourKeys) {
+    // Consecutive hours mostly share their month and day class: decode only where they change.
+    const monthAndClass = Math.floor(hourKey / CLASS_FACTOR);
+    if (monthAndClass === lastMonthAndClass) continue;
+    lastMonthAndClass = monthAndClass;
     const { monthKey, classId } = decodeKey(plan, hourKey);
     const key = `${monthKey}|${plan.classes[classId]!.season}`;
     if (!order.has(key)) order.set(key, order.size);
