@@ -7436,6 +7436,11 @@ export interface paths {
                         timezone?: string;
                         /** @description Required for TIME_OF_USE tariffs, forbidden for the others */
                         tou_schedule_id?: number | null;
+                        /**
+                         * Format: uuid
+                         * @description The signed-in user's id: the change is recorded as theirs, and another user's id is refused (400)
+                         */
+                        updated_by?: string;
                     };
                 };
             };

@@ -64,6 +64,9 @@ export type CreateTariffBody = z.infer<typeof createTariffBody>;
 export const updateTariffBody = optionalTariffFields.extend({
   account_id: uuid,
   deleted_at: z.iso.datetime({ offset: true }).nullable().optional().describe('A time deletes the tariff (soft)'),
+  updated_by: uuid
+    .optional()
+    .describe("The signed-in user's id: the change is recorded as theirs, and another user's id is refused (400)"),
 });
 export type UpdateTariffBody = z.infer<typeof updateTariffBody>;
 export type TariffChanges = z.infer<typeof optionalTariffFields>;

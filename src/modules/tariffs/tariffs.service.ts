@@ -89,8 +89,11 @@ export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) 
     },
 
     async update(auth: AuthContext, id: number, body: UpdateTariffBody) {
-      const { account_id, deleted_at, ...changes } = body;
+      const { account_id, deleted_at, updated_by, ...changes } = body;
       await access.tariff(auth, id, account_id, 'write');
+      if (updated_by !== undefined && updated_by !== auth.userId) {
+        throw badRequest("updated_by: Must be the signed-in user's id (the change is recorded as theirs)");
+      }
       return db.transaction(async (tx) => {
         const current = await lockTariff(tx, id, account_id);
         assertTariffRules({ ...current, ...changes });

@@ -431,6 +431,32 @@ describe('update', () => {
     expect(owner.body.data).toMatchObject({ name: 'Renamed', notes: 'checked' });
   });
 
+  it("takes updated_by naming the signed-in user, as the contract lists it, and refuses another user's id", async () => {
+    const r = shared;
+    const tariff = await createTariff(r.owner.client, r.accountId);
+    const own = await r.admin.client.put(`${base}/${tariff.id}`, {
+      account_id: r.accountId,
+      notes: 'by the admin',
+      updated_by: r.admin.id.toUpperCase(),
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body.data).toMatchObject({ id: tariff.id, notes: 'by the admin' });
+    const [row] = await t.db.query<{ updated_by: string }>('SELECT updated_by FROM tariffs WHERE id = $1', [tariff.id]);
+    expect(row!.updated_by).toBe(r.admin.id);
+
+    const other = await r.admin.client.put(`${base}/${tariff.id}`, {
+      account_id: r.accountId,
+      notes: 'forged',
+      updated_by: r.owner.id,
+    });
+    expect(other.status).toBe(400);
+    expect(other.body).toEqual(
+      invalid("updated_by: Must be the signed-in user's id (the change is recorded as theirs)"),
+    );
+    const after = await r.owner.client.get(`${base}/${tariff.id}`, { account_id: r.accountId });
+    expect(after.body.data.notes).toBe('by the admin');
+  });
+
   it('validates the tariff that would result (400) and leaves it unchanged', async () => {
     const r = shared;
     const flat = await createTariff(r.owner.client, r.accountId);
