@@ -4,6 +4,7 @@ import type {
   DayType,
   HourlyAggregate,
   HourlyPlan,
+  KvaReadings,
   PricingCalendar,
   PricingItem,
   PricingTariff,
@@ -149,6 +150,22 @@ export const costRepository = {
        WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 ORDER BY r.ts`,
       [meterId, start, end, accountId],
     );
+  },
+
+  /**
+   * The meter's kVA readings of [from, to) as two arrays (epoch milliseconds, kVA), ascending: what
+   * the half-hour demand of a meter of intervals under 30 minutes needs, without a row object and a
+   * Date per reading.
+   */
+  async kvaReadings(db: Executor, accountId: string, meterId: number, from: Date, to: Date): Promise<KvaReadings> {
+    const [row] = await db.query<{ ts: number[] | null; kva: number[] | null }>(
+      `SELECT array_agg((date_part('epoch', r.ts) * 1000)::int8 ORDER BY r.ts) AS ts, array_agg(r.kva ORDER BY r.ts) AS kva
+       FROM readings r
+       WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3
+         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)`,
+      [meterId, from, to, accountId],
+    );
+    return { ts: row?.ts?.map(Number) ?? [], kva: row?.kva?.map(Number) ?? [] };
   },
 
   /**

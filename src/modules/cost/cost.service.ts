@@ -11,7 +11,13 @@ import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
-import { type BillingContext, priceHourly, priceReadings, utilisationWindowStart } from './engine/index.ts';
+import {
+  type BillingContext,
+  demandFromRollups,
+  priceHourly,
+  priceReadings,
+  utilisationWindowStart,
+} from './engine/index.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
@@ -75,12 +81,15 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
       // The readings of the partial hours at the edges, when the period has any.
       const edge = (from: Date, to: Date) =>
         from < to ? repo.readings(db, meter.account_id, meter.id, from, to) : Promise.resolve([]);
-      const [aggregates, before, after] = await Promise.all([
+      const [aggregates, before, after, kva] = await Promise.all([
         repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
         edge(start, plan.hoursStart),
         edge(plan.hoursEnd, end),
+        demandFromRollups(meter.interval_minutes)
+          ? undefined
+          : repo.kvaReadings(db, meter.account_id, meter.id, plan.from, plan.hoursEnd),
       ]);
-      return priceHourly(context, plan, aggregates, [...before, ...after]);
+      return priceHourly(context, plan, aggregates, [...before, ...after], kva);
     }
     const windowStart = utilisationWindowStart(context);
     const [readings, earlierReadings] = await Promise.all([

@@ -1,6 +1,6 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import { billingMonths, createDayDescriber, monthKeyOf } from './calendar.ts';
-import { peaksOf } from './demand.ts';
+import { DemandMeter, peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
 import { createLocalClock, DAY_MS } from './local-time.ts';
 import { createPeriodLookup, type LookupPeriods } from './tou.ts';
@@ -87,14 +87,14 @@ function monthStartsIn(timeZone: string, fromMs: number, toMs: number): Date[] {
  * readings of the partial hours at its edges are priced as they are), and how to group them. Null
  * when only the readings give the exact bill: no whole hour in the period, a zone whose offset is
  * not a whole number of hours (from the UTILISED_CAPACITY look-back on), a schedule with a boundary
- * inside an hour, intervals that do not divide the hour, or intervals under 30 minutes (a half
- * hour's demand, a month's max_kva, is then a mean of several readings, which the hourly maximum
- * does not give). Readings are on the meter's grid (ingest checks it), so a start and an end
- * anywhere (to the millisecond) are fine.
+ * inside an hour, or intervals that do not divide the hour. Readings are on the meter's grid (ingest
+ * checks it), so a start and an end anywhere (to the millisecond) are fine. Under 30 minutes a half
+ * hour's demand (a month's max_kva) is a mean of several readings, which the hourly maximum does not
+ * give: such a meter's demand comes from its kVA readings (`demandFromKva`).
  */
 export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   const timeZone = input.tariff.timezone;
-  if (MINUTES_PER_HOUR % input.intervalMinutes !== 0 || input.intervalMinutes < 30) return null;
+  if (MINUTES_PER_HOUR % input.intervalMinutes !== 0) return null;
   const startMs = input.start.getTime();
   const hoursStart = Math.ceil(startMs / HOUR_MS) * HOUR_MS;
   const endMs = Math.floor(input.end.getTime() / HOUR_MS) * HOUR_MS;
@@ -155,6 +155,37 @@ function decodeKey(plan: HourlyPlan, key: number) {
     classId: Math.floor((key % MONTH_FACTOR) / CLASS_FACTOR),
     period: key % CLASS_FACTOR,
   };
+}
+
+/** Whether the hourly maximum of the rollups is a half hour's demand: one reading per half hour or fewer. */
+export function demandFromRollups(intervalMinutes: number): boolean {
+  return intervalMinutes >= 30;
+}
+
+/** A meter's kVA readings, as epoch milliseconds and kVA, ascending. */
+export interface KvaReadings {
+  ts: number[];
+  kva: number[];
+}
+
+/**
+ * The half-hour demands of a meter of intervals under 30 minutes, from its kVA readings of
+ * [plan.from, plan.hoursEnd) exactly as the readings' engine measures them: those before the
+ * period's start for the look-back, those of its whole hours for the period (the partial hours at
+ * its edges are measured with their readings).
+ */
+export function demandFromKva(input: BillingContext, plan: HourlyPlan, readings: KvaReadings) {
+  const describeDay = createDayDescriber(input.calendar);
+  const lookupPeriods = createPeriodLookup(input.calendar.schedule);
+  const toLocalMs = createLocalClock(input.tariff.timezone);
+  const earlier = new DemandMeter(describeDay, lookupPeriods, input.intervalMinutes);
+  const inHours = new DemandMeter(describeDay, lookupPeriods, input.intervalMinutes);
+  const [startMs, hoursStartMs] = [input.start.getTime(), plan.hoursStart.getTime()];
+  readings.ts.forEach((utcMs, index) => {
+    if (utcMs < startMs) earlier.add(toLocalMs(utcMs), readings.kva[index]!);
+    else if (utcMs >= hoursStartMs) inHours.add(toLocalMs(utcMs), readings.kva[index]!);
+  });
+  return { demand: inHours.finish(), earlierDemand: earlier.finish() };
 }
 
 function addTo(counts: Map<number, number>, key: number, count: number): void {
