@@ -2,9 +2,9 @@ import type { Executor } from '../../db/types.ts';
 import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 import type {
   DayType,
+  HalfHourPeak,
   HourlyAggregate,
   HourlyPlan,
-  KvaReadings,
   PricingCalendar,
   PricingItem,
   PricingTariff,
@@ -153,19 +153,29 @@ export const costRepository = {
   },
 
   /**
-   * The meter's kVA readings of [from, to) as two arrays (epoch milliseconds, kVA), ascending: what
-   * the half-hour demand of a meter of intervals under 30 minutes needs, without a row object and a
-   * Date per reading.
+   * For a meter of intervals under 30 minutes: the highest half hour (clock-aligned) of each plan key,
+   * among the half hours of the whole hours (in_period) and those of the look-back before `start`
+   * (the partial hour after `start` is measured from its readings). Each reading's kVA in millionths
+   * is floor(x * 1e6 + 0.5) of the same double, as the engine's Math.round; half hours compared by
+   * their mean, which numeric division tells apart exactly for counts of at most 6.
    */
-  async kvaReadings(db: Executor, accountId: string, meterId: number, from: Date, to: Date): Promise<KvaReadings> {
-    const [row] = await db.query<{ ts: number[] | null; kva: number[] | null }>(
-      `SELECT array_agg((date_part('epoch', r.ts) * 1000)::int8 ORDER BY r.ts) AS ts, array_agg(r.kva ORDER BY r.ts) AS kva
-       FROM readings r
-       WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3
-         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)`,
-      [meterId, from, to, accountId],
+  halfHourPeaks(db: Executor, accountId: string, meterId: number, plan: HourlyPlan, start: Date) {
+    return db.query<HalfHourPeak>(
+      `SELECT DISTINCT ON (key, in_period) key, in_period, sum_micro, count
+       FROM (
+         SELECT ($4::int[])[(half_hour / 2 - $5)::int + 1] AS key, in_period,
+                sum(floor(kva * 1e6 + 0.5))::int8 AS sum_micro, count(*)::int AS count
+         FROM (
+           SELECT date_part('epoch', r.ts)::bigint / 1800 AS half_hour, r.ts >= $6 AS in_period, r.kva
+           FROM readings r
+           WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 AND (r.ts < $7 OR r.ts >= $6)
+             AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $8)
+         ) r
+         GROUP BY half_hour, in_period
+       ) h
+       ORDER BY key, in_period, sum_micro::numeric / count DESC`,
+      [meterId, plan.from, plan.hoursEnd, hourKeysLiteral(plan), plan.firstHour, plan.hoursStart, start, accountId],
     );
-    return { ts: row?.ts?.map(Number) ?? [], kva: row?.kva?.map(Number) ?? [] };
   },
 
   /**

@@ -81,15 +81,15 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
       // The readings of the partial hours at the edges, when the period has any.
       const edge = (from: Date, to: Date) =>
         from < to ? repo.readings(db, meter.account_id, meter.id, from, to) : Promise.resolve([]);
-      const [aggregates, before, after, kva] = await Promise.all([
+      const [aggregates, before, after, halfHours] = await Promise.all([
         repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
         edge(start, plan.hoursStart),
         edge(plan.hoursEnd, end),
         demandFromRollups(meter.interval_minutes)
           ? undefined
-          : repo.kvaReadings(db, meter.account_id, meter.id, plan.from, plan.hoursEnd),
+          : repo.halfHourPeaks(db, meter.account_id, meter.id, plan, start),
       ]);
-      return priceHourly(context, plan, aggregates, [...before, ...after], kva);
+      return priceHourly(context, plan, aggregates, [...before, ...after], halfHours);
     }
     const windowStart = utilisationWindowStart(context);
     const [readings, earlierReadings] = await Promise.all([

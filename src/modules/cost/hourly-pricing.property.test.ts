@@ -133,9 +133,9 @@ describe('pricing from hourly rollups', () => {
         await insertReadingsAt(t.db, meterId, [...earlier, ...inRange]);
         const aggregates = await repo.hourlyAggregates(t.db, accountId, meterId, plan);
         // Under 30 minutes a half hour's demand (a month's max_kva) is the mean of several readings.
-        const kva = demandFromRollups(intervalMinutes)
+        const halfHours = demandFromRollups(intervalMinutes)
           ? undefined
-          : await repo.kvaReadings(t.db, accountId, meterId, plan.from, plan.hoursEnd);
+          : await repo.halfHourPeaks(t.db, accountId, meterId, plan, start);
         const edges = [
           ...(await repo.readings(t.db, accountId, meterId, start, plan.hoursStart)),
           ...(await repo.readings(t.db, accountId, meterId, plan.hoursEnd, end)),
@@ -146,7 +146,7 @@ describe('pricing from hourly rollups', () => {
           readings: await repo.readings(t.db, accountId, meterId, start, end),
           earlierReadings: windowStart ? await repo.readings(t.db, accountId, meterId, windowStart, start) : [],
         });
-        expect(priceHourly(context, plan, aggregates, edges, kva)).toEqual(fromReadings);
+        expect(priceHourly(context, plan, aggregates, edges, halfHours)).toEqual(fromReadings);
       }),
       { numRuns: 60 },
     );

@@ -34,12 +34,17 @@ function recordPeak(peaksByMonth: Map<number, MonthPeaks>, monthKey: number, cod
   if (isHigher(halfHour, peaks[code])) peaks[code] = halfHour;
 }
 
-/** Peaks from known half-hour demands: each (month, period code, kVA) a candidate. */
-export function peaksOf(demands: { monthKey: number; code: number; kva: number }[]): DemandPeaks {
+/** A known half-hour demand of a month and period code: the mean of count readings summing sumMicro. */
+export interface HalfHourDemand extends HalfHour {
+  monthKey: number;
+  code: number;
+}
+
+/** Peaks from known half-hour demands, each a candidate. */
+export function peaksOf(demands: HalfHourDemand[]): DemandPeaks {
   const peaksByMonth = new Map<number, MonthPeaks>();
-  for (const { monthKey, code, kva } of demands) {
-    recordPeak(peaksByMonth, monthKey, code, { sumMicro: toMillionths(kva), count: 1 });
-  }
+  for (const { monthKey, code, sumMicro, count } of demands)
+    recordPeak(peaksByMonth, monthKey, code, { sumMicro, count });
   return new DemandPeaks(peaksByMonth);
 }
 

@@ -1,8 +1,9 @@
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import { billingMonths, createDayDescriber, monthKeyOf } from './calendar.ts';
-import { DemandMeter, peaksOf } from './demand.ts';
+import { type HalfHourDemand, peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
 import { createLocalClock, DAY_MS } from './local-time.ts';
+import { toMillionths } from './money.ts';
 import { createPeriodLookup, type LookupPeriods } from './tou.ts';
 import type { BillingContext, DayType, Season } from './types.ts';
 import type { Usage, UsageSegment } from './usage.ts';
@@ -90,7 +91,7 @@ function monthStartsIn(timeZone: string, fromMs: number, toMs: number): Date[] {
  * inside an hour, or intervals that do not divide the hour. Readings are on the meter's grid (ingest
  * checks it), so a start and an end anywhere (to the millisecond) are fine. Under 30 minutes a half
  * hour's demand (a month's max_kva) is a mean of several readings, which the hourly maximum does not
- * give: such a meter's demand comes from its kVA readings (`demandFromKva`).
+ * give: such a meter's demand comes from the highest half hour of each key (`demandFromHalfHours`).
  */
 export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   const timeZone = input.tariff.timezone;
@@ -162,30 +163,35 @@ export function demandFromRollups(intervalMinutes: number): boolean {
   return intervalMinutes >= 30;
 }
 
-/** A meter's kVA readings, as epoch milliseconds and kVA, ascending. */
-export interface KvaReadings {
-  ts: number[];
-  kva: number[];
+/**
+ * A meter's highest half hour of a plan key (its month and period), among the half hours of the
+ * period's whole hours (in_period) or of the look-back before its start: the sum of the readings'
+ * kVA in millionths, and their count.
+ */
+export interface HalfHourPeak {
+  key: number;
+  in_period: boolean;
+  sum_micro: number;
+  count: number;
 }
 
 /**
- * The half-hour demands of a meter of intervals under 30 minutes, from its kVA readings of
- * [plan.from, plan.hoursEnd) exactly as the readings' engine measures them: those before the
- * period's start for the look-back, those of its whole hours for the period (the partial hours at
- * its edges are measured with their readings).
+ * The half-hour demands of a meter of intervals under 30 minutes (each the mean of its readings),
+ * from the highest half hour of each plan key: the same peaks the readings' engine measures.
  */
-export function demandFromKva(input: BillingContext, plan: HourlyPlan, readings: KvaReadings) {
-  const describeDay = createDayDescriber(input.calendar);
-  const lookupPeriods = createPeriodLookup(input.calendar.schedule);
-  const toLocalMs = createLocalClock(input.tariff.timezone);
-  const earlier = new DemandMeter(describeDay, lookupPeriods, input.intervalMinutes);
-  const inHours = new DemandMeter(describeDay, lookupPeriods, input.intervalMinutes);
-  const [startMs, hoursStartMs] = [input.start.getTime(), plan.hoursStart.getTime()];
-  readings.ts.forEach((utcMs, index) => {
-    if (utcMs < startMs) earlier.add(toLocalMs(utcMs), readings.kva[index]!);
-    else if (utcMs >= hoursStartMs) inHours.add(toLocalMs(utcMs), readings.kva[index]!);
-  });
-  return { demand: inHours.finish(), earlierDemand: earlier.finish() };
+export function demandFromHalfHours(plan: HourlyPlan, peaks: HalfHourPeak[]) {
+  const demands: HalfHourDemand[] = [];
+  const earlierDemands: HalfHourDemand[] = [];
+  for (const peak of peaks) {
+    const { monthKey, period } = decodeKey(plan, peak.key);
+    (peak.in_period ? demands : earlierDemands).push({
+      monthKey,
+      code: period,
+      sumMicro: peak.sum_micro,
+      count: peak.count,
+    });
+  }
+  return { demand: peaksOf(demands), earlierDemand: peaksOf(earlierDemands) };
 }
 
 function addTo(counts: Map<number, number>, key: number, count: number): void {
@@ -208,14 +214,14 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
   }
   const segments = new Map<string, UsageSegment>();
   const coveredIntervalsByMonth = new Map<number, number>();
-  const demands: { monthKey: number; code: number; kva: number }[] = [];
-  const earlierDemands: typeof demands = [];
+  const demands: HalfHourDemand[] = [];
+  const earlierDemands: HalfHourDemand[] = [];
   let unclassifiedImportMicro = 0;
   let hasKva = false;
 
   for (const row of aggregates) {
     const { monthKey, classId, period } = decodeKey(plan, row.key);
-    const demand = { monthKey, code: period, kva: row.max_kva };
+    const demand = { monthKey, code: period, sumMicro: toMillionths(row.max_kva), count: 1 };
     if (!row.in_period) {
       earlierDemands.push(demand);
       continue;

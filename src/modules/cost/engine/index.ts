@@ -1,10 +1,10 @@
 import { assembleBill } from './bill.ts';
 import {
-  demandFromKva,
+  demandFromHalfHours,
+  type HalfHourPeak,
   type HourlyAggregate,
   type HourlyPlan,
   joinUsage,
-  type KvaReadings,
   usageFromHourly,
 } from './hourly-usage.ts';
 import { assertValidPeriod, collectCharges } from './pricing.ts';
@@ -14,9 +14,9 @@ import { measureReadings } from './usage.ts';
 export { utilisationWindowStart } from './demand-basis.ts';
 export {
   demandFromRollups,
+  type HalfHourPeak,
   type HourlyAggregate,
   type HourlyPlan,
-  type KvaReadings,
   planHourlyPricing,
 } from './hourly-usage.ts';
 export type * from './types.ts';
@@ -30,15 +30,15 @@ export function priceReadings(input: PricingInput): Bill {
 /**
  * The same bill from the meter's hourly aggregates of the period's whole hours, grouped as `plan`
  * says (see planHourlyPricing), and its readings of the partial hours at the edges; for a meter of
- * intervals under 30 minutes, the half-hour demands of the hours from its kVA readings
- * (demandFromRollups, demandFromKva). Pure.
+ * intervals under 30 minutes, the demands from the highest half hour of each plan key
+ * (demandFromRollups, demandFromHalfHours). Pure.
  */
 export function priceHourly(
   input: BillingContext,
   plan: HourlyPlan,
   aggregates: HourlyAggregate[],
   edgeReadings: Reading[],
-  kvaReadings?: KvaReadings,
+  halfHourPeaks?: HalfHourPeak[],
 ): Bill {
   assertValidPeriod(input);
   const edge = (from: Date, to: Date) =>
@@ -46,7 +46,7 @@ export function priceHourly(
   const hours = usageFromHourly(plan, aggregates);
   const usage = joinUsage([
     edge(input.start, plan.hoursStart),
-    kvaReadings ? { ...hours, ...demandFromKva(input, plan, kvaReadings) } : hours,
+    halfHourPeaks ? { ...hours, ...demandFromHalfHours(plan, halfHourPeaks) } : hours,
     edge(plan.hoursEnd, input.end),
   ]);
   return assembleBill(input.tariff, collectCharges(input, usage));
