@@ -22,8 +22,8 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 }
 
 describe('admission of expensive work per key', () => {
-  it('runs up to the limit at once per key and refuses more with 429 and Retry-After', async () => {
-    const admission = createAdmission(2);
+  it('runs up to the limit at once per key and refuses more with 429 and Retry-After once no slot frees in time', async () => {
+    const admission = createAdmission(2, 20);
     const [first, second] = [deferred(), deferred()];
     const running = [admission.admit('org-a', () => first.promise), admission.admit('org-a', () => second.promise)];
     let ran = false;
@@ -45,7 +45,7 @@ describe('admission of expensive work per key', () => {
   });
 
   it('admits another key while one is full', async () => {
-    const admission = createAdmission(1);
+    const admission = createAdmission(1, 20);
     const held = deferred();
     const running = admission.admit('org-a', () => held.promise);
     expect(await admission.admit('org-b', async () => 'other')).toBe('other');
@@ -55,7 +55,7 @@ describe('admission of expensive work per key', () => {
   });
 
   it('frees the slot when the work ends, resolved or failed', async () => {
-    const admission = createAdmission(1);
+    const admission = createAdmission(1, 20);
     const failing = deferred();
     const running = admission.admit('org-a', () => failing.promise);
     failing.reject(new Error('query failed'));
@@ -68,5 +68,46 @@ describe('admission of expensive work per key', () => {
       }),
     ).rejects.toThrow('thrown at once');
     expect(await admission.admit('org-a', async () => 'after a synchronous throw')).toBe('after a synchronous throw');
+  });
+
+  it('lets a request past the limit wait for a slot, handed over in order of arrival', async () => {
+    const admission = createAdmission(1, 5_000);
+    const held = deferred();
+    const order: string[] = [];
+    const first = admission.admit('org-a', async () => {
+      await held.promise;
+      order.push('first');
+      return 'first';
+    });
+    const second = admission.admit('org-a', async () => {
+      order.push('second');
+      return 'second';
+    });
+    const third = admission.admit('org-a', async () => {
+      order.push('third');
+      return 'third';
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual([]);
+    held.resolve('first');
+    expect(await Promise.all([first, second, third])).toEqual(['first', 'second', 'third']);
+    expect(order).toEqual(['first', 'second', 'third']);
+    expect(await admission.admit('org-a', async () => 'free again')).toBe('free again');
+  });
+
+  it('refuses a request that waited in vain without taking a slot from those after it', async () => {
+    const admission = createAdmission(1, 20);
+    const held = deferred();
+    const running = admission.admit('org-a', () => held.promise);
+    const refused = await rejection(admission.admit('org-a', async () => 'too late'));
+    expect(refused.statusCode).toBe(429);
+    held.resolve('held');
+    expect(await running).toBe('held');
+    expect(await admission.admit('org-a', async () => 'next')).toBe('next');
+    const [a, b] = [deferred(), deferred()];
+    const both = [admission.admit('org-a', () => a.promise), admission.admit('org-a', () => b.promise)];
+    a.resolve('a');
+    b.resolve('b');
+    expect(await Promise.all(both)).toEqual(['a', 'b']);
   });
 });
