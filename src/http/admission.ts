@@ -59,7 +59,10 @@ export function createAdmission(limit: number, waitMs = ADMISSION_WAIT_MS): Admi
     const queue = waiting.get(key);
     const next = queue?.shift();
     if (queue?.length === 0) waiting.delete(key);
-    if (next) return next();
+    if (next) {
+      next();
+      return;
+    }
     const left = running.get(key)! - 1;
     if (left === 0) running.delete(key);
     else running.set(key, left);
