@@ -96,9 +96,11 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, now }: 
       const { account_id: accountId, ...values } = body;
       await owned(auth, accountId, id, 'write');
       return db.transaction(async (tx) => {
+        // The block and tariff named are locked first, then the meter: the order of every other
+        // write that takes both (a transition locks its tariffs, then updates their meters).
+        await assertMeterReferences(tx, accountId, values);
         const current = await repo.lock(tx, accountId, id);
         if (!current) throw notFound('Meter');
-        await assertMeterReferences(tx, accountId, values);
         const updated = await conflictOnDuplicate(repo.update(tx, accountId, id, values), SERIAL_TAKEN);
         if (!updated) throw notFound('Meter');
         await cache.invalidate(
