@@ -1,4 +1,5 @@
 import type { Executor } from '../db/types.ts';
+import { tariffHistoryRepository } from '../modules/tariff-history/tariff-history.repository.ts';
 import { tariffsRepository } from '../modules/tariffs/tariffs.repository.ts';
 import { applyTransition } from '../modules/transitions/transition-application.ts';
 import { transitionsRepository } from '../modules/transitions/transitions.repository.ts';
@@ -87,7 +88,7 @@ export async function seedDemoTransitions(
       createdBy: ownerId,
     });
     if (startsAt <= now) {
-      await applyTransition(tx, transition!, now);
+      await applyTransition(tx, transition!, now, tariffHistoryRepository);
       currentTariffId = successorId;
     }
     predecessorId = successorId;
