@@ -1,6 +1,6 @@
 import type { Executor } from '../db/types.ts';
-import { catalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repository.ts';
+import { catalogueRepository } from '../modules/tariffs/catalogue.repository.ts';
 
 /** The catalogue's Homeflex 1 time-of-use tariff of 2025/26 (id fixed by migration 0004). */
 const HOMEFLEX_2025 = 6;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { bodyId, dateOrDateTimeText, dateTimeText, recordId, uuid } from '../../http/fields.ts';
+import { bodyId, dateOrDateTimeText, dateTimeText, recordId, recordIdParams, uuid } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { checkTariffRules } from './tariff-rules.ts';
 
-export const tariffIdParams = z.object({ id: recordId.describe('Tariff id') });
+export const tariffIdParams = recordIdParams('Tariff');
 
 function isTimeZone(name: string): boolean {
   // Intl also accepts offsets such as +02:00, which are not IANA names.

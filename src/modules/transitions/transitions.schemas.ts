@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, dateTimeText, uuid } from '../../http/fields.ts';
-import { tariffIdParams } from '../tariffs/tariffs.schemas.ts';
+import { accountQuery, bodyId, dateTimeText, recordIdParams, uuid } from '../../http/fields.ts';
 
-export { accountQuery, tariffIdParams };
+export { accountQuery };
+export const tariffIdParams = recordIdParams('Tariff');
 
 const effectiveFrom = dateTimeText('The instant from which the successor applies');
 
