@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { bodyId, dateOrDateTimeText, dateTimeText, recordId, recordIdParams, uuid } from '../../http/fields.ts';
+import {
+  bodyId,
+  DATE_TIME_RULE,
+  dateOrDateTimeText,
+  dateTimeText,
+  recordId,
+  recordIdParams,
+  uuid,
+} from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { checkTariffRules } from './tariff-rules.ts';
@@ -51,9 +59,11 @@ export const createTariffBody = optionalTariffFields
   .superRefine(checkTariffRules);
 export type CreateTariffBody = z.infer<typeof createTariffBody>;
 
+const DELETES = 'A time deletes the tariff (soft)';
+
 export const updateTariffBody = optionalTariffFields.extend({
   account_id: uuid,
-  deleted_at: dateTimeText('A time deletes the tariff (soft)').nullable().optional(),
+  deleted_at: dateTimeText(DELETES).nullable().optional().describe(`${DELETES}. ${DATE_TIME_RULE}`),
   updated_by: uuid
     .optional()
     .describe("The signed-in user's id: the change is recorded as theirs, and another user's id is refused (400)"),
