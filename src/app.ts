@@ -78,7 +78,10 @@ export async function buildApp({
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
   const tariffAccess = createTariffAccess(db, guard, cache);
-  const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  const admission = createAdmission({
+    perOrganization: config.expensiveConcurrencyPerOrg,
+    perUser: config.expensiveConcurrencyPerUser,
+  });
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
   registerSystemModule(app, { db, keys });
@@ -93,7 +96,7 @@ export async function buildApp({
     passwordHashing,
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
-  registerOrganizationsModule(app, { db, guard, cache });
+  registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
   registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
   registerTariffsModule(app, { db, tariffAccess });
   registerTariffItemsModule(app, { db, tariffAccess });

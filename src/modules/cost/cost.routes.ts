@@ -14,7 +14,7 @@ const params = z.object({ id: recordId });
 const PERIOD =
   'The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100.';
 const EXPENSIVE =
-  'Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429.';
+  'Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429.';
 const period = { account_id: EXAMPLE.accountId, ...EXAMPLE_MONTH };
 
 export function registerCostRoutes(app: App, cost: CostService): void {

@@ -38,7 +38,7 @@ export interface CostDeps {
   cache: ReadCache;
   guard: AccessGuard;
   tariffAccess: Pick<TariffAccess, 'usableTariff' | 'recordedTariff'>;
-  /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
+  /** Pricing is expensive: it runs under the admission of the caller and the organization addressed (account_id), after the access checks. */
   admission: Admission;
 }
 
@@ -177,12 +177,12 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
   return {
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => meterCost(auth, tariffId, query));
+      return admission.admit(auth, query.account_id, () => meterCost(auth, tariffId, query));
     },
 
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => buildingCost(auth, blockId, query));
+      return admission.admit(auth, query.account_id, () => buildingCost(auth, blockId, query));
     },
   };
 }
