@@ -72,12 +72,7 @@ describe('public_data nesting', () => {
 
 describe('a deeply nested body anywhere', () => {
   it.each([
-    [
-      'the whole body',
-      '/api/v1/organizations',
-      (deep: string) => deep,
-      '0: Must not be nested deeper than 32 levels',
-    ],
+    ['the whole body', '/api/v1/organizations', (deep: string) => deep, '0: Must not be nested deeper than 32 levels'],
     [
       'a text field',
       '/api/v1/tariffs',
