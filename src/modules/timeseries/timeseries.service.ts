@@ -4,7 +4,7 @@ import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
@@ -178,7 +178,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
           ? []
           : [`readings.${index}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`],
       );
-      if (misaligned.length > 0) throw badRequest(misaligned.join('; '));
+      if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
       const readings = new ReadingBatch(body.readings.length);
       for (const r of body.readings)
         readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
