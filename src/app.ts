@@ -24,7 +24,10 @@ import { registerOperationsModule } from './modules/operations/operations.module
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
 import { registerReferenceModule } from './modules/reference/reference.module.ts';
 import { registerSystemModule } from './modules/system/system.module.ts';
-import { registerTariffHistoryModule } from './modules/tariff-history/tariff-history.module.ts';
+import {
+  createTariffHistoryRecorder,
+  registerTariffHistoryModule,
+} from './modules/tariff-history/tariff-history.module.ts';
 import { registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
@@ -82,6 +85,7 @@ export async function buildApp({
     perOrganization: config.expensiveConcurrencyPerOrg,
     perUser: config.expensiveConcurrencyPerUser,
   });
+  const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
   registerSystemModule(app, { db, keys });
@@ -106,13 +110,30 @@ export async function buildApp({
   registerTransitionsModule(app, {
     db,
     tariffAccess,
+    history: tariffHistory,
     now,
     pollSeconds: config.transitionPollS,
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
-  const meters = registerMetersModule(app, { db, cache, guard, blocks, tariffs: tariffAccess, now });
-  const configs = registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess, now });
+  const meters = registerMetersModule(app, {
+    db,
+    cache,
+    guard,
+    blocks,
+    tariffs: tariffAccess,
+    history: tariffHistory,
+    now,
+  });
+  const configs = registerDashboardConfigModule(app, {
+    db,
+    guard,
+    blocks,
+    meters,
+    tariffs: tariffAccess,
+    history: tariffHistory,
+    now,
+  });
   registerTariffHistoryModule(app, { db, meters, configs });
   await registerConsoleModule(app, { directory: consoleDirectory });
   return app;
