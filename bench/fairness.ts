@@ -11,7 +11,8 @@
  * requests run the same length of time alone first: the run prints their p99 alone and during the
  * flood, and the ratio against the target (within 3x). The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
- * environment.
+ * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
+ * there (node --cpu-prof) when it stops.
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -60,8 +61,9 @@ const loadAverage = () =>
     .join(' / ');
 
 const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_fairness');
+const profileDir = process.env.SERVICE_CPU_PROFILE_DIR;
 const service = await startProcess(
-  ['src/server.ts'],
+  [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'src/server.ts'],
   { DATABASE_URL: database.url, PORT, SEED_DEMO: 'true', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' },
   `${base}/readyz`,
 ).catch(async (error) => {

@@ -3,7 +3,7 @@ import { createReadCache } from './db/read-cache.ts';
 import type { Database } from './db/types.ts';
 import { createVersionedResults } from './db/versioned-results.ts';
 import { createAccessGuard } from './http/access-guard.ts';
-import { createAdmission } from './http/admission.ts';
+import { createAdmission, registerAdmissionGauge } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
@@ -83,7 +83,10 @@ export async function buildApp({
   const admission = createAdmission({
     perOrganization: config.expensiveConcurrencyPerOrg,
     perUser: config.expensiveConcurrencyPerUser,
+    total: config.expensiveConcurrencyTotal,
+    waitMs: config.expensiveWaitMs,
   });
+  registerAdmissionGauge(admission, metrics.registry);
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -20,6 +21,8 @@ const envSchema = z.object({
   STATEMENT_TIMEOUT_S: z.coerce.number().min(0).default(30),
   EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
   EXPENSIVE_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).default(8),
+  EXPENSIVE_CONCURRENCY_TOTAL: z.coerce.number().int().min(1).default(availableParallelism()),
+  EXPENSIVE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
 });
 
@@ -45,6 +48,10 @@ export interface Config {
   readonly expensiveConcurrencyPerOrg: number;
   /** Expensive requests one user may run at once, whatever organizations they address. */
   readonly expensiveConcurrencyPerUser: number;
+  /** Expensive requests the process runs at once over all users; freed slots go to the users running the fewest. */
+  readonly expensiveConcurrencyTotal: number;
+  /** How long an expensive request past a limit waits for a slot before its 429. */
+  readonly expensiveWaitMs: number;
   /** Organizations one user may create in 24 hours (deleted ones count); more: 429. */
   readonly organizationsPerUserPerDay: number;
 }
@@ -76,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutS: e.STATEMENT_TIMEOUT_S,
     expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,
     expensiveConcurrencyPerUser: e.EXPENSIVE_CONCURRENCY_PER_USER,
+    expensiveConcurrencyTotal: e.EXPENSIVE_CONCURRENCY_TOTAL,
+    expensiveWaitMs: e.EXPENSIVE_WAIT_MS,
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
   });
 }

@@ -160,3 +160,98 @@ describe('admission of expensive work per user', () => {
     expect(await Promise.all([first, second])).toEqual(['first', 'second']);
   });
 });
+
+describe('admission of expensive work over the process', () => {
+  it('refuses with 429 once the process runs its total, whoever asks, and admits again when a slot frees', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 20 });
+    const [a, b] = [deferred(), deferred()];
+    const running = [
+      admission.admit(caller, 'org-a', () => a.promise),
+      admission.admit(caller, 'org-b', () => b.promise),
+    ];
+    const refused = await rejection(admission.admit(otherCaller, 'org-c', async () => 'third'));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
+    expect(refused.headers).toEqual({ 'retry-after': '1' });
+    a.resolve('a');
+    expect(await running[0]).toBe('a');
+    expect(await admission.admit(otherCaller, 'org-c', async () => 'after a slot freed')).toBe('after a slot freed');
+    b.resolve('b');
+    expect(await running[1]).toBe('b');
+  });
+
+  /** Runs that record their start and hold their slot until let go. */
+  function startRecorder() {
+    const started: string[] = [];
+    const finish = deferred();
+    const run = (
+      admission: ReturnType<typeof createAdmission>,
+      who: { userId: string },
+      organization: string,
+      name: string,
+    ) =>
+      admission.admit(who, organization, async () => {
+        started.push(name);
+        await finish.promise;
+        return name;
+      });
+    /** Resolves once the run named has started. */
+    const startOf = async (name: string) => {
+      while (!started.includes(name)) await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { started, run, startOf, finishAll: () => finish.resolve('') };
+  }
+
+  it('hands a freed slot to the waiting user who runs the fewest, before earlier requests of a user who runs more', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 5_000 });
+    const [a, b] = [deferred(), deferred()];
+    const { started, run, startOf, finishAll } = startRecorder();
+    const held = [admission.admit(caller, 'org-a', () => a.promise), admission.admit(caller, 'org-b', () => b.promise)];
+    const waiting = [
+      run(admission, caller, 'org-c', 'flooder 1'),
+      run(admission, caller, 'org-d', 'flooder 2'),
+      run(admission, otherCaller, 'org-e', 'neighbour'),
+    ];
+    a.resolve('a');
+    await held[0];
+    // One slot freed: the neighbour, who runs nothing, goes before the flooder, who runs one.
+    await startOf('neighbour');
+    expect(started).toEqual(['neighbour']);
+    b.resolve('b');
+    await held[1];
+    await startOf('flooder 1');
+    expect(started).toEqual(['neighbour', 'flooder 1']);
+    finishAll();
+    expect(await Promise.all(waiting)).toEqual(['flooder 1', 'flooder 2', 'neighbour']);
+    expect(started).toEqual(['neighbour', 'flooder 1', 'flooder 2']);
+  });
+
+  it('among one user’s waiting requests, hands a freed slot to the organization that runs the fewest', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 5_000 });
+    const [a, b] = [deferred(), deferred()];
+    const { started, run, startOf, finishAll } = startRecorder();
+    const held = [admission.admit(caller, 'org-a', () => a.promise), admission.admit(caller, 'org-a', () => b.promise)];
+    const waiting = [run(admission, caller, 'org-a', 'org-a'), run(admission, caller, 'org-b', 'org-b')];
+    a.resolve('a');
+    await held[0];
+    await startOf('org-b');
+    expect(started).toEqual(['org-b']);
+    b.resolve('b');
+    await held[1];
+    await startOf('org-a');
+    finishAll();
+    expect(await Promise.all(waiting)).toEqual(['org-a', 'org-b']);
+    expect(started).toEqual(['org-b', 'org-a']);
+  });
+
+  it('lets a request that waits for its organization hold no slot of its user', async () => {
+    const admission = createAdmission({ perOrganization: 1, perUser: 2, total: 4, waitMs: 5_000 });
+    const held = deferred();
+    const running = admission.admit(caller, 'org-a', () => held.promise);
+    const waiting = admission.admit(caller, 'org-a', async () => 'waited');
+    // The user runs one request and waits with another: the second of their two slots is free.
+    expect(await admission.admit(caller, 'org-b', async () => 'same user elsewhere')).toBe('same user elsewhere');
+    held.resolve('held');
+    expect(await Promise.all([running, waiting])).toEqual(['held', 'waited']);
+  });
+});

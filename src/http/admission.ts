@@ -1,111 +1,159 @@
+import { Gauge, type Registry } from 'prom-client';
 import type { AuthContext } from './auth-context.ts';
 import { AppError } from './errors.ts';
 
 const RETRY_AFTER_S = 1;
-/** How long a request past a limit waits for a slot before its 429. */
-export const ADMISSION_WAIT_MS = 250;
 
-const tooMany = (whose: string) => () =>
-  new AppError(429, 'Too many requests', `Too many expensive requests of ${whose} at once; retry shortly`, {
+const tooMany = (whose: string) =>
+  new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
     'retry-after': String(RETRY_AFTER_S),
   });
-
-/**
- * Slots per key: at most `limit` held at once for one key. A request past the limit waits for a
- * slot in order of arrival, at most the time it is given, then is refused.
- */
-function keyedSlots(limit: number, refusal: () => AppError) {
-  const running = new Map<string, number>();
-  /** Per key, the wake-ups of the requests waiting for a slot, first come first served. */
-  const waiting = new Map<string, (() => void)[]>();
-
-  function waitForSlot(key: string, waitMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const queue = waiting.get(key) ?? [];
-      waiting.set(key, queue);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        queue.splice(queue.indexOf(wake), 1);
-        if (queue.length === 0) waiting.delete(key);
-        reject(refusal());
-      }, waitMs);
-      queue.push(wake);
-    });
-  }
-
-  return {
-    async acquire(key: string, waitMs: number): Promise<void> {
-      const count = running.get(key) ?? 0;
-      if (count < limit) {
-        running.set(key, count + 1);
-        return;
-      }
-      if (waitMs <= 0) throw refusal();
-      await waitForSlot(key, waitMs);
-    },
-
-    /** Hands the slot to the first request waiting for one, else frees it. */
-    release(key: string): void {
-      const queue = waiting.get(key);
-      const next = queue?.shift();
-      if (queue?.length === 0) waiting.delete(key);
-      if (next) {
-        next();
-        return;
-      }
-      const left = running.get(key)! - 1;
-      if (left === 0) running.delete(key);
-      else running.set(key, left);
-    },
-  };
-}
 
 export interface AdmissionLimits {
   /** Expensive requests one organization (the request's account_id) may run at once. */
   perOrganization: number;
   /** Expensive requests one user may run at once, over all the organizations they address. */
   perUser: number;
-  /** How long a request past a limit waits for a slot before its 429. */
-  waitMs?: number;
+  /** Expensive requests the process runs at once, over all users (default: no such limit). */
+  total?: number;
+  /** How long a request past a limit waits for a slot before its 429 (0: no wait). */
+  waitMs: number;
 }
 
 /**
- * Admission of expensive work (energy cost, large sums and profiles) per organization and per
- * user: a request runs once both its user and its organization have a free slot. It takes its
- * user's slot first, then its organization's, so that a request waiting for a busy organization
- * holds only a slot of its own caller, never one that other users of that organization need.
- * Past a limit it waits at most `waitMs` in all (in order of arrival), then is refused (429 with
- * Retry-After). Waiting holds no database connection; it paces a client that asks again at once
- * whatever Retry-After says, so that a flood of refusals does not take the event loop that other
- * organizations' requests need (measured in docs/PERFORMANCE.md, "Overload").
+ * Admission of expensive work (energy cost, large sums and profiles): a request runs once its
+ * user, its organization and the process each have a free slot. Past a limit it waits, holding no
+ * slot and no database connection, at most `waitMs`, then is refused (429 with Retry-After). A
+ * freed slot goes to the waiting request that can use it whose user runs the fewest expensive
+ * requests, then whose organization runs the fewest, then the earliest: a user flooding through
+ * many organizations takes turns with every other user instead of filling the process first come
+ * first served (measured in docs/PERFORMANCE.md, "Fairness"). The wait paces a client that asks
+ * again at once whatever Retry-After says ("Overload").
  */
 export interface Admission {
-  /** Runs fn once the caller and the organization have a free slot, else throws 429. The caller checks access first. */
+  /** Runs fn once the caller, the organization and the process have a free slot, else throws 429. The caller checks access first. */
   admit<T>(auth: Pick<AuthContext, 'userId'>, organizationId: string, fn: () => Promise<T>): Promise<T>;
+  /** Expensive requests running and waiting for a slot now. */
+  load(): { running: number; waiting: number };
 }
 
-export function createAdmission({ perOrganization, perUser, waitMs = ADMISSION_WAIT_MS }: AdmissionLimits): Admission {
-  const users = keyedSlots(perUser, tooMany('yours'));
-  const organizations = keyedSlots(perOrganization, tooMany('this organization'));
+interface Waiter {
+  userId: string;
+  organizationId: string;
+  admit: () => void;
+}
+
+/** Counts of running requests per key; a key running nothing has no entry. */
+function counter() {
+  const counts = new Map<string, number>();
+  return {
+    of: (key: string) => counts.get(key) ?? 0,
+    add(key: string, step: 1 | -1) {
+      const count = (counts.get(key) ?? 0) + step;
+      if (count === 0) counts.delete(key);
+      else counts.set(key, count);
+    },
+  };
+}
+
+export function createAdmission({
+  perOrganization,
+  perUser,
+  total = Number.POSITIVE_INFINITY,
+  waitMs,
+}: AdmissionLimits): Admission {
+  const users = counter();
+  const organizations = counter();
+  let running = 0;
+  /** In order of arrival. */
+  const waiting: Waiter[] = [];
+
+  /** Why a request of this user and organization cannot run now, or null when it can. */
+  function blocked(userId: string, organizationId: string): AppError | null {
+    if (users.of(userId) >= perUser) return tooMany('of yours');
+    if (organizations.of(organizationId) >= perOrganization) return tooMany('of this organization');
+    if (running >= total) return tooMany('on this server');
+    return null;
+  }
+
+  function start(userId: string, organizationId: string): void {
+    users.add(userId, 1);
+    organizations.add(organizationId, 1);
+    running++;
+  }
+
+  /** The waiting request a free slot goes to: fewest running of its user, then of its organization, then earliest. */
+  function nextWaiter(): Waiter | undefined {
+    let best: Waiter | undefined;
+    for (const waiter of waiting) {
+      if (blocked(waiter.userId, waiter.organizationId)) continue;
+      if (
+        !best ||
+        users.of(waiter.userId) < users.of(best.userId) ||
+        (users.of(waiter.userId) === users.of(best.userId) &&
+          organizations.of(waiter.organizationId) < organizations.of(best.organizationId))
+      )
+        best = waiter;
+    }
+    return best;
+  }
+
+  function finish(userId: string, organizationId: string): void {
+    users.add(userId, -1);
+    organizations.add(organizationId, -1);
+    running--;
+    for (let next = nextWaiter(); next; next = nextWaiter()) {
+      waiting.splice(waiting.indexOf(next), 1);
+      start(next.userId, next.organizationId);
+      next.admit();
+    }
+  }
+
+  function waitForSlot(userId: string, organizationId: string, refusal: AppError): Promise<void> {
+    if (waitMs <= 0) return Promise.reject(refusal);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        userId,
+        organizationId,
+        admit: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        reject(blocked(userId, organizationId) ?? refusal);
+      }, waitMs);
+      waiting.push(waiter);
+    });
+  }
+
   return {
     async admit({ userId }, organizationId, fn) {
-      const deadline = performance.now() + waitMs;
-      await users.acquire(userId, waitMs);
-      try {
-        await organizations.acquire(organizationId, deadline - performance.now());
-      } catch (error) {
-        users.release(userId);
-        throw error;
-      }
+      const refusal = blocked(userId, organizationId);
+      if (refusal) await waitForSlot(userId, organizationId, refusal);
+      else start(userId, organizationId);
       try {
         return await fn();
       } finally {
-        organizations.release(organizationId);
-        users.release(userId);
+        finish(userId, organizationId);
       }
     },
+    load: () => ({ running, waiting: waiting.length }),
   };
+}
+
+/** `ums_expensive_requests{state="running"|"waiting"}` in the registry, read at each scrape. */
+export function registerAdmissionGauge(admission: Admission, registry: Registry): void {
+  new Gauge({
+    name: 'ums_expensive_requests',
+    help: 'Expensive requests (cost, large sums and profiles) running and waiting for an admission slot',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const { running, waiting } = admission.load();
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
 }

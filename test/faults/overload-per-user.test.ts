@@ -39,6 +39,7 @@ beforeAll(async () => {
     SEED_DEMO: 'false',
     EXPENSIVE_CONCURRENCY_PER_ORG: '4',
     EXPENSIVE_CONCURRENCY_PER_USER: '2',
+    EXPENSIVE_CONCURRENCY_TOTAL: '8',
   });
   app = await buildApp({ config, db: holding.db, keys: TEST_SIGNING_KEYS, passwordHashing: TEST_PASSWORD_HASHING });
   checkResponses(app);

@@ -43,6 +43,7 @@ beforeAll(async () => {
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
     EXPENSIVE_CONCURRENCY_PER_ORG: '1',
+    EXPENSIVE_CONCURRENCY_TOTAL: '8',
   });
   app = await buildApp({ config, db: holding.db, keys: generateSigningKeys() });
   checkResponses(app);

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { App } from '../../src/http/types.ts';
+import { failure } from '../helpers/envelopes.ts';
+import { createOrganization, registerUser, type TestUser } from '../helpers/factories.ts';
+import { holdable } from '../helpers/holdable-database.ts';
+import type { Reply } from '../helpers/http.ts';
+import { checkResponses } from '../helpers/response-schemas.ts';
+import {
+  insertBuildingBlock,
+  insertDashboardConfig,
+  insertMeter,
+  insertReadings,
+  insertTariff,
+} from '../helpers/sql-fixtures.ts';
+import { TEST_PASSWORD_HASHING, TEST_SIGNING_KEYS } from '../helpers/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+
+const TOO_MANY_ON_THIS_SERVER = failure(
+  'Too many requests',
+  'Too many expensive requests on this server at once; retry shortly',
+);
+const START = '2025-03-03T00:00:00.000Z';
+const period = { start: START, end: '2025-03-04T00:00:00.000Z' };
+
+/**
+ * A service running at most 2 expensive requests at once (per user 8, per organization 4), with a
+ * flooder who owns three organizations and a neighbour who owns one, each a building whose grid
+ * is priced (8.00 a day).
+ */
+function serviceWithTwoSlots(waitMs: number) {
+  const service = {} as {
+    app: App;
+    database: TestDatabase;
+    hold: ReturnType<typeof holdable>['hold'];
+    flooder: TestUser;
+    neighbour: TestUser;
+    organizations: Map<TestUser, { accountId: string; blockId: number }[]>;
+  };
+  beforeAll(async () => {
+    service.database = await createTestDatabase();
+    const holding = holdable(service.database.db);
+    service.hold = holding.hold;
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      AUTH_RATE_LIMIT_PER_MIN: '0',
+      SEED_DEMO: 'false',
+      EXPENSIVE_CONCURRENCY_PER_ORG: '4',
+      EXPENSIVE_CONCURRENCY_PER_USER: '8',
+      EXPENSIVE_CONCURRENCY_TOTAL: '2',
+      EXPENSIVE_WAIT_MS: String(waitMs),
+    });
+    service.app = await buildApp({
+      config,
+      db: holding.db,
+      keys: TEST_SIGNING_KEYS,
+      passwordHashing: TEST_PASSWORD_HASHING,
+    });
+    checkResponses(service.app);
+    await service.app.ready();
+    const [flooder, neighbour] = await Promise.all([
+      registerUser(service.app, 'flooder'),
+      registerUser(service.app, 'neighbour'),
+    ]);
+    Object.assign(service, { flooder, neighbour, organizations: new Map() });
+    const db = service.database.db;
+    for (const [owner, count] of [
+      [flooder, 3],
+      [neighbour, 1],
+    ] as const) {
+      const owned: { accountId: string; blockId: number }[] = [];
+      for (let i = 0; i < count; i++) {
+        const accountId = await createOrganization(owner, `Org ${i}`);
+        const blockId = await insertBuildingBlock(db, accountId);
+        const tariffId = await insertTariff(db, accountId);
+        await db.query(`INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`, [
+          tariffId,
+        ]);
+        const meterId = await insertMeter(db, accountId, blockId, { meterSn: `FAIR-${owned.length}-${owner.email}` });
+        await insertReadings(db, meterId, START, 4, () => ({ import_kwh: 1 }));
+        await insertDashboardConfig(db, accountId, blockId, { grid: tariffId }, { grid: meterId });
+        owned.push({ accountId, blockId });
+      }
+      service.organizations.set(owner, owned);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await service.app?.close();
+    await service.database?.drop();
+  });
+
+  function buildingCost(user: TestUser, organization: number) {
+    const { accountId, blockId } = service.organizations.get(user)![organization]!;
+    return user.client.get(`/api/v1/building_blocks/${blockId}/energy-cost`, { account_id: accountId, ...period });
+  }
+
+  /** Sends a building cost of user in the organization and waits until it is in flight, holding its slots. */
+  async function inFlight(user: TestUser, organization: number) {
+    const held = service.hold();
+    const reply = buildingCost(user, organization);
+    await held.reached;
+    return { reply, release: held.release };
+  }
+
+  /** The expensive requests waiting for a slot, from /metrics. */
+  async function waitingRequests(): Promise<number> {
+    const metrics = await service.app.inject({ method: 'GET', url: '/metrics' });
+    return Number(/^ums_expensive_requests\{state="waiting"\} (\d+)$/m.exec(metrics.body)?.[1]);
+  }
+
+  /** Resolves once `count` expensive requests wait for a slot. */
+  async function untilWaiting(count: number): Promise<void> {
+    while ((await waitingRequests()) !== count) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  return { service, buildingCost, inFlight, untilWaiting };
+}
+
+const gridTotal = (reply: Reply) => reply.body.data.sources.find((s: { source: string }) => s.source === 'grid').total;
+
+describe('expensive requests over the process (EXPENSIVE_CONCURRENCY_TOTAL=2), without waiting', () => {
+  const { service, buildingCost, inFlight } = serviceWithTwoSlots(0);
+
+  it('answers 429 with Retry-After to any user once the process runs its total, and serves them when a slot frees', async () => {
+    const { flooder, neighbour } = service;
+    const first = await inFlight(flooder, 0);
+    const second = await inFlight(flooder, 1);
+    try {
+      for (const refused of [await buildingCost(neighbour, 0), await buildingCost(flooder, 2)]) {
+        expect({ status: refused.status, body: refused.body, retryAfter: refused.headers['retry-after'] }).toEqual({
+          status: 429,
+          body: TOO_MANY_ON_THIS_SERVER,
+          retryAfter: '1',
+        });
+      }
+      first.release();
+      expect((await first.reply).status).toBe(200);
+      const neighbours = await buildingCost(neighbour, 0);
+      expect(neighbours.status).toBe(200);
+      expect(gridTotal(neighbours)).toBe(8);
+    } finally {
+      first.release();
+      second.release();
+    }
+    expect((await second.reply).status).toBe(200);
+  });
+});
+
+describe('expensive requests over the process (EXPENSIVE_CONCURRENCY_TOTAL=2), handed over fairly', () => {
+  const { service, buildingCost, inFlight, untilWaiting } = serviceWithTwoSlots(60_000);
+
+  it('hands a freed slot to the neighbour, who runs nothing, before the flooder’s request that came first', async () => {
+    const { flooder, neighbour } = service;
+    const first = await inFlight(flooder, 0);
+    const second = await inFlight(flooder, 1);
+    const flooders = buildingCost(flooder, 2);
+    await untilWaiting(1);
+    const neighbours = buildingCost(neighbour, 0);
+    await untilWaiting(2);
+    // The request the freed slot goes to is held in flight; the other one waits for the next slot.
+    const next = service.hold();
+    first.release();
+    await next.reached;
+    expect((await first.reply).status).toBe(200);
+    second.release();
+    expect((await second.reply).status).toBe(200);
+    // The flooder's request ran on the second freed slot while the neighbour's is still held: the
+    // neighbour had the first.
+    const settledFirst = await Promise.race([flooders.then(() => 'flooder'), neighbours.then(() => 'neighbour')]);
+    expect(settledFirst).toBe('flooder');
+    next.release();
+    for (const reply of [await flooders, await neighbours]) {
+      expect(reply.status).toBe(200);
+      expect(gridTotal(reply)).toBe(8);
+    }
+  });
+});
