@@ -68,11 +68,11 @@ export function createAdmission({
   /** In order of arrival. */
   const waiting: Waiter[] = [];
 
-  /** Why a request of this user and organization cannot run now, or null when it can. */
-  function blocked(userId: string, organizationId: string): AppError | null {
-    if (users.of(userId) >= perUser) return tooMany('of yours');
-    if (organizations.of(organizationId) >= perOrganization) return tooMany('of this organization');
-    if (running >= total) return tooMany('on this server');
+  /** Whose limit keeps a request of this user and organization from running now, or null when it can run. */
+  function blocked(userId: string, organizationId: string): string | null {
+    if (users.of(userId) >= perUser) return 'of yours';
+    if (organizations.of(organizationId) >= perOrganization) return 'of this organization';
+    if (running >= total) return 'on this server';
     return null;
   }
 
@@ -109,8 +109,8 @@ export function createAdmission({
     }
   }
 
-  function waitForSlot(userId: string, organizationId: string, refusal: AppError): Promise<void> {
-    if (waitMs <= 0) return Promise.reject(refusal);
+  function waitForSlot(userId: string, organizationId: string, whose: string): Promise<void> {
+    if (waitMs <= 0) return Promise.reject(tooMany(whose));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         userId,
@@ -122,7 +122,7 @@ export function createAdmission({
       };
       const timer = setTimeout(() => {
         waiting.splice(waiting.indexOf(waiter), 1);
-        reject(blocked(userId, organizationId) ?? refusal);
+        reject(tooMany(blocked(userId, organizationId) ?? whose));
       }, waitMs);
       waiting.push(waiter);
     });
@@ -130,8 +130,8 @@ export function createAdmission({
 
   return {
     async admit({ userId }, organizationId, fn) {
-      const refusal = blocked(userId, organizationId);
-      if (refusal) await waitForSlot(userId, organizationId, refusal);
+      const whose = blocked(userId, organizationId);
+      if (whose) await waitForSlot(userId, organizationId, whose);
       else start(userId, organizationId);
       try {
         return await fn();
