@@ -226,6 +226,27 @@ describe('admission of expensive work over the process', () => {
     expect(started).toEqual(['neighbour', 'flooder 1', 'flooder 2']);
   });
 
+  it('with one slot, hands it to users in turn: a user whose request just ended goes after one who waited', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 5_000 });
+    const held = deferred();
+    const { started, run, startOf, finishAll } = startRecorder();
+    const running = admission.admit(caller, 'org-a', () => held.promise);
+    const waiting = [
+      run(admission, caller, 'org-b', 'flooder 1'),
+      run(admission, caller, 'org-c', 'flooder 2'),
+      run(admission, otherCaller, 'org-d', 'neighbour 1'),
+      run(admission, otherCaller, 'org-d', 'neighbour 2'),
+    ];
+    held.resolve('held');
+    await running;
+    // Both users run nothing when the slot frees: the neighbour, who has not had a turn, goes first.
+    await startOf('neighbour 1');
+    expect(started).toEqual(['neighbour 1']);
+    finishAll();
+    expect(await Promise.all(waiting)).toEqual(['flooder 1', 'flooder 2', 'neighbour 1', 'neighbour 2']);
+    expect(started).toEqual(['neighbour 1', 'flooder 1', 'neighbour 2', 'flooder 2']);
+  });
+
   it('among one user’s waiting requests, hands a freed slot to the organization that runs the fewest', async () => {
     const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 5_000 });
     const [a, b] = [deferred(), deferred()];

@@ -25,9 +25,9 @@ export interface AdmissionLimits {
  * user, its organization and the process each have a free slot. Past a limit it waits, holding no
  * slot and no database connection, at most `waitMs`, then is refused (429 with Retry-After). A
  * freed slot goes to the waiting request that can use it whose user runs the fewest expensive
- * requests, then whose organization runs the fewest, then the earliest: a user flooding through
- * many organizations takes turns with every other user instead of filling the process first come
- * first served (measured in docs/PERFORMANCE.md, "Fairness"). The wait paces a client that asks
+ * requests, then whose user has waited longest since their last turn, then whose organization runs
+ * the fewest, then the earliest: a user flooding through many organizations takes turns with every
+ * other user instead of filling the process first come first served (measured in docs/PERFORMANCE.md, "Fairness"). The wait paces a client that asks
  * again at once whatever Retry-After says ("Overload").
  */
 export interface Admission {
@@ -63,10 +63,14 @@ export function createAdmission({
   waitMs,
 }: AdmissionLimits): Admission {
   const users = counter();
+  const usersWaiting = counter();
   const organizations = counter();
   let running = 0;
   /** In order of arrival. */
   const waiting: Waiter[] = [];
+  /** Per user running or waiting, the number of the admission that last started one of theirs. */
+  const lastTurns = new Map<string, number>();
+  let admissions = 0;
 
   /** Whose limit keeps a request of this user and organization from running now, or null when it can run. */
   function blocked(userId: string, organizationId: string): string | null {
@@ -80,22 +84,36 @@ export function createAdmission({
     users.add(userId, 1);
     organizations.add(organizationId, 1);
     running++;
+    lastTurns.set(userId, ++admissions);
   }
 
-  /** The waiting request a free slot goes to: fewest running of its user, then of its organization, then earliest. */
+  /** Forgets the turn of a user who neither runs nor waits: they come back as one who waited longest. */
+  function forgetIfIdle(userId: string): void {
+    if (users.of(userId) === 0 && usersWaiting.of(userId) === 0) lastTurns.delete(userId);
+  }
+
+  /** Orders waiting requests by who gets a free slot first (negative: a first). */
+  function precedence(a: Waiter, b: Waiter): number {
+    return (
+      users.of(a.userId) - users.of(b.userId) ||
+      (lastTurns.get(a.userId) ?? 0) - (lastTurns.get(b.userId) ?? 0) ||
+      organizations.of(a.organizationId) - organizations.of(b.organizationId)
+    );
+  }
+
+  /** The waiting request that can run and goes first; among equals, the earliest. */
   function nextWaiter(): Waiter | undefined {
     let best: Waiter | undefined;
     for (const waiter of waiting) {
       if (blocked(waiter.userId, waiter.organizationId)) continue;
-      if (
-        !best ||
-        users.of(waiter.userId) < users.of(best.userId) ||
-        (users.of(waiter.userId) === users.of(best.userId) &&
-          organizations.of(waiter.organizationId) < organizations.of(best.organizationId))
-      )
-        best = waiter;
+      if (!best || precedence(waiter, best) < 0) best = waiter;
     }
     return best;
+  }
+
+  function leaveQueue(waiter: Waiter): void {
+    waiting.splice(waiting.indexOf(waiter), 1);
+    usersWaiting.add(waiter.userId, -1);
   }
 
   function finish(userId: string, organizationId: string): void {
@@ -103,10 +121,11 @@ export function createAdmission({
     organizations.add(organizationId, -1);
     running--;
     for (let next = nextWaiter(); next; next = nextWaiter()) {
-      waiting.splice(waiting.indexOf(next), 1);
+      leaveQueue(next);
       start(next.userId, next.organizationId);
       next.admit();
     }
+    forgetIfIdle(userId);
   }
 
   function waitForSlot(userId: string, organizationId: string, whose: string): Promise<void> {
@@ -121,10 +140,12 @@ export function createAdmission({
         },
       };
       const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(waiter), 1);
+        leaveQueue(waiter);
+        forgetIfIdle(userId);
         reject(tooMany(blocked(userId, organizationId) ?? whose));
       }, waitMs);
       waiting.push(waiter);
+      usersWaiting.add(userId, 1);
     });
   }
 
