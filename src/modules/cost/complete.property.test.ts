@@ -44,7 +44,9 @@ interface ItemRow {
 }
 
 const seasonal = (code: string, price: number) =>
-  fc.subarray([...SEASONS], { maxLength: 3 }).map((seasons) => seasons.map((season) => ({ code, price, season })));
+  fc
+    .subarray([...SEASONS], { maxLength: 3 })
+    .map((seasons): ItemRow[] => seasons.map((season) => ({ code, price, season })));
 
 const optional = (row: ItemRow) => fc.boolean().map((on) => (on ? [row] : []));
 

@@ -149,6 +149,44 @@ describe('reactive energy of the demand periods (extensions §12.1)', () => {
   });
 });
 
+describe('a seasonal item the tariff can never apply (extensions §12.1)', () => {
+  const NEVER =
+    'Items that can never apply, as no day has their season and their type has other items: IMPORT_ENERGY SUMMER, IMPORT_ENERGY WINTER (the tariff has no DSO, so no seasons)';
+
+  it('is stored, and the write says it can never apply on a tariff without a DSO', async () => {
+    const tariff = await createTariff(r.owner.client, r.accountId);
+    const res = await r.owner.client.post(itemsOf(tariff.id), [
+      { item_type_code: 'IMPORT_ENERGY', price: 2, season: 'SUMMER' },
+      { item_type_code: 'IMPORT_ENERGY', price: 3, season: 'WINTER' },
+      { item_type_code: 'SERVICE', price: 3, season: 'WINTER' },
+      { item_type_code: 'LEGACY', price: 0.2, season: 'ALL_YEAR' },
+    ]);
+    expect(res.status).toBe(201);
+    // The single SERVICE item applies to every day whatever its season; ALL_YEAR items always.
+    expect(res.body.message).toBe(NEVER);
+    expect(res.body.data).toHaveLength(4);
+    const update = await r.owner.client.put(`${itemsOf(tariff.id)}/${res.body.data[1].id}`, { price: 3.5 });
+    expect(update.status).toBe(200);
+    expect(update.body.message).toBe(NEVER);
+  });
+
+  it("names the season the tariff's DSO does not have; says nothing when every item can apply", async () => {
+    const tariff = await createTariff(r.owner.client, r.accountId, { dso_id: 1 });
+    const res = await r.owner.client.post(itemsOf(tariff.id), [
+      { item_type_code: 'IMPORT_ENERGY', price: 2, season: 'SUMMER' },
+      { item_type_code: 'IMPORT_ENERGY', price: 3, season: 'WINTER' },
+    ]);
+    expect(res.body).toMatchObject({ success: true, message: null });
+    const transition = await r.owner.client.post(itemsOf(tariff.id), [
+      { item_type_code: 'IMPORT_ENERGY', price: 4, season: 'TRANSITION' },
+    ]);
+    expect(transition.status).toBe(201);
+    expect(transition.body.message).toBe(
+      "Items that can never apply, as no day has their season and their type has other items: IMPORT_ENERGY TRANSITION (the tariff's DSO has no such season)",
+    );
+  });
+});
+
 describe('validation (400 naming the field; nothing is created)', () => {
   async function itemCount(tariffId: number) {
     return (await r.owner.client.get(itemsOf(tariffId))).body.count;
