@@ -5,8 +5,9 @@ import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
+import type { TariffItem } from '../tariffs/tariffs.model.ts';
 import { hasDemandFields, type ItemDemandFields, itemFieldViolations } from './item-rules.ts';
-import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from './tariff-items.repository.ts';
+import { type ItemInput, tariffItemsRepository as repo } from './tariff-items.repository.ts';
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 
 export interface TariffItemsDeps {
