@@ -199,7 +199,6 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
   const coveredIntervalsByMonth = new Map<number, number>();
   const demands: HalfHourDemand[] = [];
   const earlierDemands: HalfHourDemand[] = [];
-  let hasKva = false;
 
   for (const row of aggregates) {
     const { monthKey, classId, period } = decodeKey(plan, row.key);
@@ -209,7 +208,6 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
       continue;
     }
     demands.push(demand);
-    if (row.max_kva > 0) hasKva = true;
     const { season } = plan.classes[classId]!;
     const key = `${monthKey}|${season}`;
     let segment = segments.get(key);
@@ -231,7 +229,6 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
     segments: [...segments.values()].sort((a, b) => rank(a) - rank(b)),
     demand: peaksOf(demands),
     earlierDemand: peaksOf(earlierDemands),
-    hasKva,
     coveredIntervalsByMonth,
   };
 }
@@ -275,7 +272,6 @@ export function joinUsage(parts: Usage[]): Usage {
     segments: joinSegments(parts.map((part) => part.segments)),
     demand: parts.map((part) => part.demand).reduce((a, b) => a.with(b)),
     earlierDemand: parts.map((part) => part.earlierDemand).reduce((a, b) => a.with(b)),
-    hasKva: parts.some((part) => part.hasKva),
     coveredIntervalsByMonth,
   };
 }

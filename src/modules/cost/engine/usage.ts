@@ -25,8 +25,6 @@ export interface Usage {
   demand: DemandPeaks;
   /** The same of the earlier readings (before the period). */
   earlierDemand: DemandPeaks;
-  /** Whether any reading of the period has a kVA above 0. */
-  hasKva: boolean;
   /** The meter's aligned intervals with at least one reading, by the local month of the reading. */
   coveredIntervalsByMonth: Map<number, number>;
 }
@@ -53,7 +51,6 @@ function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPerio
   let segment: UsageSegment | undefined;
   let dayNumber = Number.NaN;
   let periods: PeriodsByMinute | null = null;
-  let hasKva = false;
   let lastSlot = Number.NaN;
 
   for (const reading of input.readings) {
@@ -76,7 +73,6 @@ function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPerio
     segment.exportMicro += toMillionths(reading.export_kwh);
     segment.kvarhMicro += kvarhMicro;
     demand.add(localMs, reading.kva);
-    if (reading.kva > 0) hasKva = true;
 
     // An interval takes the period of its start minute.
     const periodCode = periods ? periods[Math.floor((localMs - dayNumber * DAY_MS) / MINUTE_MS)]! : 0;
@@ -97,7 +93,6 @@ function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPerio
     segments,
     demand: demand.finish(),
     earlierDemand: earlierDemand.finish(),
-    hasKva,
     coveredIntervalsByMonth,
   };
 }
