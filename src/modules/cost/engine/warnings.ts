@@ -1,5 +1,5 @@
+import { DAY_MS, fromLocalMs } from '../../../lib/time-zone.ts';
 import type { BillingMonth } from './calendar.ts';
-import { DAY_MS, fromLocalMs } from './local-time.ts';
 import { millionthsToNumber } from './money.ts';
 import type { MonthNotes } from './month-notes.ts';
 import type { BillingContext } from './types.ts';
