@@ -4,6 +4,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
+import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import type { TariffItem } from '../tariffs/tariffs.model.ts';
 import { hasDemandFields, type ItemDemandFields, itemFieldViolations } from './item-rules.ts';
 import { type ItemInput, tariffItemsRepository as repo } from './tariff-items.repository.ts';
@@ -41,6 +42,21 @@ export async function requireItem(db: Executor, { accountId, tariffId, itemId }:
 export async function lockItem(tx: Executor, key: ItemKey): Promise<TariffItem> {
   if (!(await repo.lock(tx, key.accountId, key.tariffId, key.itemId))) throw notFound('Tariff item');
   return requireItem(tx, key);
+}
+
+type AccessedTariff = Awaited<ReturnType<TariffItemsDeps['tariffAccess']['tariff']>>;
+
+/**
+ * Write-time help (extensions §12.1): the tariff's items that can never apply, named in the
+ * answer's message (null when every item can apply). They are stored all the same; a bill names
+ * the quantities no item prices.
+ */
+async function neverApplyingMessage(tx: Executor, tariff: AccessedTariff): Promise<string | null> {
+  const items = await repo.neverApplying(tx, tariff.id, tariff.dso_id, touScheduleId(tariff));
+  if (items.length === 0) return null;
+  const why = items[0]!.no_dso ? 'the tariff has no DSO, so no seasons' : "the tariff's DSO has no such season";
+  const names = items.map((item) => `${item.item_type_code} ${item.season}`).join(', ');
+  return `Items that can never apply, as no day has their season and their type has other items: ${names} (${why})`;
 }
 
 export function createTariffItemsService({ db, tariffAccess: access }: TariffItemsDeps) {
@@ -92,7 +108,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
           if (!inserted) throw notFound('Tariff');
           created.push(inserted);
         }
-        return created;
+        return { items: created, message: await neverApplyingMessage(tx, tariff) };
       });
     },
 
@@ -115,7 +131,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
           duplicateMessage(next),
         );
         if (!updated) throw notFound('Tariff item');
-        return updated;
+        return { item: updated, message: await neverApplyingMessage(tx, tariff) };
       });
     },
 
