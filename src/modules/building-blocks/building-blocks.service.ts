@@ -52,9 +52,11 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
       await guard.require(auth, accountId, 'write');
       // A new block has no children, so any existing parent of the organization is acceptable; the
       // composite foreign key refuses an unknown or foreign parent (23503).
-      return repo.insert(db, accountId, values).catch((error: unknown) => {
-        throw asDatabaseErrorForm(error);
-      });
+      return guard
+        .transaction(auth, accountId, 'write', (tx) => repo.insert(tx, accountId, values))
+        .catch((error: unknown) => {
+          throw asDatabaseErrorForm(error);
+        });
     },
 
     get: (auth: AuthContext, accountId: string, id: number) => owned(auth, accountId, id, 'read'),
@@ -62,7 +64,7 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
     async update(auth: AuthContext, id: number, body: UpdateBuildingBlock) {
       const { account_id: accountId, type: _alias, ...values } = body;
       await owned(auth, accountId, id, 'write');
-      return db.transaction(async (tx) => {
+      return guard.transaction(auth, accountId, 'write', async (tx) => {
         const parentId = values.parent_id;
         if (parentId != null) {
           await repo.lockHierarchy(tx, accountId);
@@ -82,7 +84,7 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
     async remove(auth: AuthContext, accountId: string, id: number) {
       await owned(auth, accountId, id, 'write');
       await conflictOn(
-        repo.delete(db, accountId, id),
+        guard.transaction(auth, accountId, 'write', (tx) => repo.delete(tx, accountId, id)),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',
       );

@@ -10,7 +10,7 @@ import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts
 
 export interface CatalogueDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'requireAccount'>;
+  tariffAccess: Pick<TariffAccess, 'requireAccount' | 'transaction'>;
 }
 
 /** The catalogue is readable by every signed-in user: its reads need no organization. */
@@ -34,7 +34,7 @@ export function createCatalogueService({ db, tariffAccess: access }: CatalogueDe
     async clone(auth: AuthContext, id: number, body: CloneBody) {
       await access.requireAccount(auth, body.account_id, 'write');
       const source = await catalogueTariff(id);
-      return db.transaction(async (tx) =>
+      return access.transaction(auth, body.account_id, async (tx) =>
         tariffDetails(tx, await catalogueRepository.clone(tx, source.id, body.account_id, body.name)),
       );
     },

@@ -82,7 +82,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, now }: 
     async create(auth: AuthContext, body: CreateMeter) {
       const { account_id: accountId, ...values } = body;
       await guard.require(auth, accountId, 'write');
-      return db.transaction(async (tx) => {
+      return guard.transaction(auth, accountId, 'write', async (tx) => {
         await assertMeterReferences(tx, accountId, values);
         const meter = await conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
         await recordTariff(tx, meter, body, 'CREATE');
@@ -95,7 +95,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, now }: 
     async update(auth: AuthContext, id: number, body: UpdateMeter): Promise<Meter> {
       const { account_id: accountId, ...values } = body;
       await owned(auth, accountId, id, 'write');
-      return db.transaction(async (tx) => {
+      return guard.transaction(auth, accountId, 'write', async (tx) => {
         // The block and tariff named are locked first, then the meter: the order of every other
         // write that takes both (a transition locks its tariffs, then updates their meters).
         await assertMeterReferences(tx, accountId, values);
@@ -116,7 +116,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, now }: 
     /** Readings make a meter worth keeping: deleting them too takes force. Configs naming it forget it. */
     async remove(auth: AuthContext, accountId: string, id: number, force: boolean) {
       await owned(auth, accountId, id, 'write');
-      await db.transaction(async (tx) => {
+      await guard.transaction(auth, accountId, 'write', async (tx) => {
         const current = await repo.lock(tx, accountId, id);
         if (!current) throw notFound('Meter');
         if (!force && (await repo.hasReadings(tx, id))) {
