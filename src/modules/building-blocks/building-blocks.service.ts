@@ -83,11 +83,12 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
 
     async remove(auth: AuthContext, accountId: string, id: number) {
       await owned(auth, accountId, id, 'write');
-      await conflictOn(
+      const deleted = await conflictOn(
         guard.transaction(auth, accountId, 'write', (tx) => repo.delete(tx, accountId, id)),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',
       );
+      if (!deleted) throw notFound('Building block');
     },
   };
 }
