@@ -64,10 +64,13 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
     async update(auth: AuthContext, id: number, body: UpdateBuildingBlock) {
       const { account_id: accountId, type: _alias, ...values } = body;
       await owned(auth, accountId, id, 'write');
-      return guard.transaction(auth, accountId, 'write', async (tx) => {
+      return db.transaction(async (tx) => {
         const parentId = values.parent_id;
+        // A move locks the organization's row before the caller's role is confirmed: the order of
+        // membership changes, which lock that row and then change a member's.
+        if (parentId != null) await repo.lockHierarchy(tx, accountId);
+        await guard.confirm(tx, auth, accountId, 'write');
         if (parentId != null) {
-          await repo.lockHierarchy(tx, accountId);
           await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }], {
             'Building block': repo.lockExisting,
           });
