@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { ListenerState, Subscription } from './types.ts';
@@ -14,11 +15,26 @@ const RECONNECT_MS = 1000;
 /** TCP keepalive on the LISTEN connection: the operating system probes an idle peer after this. */
 const KEEPALIVE_DELAY_MS = 5000;
 
+/** The socket of each LISTEN client: made here and handed to node-postgres by its `stream` option. */
+const sockets = new WeakMap<pg.Client, net.Socket>();
+
+function newClient(connectionString: string): pg.Client {
+  const socket = new net.Socket();
+  const client = new pg.Client({
+    connectionString,
+    stream: () => socket,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  });
+  sockets.set(client, socket);
+  return client;
+}
+
 /** Closes a connection at once, also one whose peer no longer answers (end() would wait for it). */
 function discard(client: pg.Client): void {
   client.removeAllListeners();
   client.on('error', () => {});
-  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  sockets.get(client)?.destroy();
 }
 
 /**
@@ -82,11 +98,7 @@ export function listenOn(
   }
 
   async function connect(): Promise<void> {
-    const attempt = new pg.Client({
-      connectionString,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-    });
+    const attempt = newClient(connectionString);
     client = attempt;
     attemptStartedAt = performance.now();
     attempt.on('error', lost);
