@@ -73,10 +73,10 @@ export async function buildApp({
   });
 
   // Collaborators that several modules share, each built once.
-  const metrics = createMetrics(db);
+  const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
+  const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
-  const cache = createReadCache(db);
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);

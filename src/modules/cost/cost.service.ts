@@ -55,7 +55,11 @@ export interface CostDeps {
 export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
   const planFor = createPlanCache();
 
-  /** The tariff's items as the engine takes them and its calendar (the reference data it names does not change). */
+  /**
+   * The tariff's items as the engine takes them and its calendar (the reference data it names does
+   * not change). Built on the tariff row at hand (its tax rate, type, dates), so kept only while that
+   * row is still the cached one: a pricing built on a row older than a write is never kept.
+   */
   function pricingOf(tariff: PricedTariff) {
     return cache.get(cacheKeys.tariffPricing(tariff.id), async () => {
       const [pricing, calendar] = await Promise.all([
@@ -63,7 +67,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
         repo.calendar(db, tariff, touScheduleId(tariff)),
       ]);
       return { pricing, calendar };
-    });
+    }, [tariff]);
   }
 
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */

@@ -12,7 +12,7 @@ import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 
 export interface TariffItemsDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed' | 'lockedType'>;
+  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed' | 'lockedType' | 'transaction'>;
 }
 
 /** An item as a write leaves it, and where its fields sit in the request body. */
@@ -90,7 +90,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
       const items: ItemInput[] = Array.isArray(body) ? body : [body];
       const bodyAccountId = Array.isArray(body) ? undefined : body.account_id;
       const tariff = await access.tariff(auth, tariffId, addressedAccount(accountId, bodyAccountId), 'write');
-      return db.transaction(async (tx) => {
+      return access.transaction(auth, tariff.account_id, async (tx) => {
         await access.changed(tx, tariffId);
         const paths = (index: number) => (Array.isArray(body) ? [String(index)] : []);
         await assertItemFields(
@@ -120,7 +120,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
       changes: ItemChanges,
     ) {
       const tariff = await access.tariff(auth, tariffId, addressedAccount(accountId, changes.account_id), 'write');
-      return db.transaction(async (tx) => {
+      return access.transaction(auth, tariff.account_id, async (tx) => {
         const current = await lockItem(tx, { accountId: tariff.account_id, tariffId, itemId });
         await access.changed(tx, tariffId);
         const { account_id: _account, ...fieldChanges } = changes;
@@ -137,7 +137,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
 
     async remove(auth: AuthContext, tariffId: number, itemId: number, accountId: string | undefined) {
       const tariff = await access.tariff(auth, tariffId, accountId, 'write');
-      await db.transaction(async (tx) => {
+      await access.transaction(auth, tariff.account_id, async (tx) => {
         await lockItem(tx, { accountId: tariff.account_id, tariffId, itemId });
         await access.changed(tx, tariffId);
         await repo.delete(tx, tariff.account_id, tariffId, itemId);
