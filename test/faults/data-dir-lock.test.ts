@@ -76,7 +76,7 @@ describe('the embedded database has one owner', () => {
     expect(existsSync(lockFileOf(join(dataDir, 'pglite')))).toBe(false);
     const after = await runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir));
     expect(after.stderr).toMatch(`Import failed: account ${ACCOUNT} not found`);
-  }, 120_000);
+  });
 
   it('takes over a lock whose process is gone, and releases it on close', async () => {
     const pglite = join(dir, 'stale', 'pglite');
@@ -148,7 +148,7 @@ describe('the embedded database has one owner', () => {
     } finally {
       for (const contender of contenders) contender.kill('SIGKILL');
     }
-  }, 120_000);
+  });
 });
 
 /** A process of test/faults/lock-contender.ts, once it is ready for orders. */
