@@ -20,6 +20,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'lib-is-self-contained',
+      severity: 'error',
+      comment: 'src/lib holds pure code shared by the service and the console: it imports nothing of the project.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(db|http|modules|seed|cli)/' },
+    },
+    {
       name: 'db-below-everything',
       severity: 'error',
       comment: 'src/db is the bottom layer: it imports no HTTP code and no module.',
@@ -43,7 +50,7 @@ module.exports = {
     {
       name: 'repositories-are-private',
       severity: 'error',
-      comment: "A module reaches another through its service or model, never its repository.",
+      comment: 'A module reaches another through its service or model, never its repository.',
       from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/modules/([^/]+)/.*\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
     },

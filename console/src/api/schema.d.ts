@@ -2736,15 +2736,15 @@ export interface paths {
         };
         /**
          * A building block's energy cost
-         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description End of the period (exclusive), ISO 8601 */
+                    /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
-                    /** @description Start of the period (inclusive), ISO 8601 */
+                    /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -3362,7 +3362,7 @@ export interface paths {
         };
         /**
          * A building block's energy profile by source
-         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: {
             parameters: {
@@ -3370,13 +3370,13 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     /** @description zero: every bucket of the range, empty ones too */
                     fill?: "none" | "zero";
                     /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                     group_by?: "hour" | "day" | "week" | "month";
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                     /** @description IANA time zone of the group_by calendar */
                     tz?: string;
@@ -5145,7 +5145,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization
-         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise).
+         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise). A user creates at most ORGANIZATIONS_PER_USER_PER_DAY (default 20) organizations in any 24 hours, deleted ones included; beyond, 429 with Retry-After (the seconds until the oldest of them is a day old).
          */
         post: {
             parameters: {
@@ -5284,6 +5284,27 @@ export interface paths {
                          *       "success": false,
                          *       "message": "Forbidden",
                          *       "error": "primary_owner_user_id must be the caller"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "A user may create at most 20 organizations in 24 hours; retry later"
                          *     }
                          */
                         "application/json": {
@@ -6765,8 +6786,9 @@ export interface paths {
                         description?: string | null;
                         /** @description Energy provider (DSO); must exist */
                         dso_id?: number | null;
+                        /** @description The first day of the tariff. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_from: string;
-                        /** @description On or after effective_from */
+                        /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_to: string;
                         is_active?: boolean;
                         /** @enum {string} */
@@ -7416,13 +7438,14 @@ export interface paths {
                         cloned_from?: number | null;
                         /** @enum {string} */
                         currency?: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                        /** @description A time deletes the tariff (soft) */
+                        /** @description A time deletes the tariff (soft). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                         deleted_at?: string | null;
                         description?: string | null;
                         /** @description Energy provider (DSO); must exist */
                         dso_id?: number | null;
+                        /** @description The first day of the tariff. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_from?: string;
-                        /** @description On or after effective_from */
+                        /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_to?: string;
                         is_active?: boolean;
                         /** @enum {string} */
@@ -7933,16 +7956,16 @@ export interface paths {
         };
         /**
          * Price a meter's readings with a tariff
-         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
+         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
          */
         get: {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description End of the period (exclusive), ISO 8601 */
+                    /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     meter_sn: string;
-                    /** @description Start of the period (inclusive), ISO 8601 */
+                    /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -8643,7 +8666,7 @@ export interface paths {
                             block_index: number;
                             /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                             unit_price_cents?: number;
-                            /** @description Upper consumption bound; null for the final unbounded tier */
+                            /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                             upper_limit?: number | null;
                         }[];
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
@@ -8670,7 +8693,7 @@ export interface paths {
                             block_index: number;
                             /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                             unit_price_cents?: number;
-                            /** @description Upper consumption bound; null for the final unbounded tier */
+                            /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                             upper_limit?: number | null;
                         }[];
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
@@ -9479,7 +9502,7 @@ export interface paths {
                         block_index: number;
                         /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                         unit_price_cents?: number;
-                        /** @description Upper consumption bound; null for the final unbounded tier */
+                        /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                         upper_limit?: number | null;
                     }[];
                 };
@@ -9672,7 +9695,7 @@ export interface paths {
                         block_index?: number;
                         /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                         unit_price_cents?: number;
-                        /** @description Upper consumption bound; null for the final unbounded tier */
+                        /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                         upper_limit?: number | null;
                     };
                 };
@@ -10478,7 +10501,7 @@ export interface paths {
                         account_id: string;
                         /**
                          * Format: date-time
-                         * @description ISO 8601 timestamp from which the successor applies
+                         * @description The instant from which the successor applies. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         effective_from?: string;
                         notes?: string;
@@ -10711,7 +10734,7 @@ export interface paths {
                         account_id: string;
                         /**
                          * Format: date-time
-                         * @description ISO 8601 timestamp from which the successor applies
+                         * @description The instant from which the successor applies. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         effective_from: string;
                         notes?: string;
@@ -11076,9 +11099,9 @@ export interface paths {
             parameters: {
                 query?: {
                     dso_id?: number;
-                    /** @description Tariffs effective from this date or later */
+                    /** @description Tariffs effective from this date or later. YYYY-MM-DD, a year from 1900 to 9999 */
                     effective_from_gte?: string;
-                    /** @description Tariffs effective from this date or earlier */
+                    /** @description Tariffs effective from this date or earlier. YYYY-MM-DD, a year from 1900 to 9999 */
                     effective_from_lte?: string;
                     /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
@@ -11131,7 +11154,7 @@ export interface paths {
                          *           "updated_at": "2026-11-23T08:00:00.000Z"
                          *         }
                          *       ],
-                         *       "count": 14
+                         *       "count": 19
                          *     }
                          */
                         "application/json": {
@@ -11883,7 +11906,7 @@ export interface paths {
         };
         /**
          * A meter's energy profile
-         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: {
             parameters: {
@@ -11891,14 +11914,14 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     /** @description zero: every bucket of the range, empty ones too */
                     fill?: "none" | "zero";
                     /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                     group_by?: "hour" | "day" | "week" | "month";
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                     /** @description IANA time zone of the group_by calendar */
                     tz?: string;
@@ -12108,10 +12131,10 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -12309,7 +12332,7 @@ export interface paths {
         put?: never;
         /**
          * Energy sums of many meters
-         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         post: {
             parameters: {
@@ -12330,7 +12353,7 @@ export interface paths {
                         bucket_minutes?: number;
                         /**
                          * Format: date-time
-                         * @description Exclusive
+                         * @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         end: string;
                         /**
@@ -12341,7 +12364,7 @@ export interface paths {
                         meter_sns: string[];
                         /**
                          * Format: date-time
-                         * @description Inclusive
+                         * @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         start: string;
                     };
@@ -12554,10 +12577,10 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -12726,7 +12749,7 @@ export interface paths {
         };
         /**
          * A meter's power profile
-         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: {
             parameters: {
@@ -12734,14 +12757,14 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     /** @description zero: every bucket of the range, empty ones too */
                     fill?: "none" | "zero";
                     /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                     group_by?: "hour" | "day" | "week" | "month";
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                     /** @description IANA time zone of the group_by calendar */
                     tz?: string;
@@ -12972,7 +12995,7 @@ export interface paths {
                             power_kw?: number;
                             /**
                              * Format: date-time
-                             * @description Start of the meter's interval
+                             * @description Start of the meter's interval. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                              */
                             ts: string;
                         }[];
