@@ -151,6 +151,45 @@ describe('import command', () => {
     expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it('refuses a line over 1 MB by its number, without echoing it; earlier batches stay', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const line = (i: number) => `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},1,0,0`;
+    const long = `${m.meter_sn},2026-04-01T05:00:00Z,${'9'.repeat(32 * 1024 * 1024)},0,0`;
+    const failed = await importFile(await csv([HEADER, line(0), line(1), line(2), line(3), long, line(4)]));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(
+      'Import failed: line 6: longer than 1 MB (1048576 bytes); a line of readings is far shorter: is this the right file?\n' +
+        'Stored before the failure: 3 readings (3 inserted, 0 updated); the batch with the failing line was not stored. ' +
+        'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
+    );
+    expect(await storedReadings(t.db, m.id)).toHaveLength(3);
+  });
+
+  it('refuses an endless file without a line end (/dev/zero) after its first megabyte', async () => {
+    const result = await run(['--account', org.accountId, '--file', '/dev/zero']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Import failed: line 1: longer than 1 MB (1048576 bytes); a line of readings is far shorter: is this the right file?\n',
+    });
+  });
+
+  it('quotes at most the first 40 characters of a bad field', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const huge = `2${'0'.repeat(500_000)}`;
+    const badTs = await importFile(await csv([HEADER, `${m.meter_sn},${huge},1,0,0`]));
+    expect(badTs.stderr).toBe(
+      `Import failed: line 2: ts: Invalid ISO datetime, found "2${'0'.repeat(39)}…" (500001 characters)\n`,
+    );
+    const badSerial = await importFile(await csv([HEADER, `${'S'.repeat(100_000)},2026-04-01T00:00:00Z,1,0,0`]));
+    expect(badSerial.stderr).toBe(
+      `Import failed: line 2: meter_sn: must be 1 to 64 characters, found "${'S'.repeat(40)}…" (100000 characters)\n`,
+    );
+    const badHeader = await importFile(await csv([`${HEADER},${'c'.repeat(1000)}`]));
+    expect(badHeader.stderr).toContain(`unknown column "${'c'.repeat(40)}…" (1000 characters)`);
+  });
+
   describe('batches written side by side', () => {
     let meters: TestMeter[];
     let file: string;

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
          */
         post: {
             parameters: {
@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Revokes the session of the access token: its refresh token stops working at once. The access token itself stays valid until it expires.
+         * @description Revokes the session of the access token: its refresh token stops working at once, and the refresh cookie is cleared. The access token itself stays valid until it expires.
          */
         post: {
             parameters: {
@@ -429,7 +429,7 @@ export interface paths {
         put?: never;
         /**
          * Refresh the session
-         * @description Exchanges a refresh token for a new access token and refresh token. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         * @description Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
          */
         post: {
             parameters: {
@@ -441,8 +441,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        refresh_token: string;
-                    };
+                        /** @description Required unless the refresh cookie (ums_refresh_token) carries it */
+                        refresh_token?: string;
+                    } | null;
                 };
             };
             responses: {

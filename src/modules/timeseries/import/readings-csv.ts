@@ -14,6 +14,14 @@ export class ImportError extends Error {
   }
 }
 
+const QUOTED_CHARACTERS = 40;
+
+/** A field as an error message shows it: in quotes, only its start when long (and its length). */
+export function quoted(text: string): string {
+  if (text.length <= QUOTED_CHARACTERS) return `"${text}"`;
+  return `"${text.slice(0, QUOTED_CHARACTERS)}…" (${text.length} characters)`;
+}
+
 const REQUIRED = ['meter_sn', 'ts', 'import_kwh'] as const;
 const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
@@ -100,7 +108,7 @@ function parseTimestamp(line: number, text: string | undefined): Date {
     if (isWithinInstantRange(date)) return date;
   }
   const ts = timestamp.safeParse(text);
-  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found "${text}"`);
+  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found ${quoted(String(text))}`);
   return ts.data;
 }
 
@@ -129,9 +137,9 @@ export function parseHeader(text: string): Map<Column, number> {
   const names = fields(header).map((name) => name.toLowerCase());
   const unknown = names.find((name) => !KNOWN.has(name));
   if (unknown !== undefined)
-    throw new ImportError(1, `unknown column "${unknown}" (expected ${[...KNOWN].join(', ')})`);
+    throw new ImportError(1, `unknown column ${quoted(unknown)} (expected ${[...KNOWN].join(', ')})`);
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated !== undefined) throw new ImportError(1, `column "${repeated}" appears twice`);
+  if (repeated !== undefined) throw new ImportError(1, `column ${quoted(repeated)} appears twice`);
   const missing = REQUIRED.find((name) => !names.includes(name));
   if (missing) throw new ImportError(1, `missing column "${missing}"`);
   return new Map(names.map((name, index) => [name as Column, index]));
@@ -142,7 +150,7 @@ function parseNumber(line: number, column: Column, text: string | undefined): nu
   if (text === undefined || text === '') return Number.NaN;
   const value = Number(text);
   if (!NON_NEGATIVE_NUMBER.test(text) || !(value <= MAX_READING_VALUE)) {
-    throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found "${text}"`);
+    throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found ${quoted(text)}`);
   }
   return value;
 }
@@ -235,7 +243,7 @@ export function createLineParser(header: Map<Column, number>) {
     }
     const meterSn = values[at.meter_sn]!;
     if (meterSn === '' || meterSn.length > MAX_SERIAL_LENGTH || meterSn.includes('\u0000')) {
-      throw new ImportError(line, `meter_sn: must be 1 to ${MAX_SERIAL_LENGTH} characters, found "${meterSn}"`);
+      throw new ImportError(line, `meter_sn: must be 1 to ${MAX_SERIAL_LENGTH} characters, found ${quoted(meterSn)}`);
     }
     const ts = timestampOf(line, values[at.ts]);
     const importKwh = parseNumber(line, 'import_kwh', values[at.import_kwh]);
