@@ -1,14 +1,18 @@
-// Compiles the server to dist/ (tsc), copies what the compiled code reads at run time, and builds
-// the web console into dist/console (Vite), with gzip and brotli copies of its files.
+// `npm run build` (and `npm ci`, through the prepare script): compiles the server to dist/ (tsc),
+// copies what the compiled code reads at run time, builds the web console into dist/console
+// (Vite) and copies Swagger UI's assets into dist/swagger-ui, with gzip and brotli copies of the
+// console's and Swagger UI's files for the server to send as they are. Each step says when it
+// starts and how long it took.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = new URL('..', import.meta.url);
 const at = (path) => new URL(path, root).pathname;
+const require = createRequire(import.meta.url);
 
 const SERVER_STAMP = at('dist/.built');
 const CONSOLE_STAMP = at('dist/console/.built');
@@ -20,6 +24,8 @@ const CONSOLE_SOURCES = [
   'console/vite.config.ts',
   'src/modules/timeseries/import',
 ];
+/** Where the build puts Swagger UI's assets, served by the reference page at /docs. */
+const SWAGGER_UI = at('dist/swagger-ui');
 
 function newestMs(path) {
   if (!existsSync(path)) return 0;
@@ -36,6 +42,15 @@ const olderThan = (stamp, sources) =>
 export const serverIsStale = () => olderThan(SERVER_STAMP, ['src']);
 export const consoleIsStale = () => olderThan(CONSOLE_STAMP, CONSOLE_SOURCES);
 
+/** Runs a step, saying when it starts and how long it took. */
+function step(title, run) {
+  console.log(`${title} ...`);
+  const started = performance.now();
+  run();
+  console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Writes file.gz and file.br next to every text file of the directory (those worth compressing). */
 function precompress(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const path = join(directory, entry.name);
@@ -50,10 +65,10 @@ function precompress(directory) {
 
 export function buildConsole() {
   const vite = join(createRequire(at('console/package.json')).resolve('vite/package.json'), '../bin/vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', at('console/vite.config.ts'), '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
-  precompress(at('dist/console'));
+  step('Building the console into dist/console (Vite)', () =>
+    execFileSync(process.execPath, [vite, 'build', '--config', at('console/vite.config.ts')], { stdio: 'inherit' }),
+  );
+  step('Compressing the console (gzip and brotli)', () => precompress(at('dist/console')));
   writeFileSync(CONSOLE_STAMP, `${new Date().toISOString()}\n`);
 }
 
@@ -61,15 +76,45 @@ export function buildServer() {
   for (const entry of existsSync(at('dist')) ? readdirSync(at('dist')) : []) {
     if (entry !== 'console') rmSync(at(`dist/${entry}`), { recursive: true, force: true });
   }
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
+  const tsc = require.resolve('typescript/bin/tsc');
+  step('Compiling the server into dist/ (tsc)', () =>
+    execFileSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' }),
+  );
   cpSync(at('src/db/migrations'), at('dist/db/migrations'), { recursive: true, filter: (f) => !f.endsWith('.ts') });
+  step("Copying and compressing Swagger UI's assets into dist/swagger-ui", () => {
+    cpSync(join(dirname(require.resolve('@fastify/swagger-ui/package.json')), 'static'), SWAGGER_UI, {
+      recursive: true,
+    });
+    precompress(SWAGGER_UI);
+  });
   writeFileSync(SERVER_STAMP, `${new Date().toISOString()}\n`);
 }
 
 export function build() {
   buildServer();
   buildConsole();
+  console.log('Built: `npm start` runs it.');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) build();
+/**
+ * At install (the prepare script), without the dev dependencies (`npm ci --omit=dev`) there is
+ * nothing to build with: an existing build is kept, and its absence is an error that says what to do.
+ */
+function buildAtInstall() {
+  try {
+    require.resolve('typescript/bin/tsc');
+  } catch {
+    if (existsSync(at('dist/server.js'))) {
+      console.log('The build tools (dev dependencies) are not installed: keeping the build in dist/.');
+      return;
+    }
+    console.error('Cannot build without the dev dependencies: run `npm ci`, then `npm prune --omit=dev` if you wish.');
+    process.exit(1);
+  }
+  build();
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  if (process.argv.includes('--at-install')) buildAtInstall();
+  else build();
+}
