@@ -43,7 +43,7 @@ module.exports = {
     {
       name: 'repositories-are-private',
       severity: 'error',
-      comment: "A module reaches another through its service or model, never its repository.",
+      comment: 'A module reaches another through its service or model, never its repository.',
       from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/modules/([^/]+)/.*\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
     },
