@@ -22,7 +22,7 @@ export function isConsolePage(url: string): boolean {
 }
 
 /** A browser asking for a page: its Accept names text/html (a JSON client's does not). */
-export function acceptsHtml(request: FastifyRequest): boolean {
+function acceptsHtml(request: FastifyRequest): boolean {
   return /\btext\/html\b/i.test(request.headers.accept ?? '');
 }
 
