@@ -1,5 +1,6 @@
+import { DATE_TIME_PATTERN, isWithinInstantRange } from '../../../http/fields.ts';
 import { MAX_READING_VALUE, ReadingColumns, resized } from '../readings.ts';
-import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../timeseries.schemas.ts';
+import { timestamp } from '../timeseries.schemas.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 import { isLocalDateTime, LocalTimeError, localTimeReader } from './local-times.ts';
 
@@ -116,15 +117,15 @@ type LocalTimes = (text: string) => number;
  * local time without offset is read in the file's time zone (localTimes), refused without one.
  */
 function parseTimestamp(line: number, text: string | undefined, localTimes: LocalTimes | undefined): number {
-  if (text !== undefined && ISO_DATE_TIME.test(text)) {
+  if (text !== undefined && DATE_TIME_PATTERN.test(text)) {
     const date = new Date(text);
-    if (isWithinTimestampRange(date)) return date.getTime();
+    if (isWithinInstantRange(date)) return date.getTime();
   }
   if (text !== undefined && isLocalDateTime(text)) {
     if (!localTimes) throw new MissingOffsetError(line, text);
     try {
       const time = localTimes(text);
-      if (isWithinTimestampRange(time)) return time;
+      if (isWithinInstantRange(time)) return time;
     } catch (error) {
       if (error instanceof LocalTimeError) throw new ImportError(line, `ts: ${error.message}`);
       throw error;
