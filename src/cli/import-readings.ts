@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Database } from '../db/types.ts';
 import { uuid } from '../http/fields.ts';
+import { isTimeZone } from '../lib/time-zone.ts';
 import {
   DEFAULT_BATCH_SIZE,
   type ImportProgress,
@@ -16,7 +17,6 @@ import {
 } from '../modules/timeseries/import/csv-import.ts';
 import { importIntoDatabase } from '../modules/timeseries/import/import-into-database.ts';
 import { importThroughServer, READINGS_PATH } from '../modules/timeseries/import/import-through-server.ts';
-import { isTimeZone } from '../modules/timeseries/import/local-times.ts';
 import { MissingOffsetError } from '../modules/timeseries/import/readings-csv.ts';
 import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { isTimeZone } from '../../../src/modules/timeseries/import/local-times.ts';
+import { isTimeZone } from '../../../src/lib/time-zone.ts';
 import { authorizedFetch } from '../api/client.ts';
 import { formatNumber } from '../lib/format.ts';
 import { useOrganization } from '../organization.tsx';

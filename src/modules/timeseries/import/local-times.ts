@@ -1,27 +1,16 @@
+import { DAY_MS, utcOffsetMs } from '../../../lib/time-zone.ts';
+
 /**
  * Local times of a readings file (spreadsheets write `2026-11-25 08:00`, without a UTC offset),
- * read in a named IANA time zone with the zone rules of Intl (Node.js and the browser alike).
+ * read in a named IANA time zone with the service's time-zone engine (src/lib/time-zone.ts, also
+ * the console's).
  */
 
 /** A date and a time of day without offset: `T` or a space between them, seconds and up to 3 decimals optional. */
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 
-const HOUR_MS = 3_600_000;
-/** Farther than any zone's change of offset: the offsets on either side of a local time. */
-const DAY_MS = 24 * HOUR_MS;
-
 export function isLocalDateTime(text: string): boolean {
   return LOCAL_DATE_TIME.test(text);
-}
-
-/** Whether Intl knows the zone (an IANA name such as Africa/Johannesburg, or UTC). */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A local time that names no instant in its zone, or two: the message says which and why. */
@@ -63,25 +52,11 @@ function wallClockMs(text: string): number {
  * single instant, and a guess would put a reading in the wrong hour.
  */
 export function localTimeReader(timeZone: string): (text: string) => number {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  /** The zone's offset from UTC at an instant, in ms. */
-  const offsetAt = (instant: number): number => {
-    const field = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, Number(part.value)]));
-    const wall = Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!);
-    return wall - (instant - (((instant % 1000) + 1000) % 1000));
-  };
+  const offsetAt = (instant: number): number => utcOffsetMs(timeZone, instant);
   return (text: string): number => {
     const wall = wallClockMs(text);
     if (Number.isNaN(wall)) throw new LocalTimeError(`"${text}" is not a date and time`);
+    // The offsets a day before and after: a change of the clocks lies between them, if any.
     const candidates = new Set([wall - offsetAt(wall - DAY_MS), wall - offsetAt(wall + DAY_MS)]);
     const instants = [...candidates].filter((instant) => instant + offsetAt(instant) === wall);
     if (instants.length === 1) return instants[0]!;
