@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { BUILT_SWAGGER_UI, registerCompression } from './compression.ts';
 import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
@@ -45,6 +46,7 @@ export async function createHttpApp({
   app.setValidatorCompiler(zodValidatorCompiler);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerTransportHooks(app);
   registerSecurityHeaders(app);
