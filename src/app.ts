@@ -53,6 +53,8 @@ export interface AppDeps {
   passwordHashing?: PasswordHashing;
   /** The built web console's directory (dist/console when absent). */
   consoleDirectory?: string;
+  /** Swagger UI's assets as the build compressed them (dist/swagger-ui when absent). */
+  swaggerUiDirectory?: string;
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
@@ -64,12 +66,14 @@ export async function buildApp({
   logStream,
   passwordHashing,
   consoleDirectory,
+  swaggerUiDirectory,
 }: AppDeps): Promise<App> {
   const app = await createHttpApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,
     corsOrigins: config.corsOrigins,
     logStream,
+    swaggerUiDirectory,
   });
 
   // Collaborators that several modules share, each built once.

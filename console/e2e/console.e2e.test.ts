@@ -35,7 +35,7 @@ describe.runIf(installed)('the console in Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
+    await ensureConsoleBuilt();
     t = await startTestApp();
     seed = (await seedDemo(t.db))!;
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,8 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { buildConsole, consoleIsStale } from '../../scripts/build.mjs';
 
 /** Builds the console when dist/console is missing or older than its sources. */
-export function ensureConsoleBuilt(): void {
-  if (consoleIsStale()) buildConsole();
+export async function ensureConsoleBuilt(): Promise<void> {
+  if (consoleIsStale()) await buildConsole();
 }
 
 /** Signs in through the form, by keyboard. */

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { LineTooLongError, linesOf, MAX_LINE_BYTES } from './file-lines.ts';
-import { CsvLines, createLineParser, ImportError, parseHeader } from './readings-csv.ts';
+import { CsvLines, createLineParser, ImportError, type LineParserOptions, parseHeader } from './readings-csv.ts';
 
 const TOO_LONG = `longer than 1 MB (${MAX_LINE_BYTES} bytes); a line of readings is far shorter: is this the right file?`;
 
@@ -14,9 +14,13 @@ export interface CsvBatch {
  * The data lines of a readings CSV file in batches of about batchSize lines, in file order: a
  * batch ends where a meter's lines end, when that keeps at least half of them. At a bad line the
  * last batch comes with the lines before it and the failure, and nothing follows. A bad header or
- * an empty file throws.
+ * an empty file throws. options: how lines are read (their time zone).
  */
-export async function* csvBatches(input: Readable, batchSize: number): AsyncGenerator<CsvBatch> {
+export async function* csvBatches(
+  input: Readable,
+  batchSize: number,
+  options: LineParserOptions = {},
+): AsyncGenerator<CsvBatch> {
   let parser: ReturnType<typeof createLineParser> | undefined;
   let batch = new CsvLines();
   let lineNumber = 0;
@@ -25,7 +29,7 @@ export async function* csvBatches(input: Readable, batchSize: number): AsyncGene
       for (let k = 0; k < bounds.length; k += 2) {
         lineNumber++;
         if (!parser) {
-          parser = createLineParser(parseHeader(bytes.toString('utf8', bounds[k], bounds[k + 1])));
+          parser = createLineParser(parseHeader(bytes.toString('utf8', bounds[k], bounds[k + 1])), options);
           continue;
         }
         try {

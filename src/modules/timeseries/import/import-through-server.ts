@@ -144,7 +144,7 @@ export async function importThroughServer(options: SendOptions): Promise<ImportS
   const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
   const input = createReadStream(options.file);
   try {
-    for await (const { lines, failure } of csvBatches(input, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    for await (const { lines, failure } of csvBatches(input, options.batchSize ?? DEFAULT_BATCH_SIZE, options)) {
       if (failure) throw failure;
       for (const meter of byMeter(lines)) {
         const counts = await post(options, bodyOf(lines, options.accountId, meter), meter);
