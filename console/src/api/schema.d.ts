@@ -109,7 +109,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -230,7 +230,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -363,6 +363,27 @@ export interface paths {
                             message: string | null;
                             /** @enum {boolean} */
                             success: true;
+                        };
+                    };
+                };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid query",
+                         *       "error": "bucket_minute: Unrecognized parameter"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
                         };
                     };
                 };
@@ -518,7 +539,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -700,7 +721,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -871,7 +892,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1047,7 +1068,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1248,7 +1269,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1445,7 +1466,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1674,7 +1695,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1806,7 +1827,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2050,7 +2071,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2290,7 +2311,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2422,7 +2443,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2611,7 +2632,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3216,7 +3237,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3483,7 +3504,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3715,7 +3736,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3886,6 +3907,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid query",
+                         *       "error": "bucket_minute: Unrecognized parameter"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
                 /** @description No valid bearer token (or, on sign-in, wrong credentials) */
                 401: {
                     headers: {
@@ -4033,7 +4075,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4229,7 +4271,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4438,7 +4480,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4656,7 +4698,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4811,7 +4853,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5018,7 +5060,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5230,7 +5272,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5408,7 +5450,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5605,7 +5647,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5735,7 +5777,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5949,7 +5991,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6134,7 +6176,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6301,7 +6343,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6491,6 +6533,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Invalid query",
+                         *       "error": "bucket_minute: Unrecognized parameter"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
                 /** @description No valid bearer token (or, on sign-in, wrong credentials) */
                 401: {
                     headers: {
@@ -6655,7 +6718,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6978,7 +7041,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7286,7 +7349,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7636,7 +7699,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7790,7 +7853,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8268,7 +8331,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8505,7 +8568,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8755,7 +8818,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9011,7 +9074,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9166,7 +9229,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9346,7 +9409,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9523,7 +9586,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9723,7 +9786,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -9879,7 +9942,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10152,7 +10215,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10349,7 +10412,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10561,7 +10624,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10795,7 +10858,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -10948,7 +11011,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11175,7 +11238,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11438,7 +11501,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11760,7 +11823,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -11954,7 +12017,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -12182,7 +12245,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -12402,7 +12465,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -12601,7 +12664,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -12797,7 +12860,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -13015,7 +13078,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -13256,7 +13319,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -13488,7 +13551,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue) */
+                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
                 400: {
                     headers: {
                         [name: string]: unknown;
