@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATALOGUE_READ_ONLY, INVALID_QUERY, INVALID_REQUEST } from './errors.ts';
+import { email } from './fields.ts';
 
 /**
  * Response schemas of the API reference: the envelope around each route's data and the failure
@@ -25,7 +26,7 @@ export const timestamp = formatted('date-time', z.iso.datetime());
 export const isoDate = formatted('date', z.iso.date());
 /** A uuid as answered (lower-case). */
 export const uuidValue = formatted('uuid', z.uuid());
-export const emailValue = formatted('email', z.email());
+export const emailValue = formatted('email', email);
 /** An integer as answered (ids, counts), documented without zod's safe-integer bounds. */
 export const integer = z.number().refine(Number.isInteger, 'Must be an integer').meta({ type: 'integer' });
 

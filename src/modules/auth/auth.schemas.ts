@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { uuid } from '../../http/fields.ts';
+import { email, uuid } from '../../http/fields.ts';
 
 export const credentialsBody = z.strictObject({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase())
-    .describe('E-mail address (stored lower-case)'),
+  email: email.transform((e) => e.toLowerCase()).describe('E-mail address (stored lower-case)'),
   password: z.string().min(8).max(128).describe('8 to 128 characters'),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integerParam, uuid } from '../../http/fields.ts';
+import { integerParam, storable, uuid } from '../../http/fields.ts';
 import { CALENDAR_UNITS, isTimeZone } from './calendar.ts';
 import { type BucketFields, bucketCount, DEFAULT_BUCKET_MINUTES, groupingOf } from './profile-buckets.ts';
 import { MAX_READING_VALUE } from './readings.ts';
@@ -38,11 +38,7 @@ const rangeTimestamp = asTimestamp(
   }),
 );
 
-const meterSn = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((value) => !value.includes('\u0000'), 'Must not contain the NUL character');
+const meterSn = storable(z.string().min(1).max(64));
 
 const BUCKET_MINUTES = 'Bucket size in minutes, 1 to 1440; buckets are counted from start';
 const bucketMinutesParam = integerParam(1, 1440).default(DEFAULT_BUCKET_MINUTES).describe(BUCKET_MINUTES);
