@@ -3,13 +3,18 @@ import { call } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
   security?: unknown[];
   responses: Record<
     string,
-    { description?: string; content?: Record<string, { schema?: unknown; example?: unknown }> }
+    {
+      description?: string;
+      content?: Record<string, { schema?: unknown; example?: unknown }>;
+      headers?: Record<string, { required?: boolean; schema?: unknown }>;
+    }
   >;
 }
 
@@ -44,6 +49,33 @@ describe('the OpenAPI document', () => {
       expect(op.tags?.length, name).toBe(1);
       expect(tags, name).toContain(op.tags![0]);
     }
+  });
+
+  it('gives every operation a unique operationId, lowerCamelCase and verb first', () => {
+    const verbs = 'list|get|create|update|delete|add|remove|replace|clone|set|store|sign|refresh';
+    const pattern = new RegExp(`^(${verbs})[A-Z][a-zA-Z]*$|^sign(In|Up|Out)$`);
+    const ids = operations.map(([name, op]) => {
+      expect(op.operationId, name).toMatch(pattern);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(operations.length);
+    expect(document.paths['/api/v1/building_blocks']!.get!.operationId).toBe('listBuildingBlocks');
+    expect(document.paths['/api/v1/tariffs/{id}/cost']!.get!.operationId).toBe('getTariffCost');
+  });
+
+  it('declares WWW-Authenticate on every 401 and Retry-After on every 429 and 503', () => {
+    const expected: Record<string, string> = { '401': 'WWW-Authenticate', '429': 'Retry-After', '503': 'Retry-After' };
+    let declared = 0;
+    for (const [name, op] of operations) {
+      for (const [status, header] of Object.entries(expected)) {
+        const response = op.responses[status];
+        if (!response) continue;
+        expect(response.headers?.[header], `${name} ${status}`).toMatchObject({ required: true });
+        declared++;
+      }
+    }
+    // Every operation answers 503; every operation with a token 401.
+    expect(declared).toBeGreaterThan(2 * operations.length - 10);
   });
 
   it('declares one success per operation, with a schema and an example unless it is 204', () => {

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { declareResponseHeaders } from './response-headers.ts';
 import type { App } from './types.ts';
 
 const DESCRIPTION = `Organizations, building blocks, meters, electricity tariffs and electricity data.
@@ -72,6 +73,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (document) => ('openapiObject' in document ? declareResponseHeaders(document.openapiObject) : {}),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
