@@ -78,6 +78,42 @@ describe('the OpenAPI document', () => {
     expect(declared).toBeGreaterThan(2 * operations.length - 10);
   });
 
+  it('types and constrains the fields as the service reads them', () => {
+    const body = (path: string, method: string) =>
+      (document.paths[path]![method] as any).requestBody.content['application/json'].schema;
+    const parameter = (path: string, method: string, name: string) =>
+      (document.paths[path]![method] as any).parameters.find((p: { name: string }) => p.name === name);
+    const block = body('/api/v1/building_blocks', 'post');
+    expect(block.required).toEqual(
+      expect.arrayContaining(['account_id', 'name', 'building_type', 'address', 'city', 'state', 'postal_code']),
+    );
+    expect(block.required).toContain('country');
+    expect(block.properties.name).toMatchObject({ type: 'string', minLength: 1, pattern: '^[^\\u0000]*$' });
+    expect(parameter('/api/v1/meters/{id}', 'delete', 'force').schema).toEqual({ type: 'boolean' });
+    expect(body('/api/v1/timeseries/electricity/energy-sums', 'post').properties.meter_sns.uniqueItems).toBe(true);
+    expect(body('/api/v1/timeseries/electricity/readings', 'post').properties.readings.uniqueItems).toBe(true);
+    expect(body('/api/v1/organizations', 'post').properties.name.pattern).toBe('^[^\\u0000]*$');
+    expect(body('/api/v1/tariffs', 'post').properties.name.pattern).toBe('^[^\\u0000]*$');
+    expect(body('/api/v1/auth/signup', 'post').properties.email).toMatchObject({
+      format: 'email',
+      pattern: expect.any(String),
+    });
+    const start = parameter('/api/v1/timeseries/electricity/energy-profile', 'get', 'start');
+    expect(start.description).toContain('9999-01-01T00:00:00Z');
+  });
+
+  it('marks the examples that no install has as placeholders', () => {
+    const accountIds = operations.flatMap(([, op]) =>
+      ((op as any).parameters ?? []).filter((p: { name: string }) => p.name === 'account_id'),
+    );
+    expect(accountIds.length).toBeGreaterThan(30);
+    for (const parameter of accountIds) {
+      if (parameter.schema.example === undefined) continue;
+      expect(parameter.schema.example).toBe('00000000-0000-4000-8000-000000000001');
+      expect(parameter.description).toContain('The example is a placeholder');
+    }
+  });
+
   it('declares one success per operation, with a schema and an example unless it is 204', () => {
     for (const [name, op] of operations) {
       const successes = Object.keys(op.responses).filter((status) => status.startsWith('2'));

@@ -22,8 +22,12 @@ export function isWithinTimestampRange(time: Date | number): boolean {
   return ms >= EARLIEST && ms < LATEST;
 }
 
+/** What the refusal of an instant out of range says, and the reference with it. */
+const TIMESTAMP_RANGE = 'Must be between 1900 and 9999';
+const IN_RANGE = 'from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400';
+
 const asTimestamp = (text: z.ZodType<string>) =>
-  text.transform((value) => new Date(value)).refine(isWithinTimestampRange, 'Must be between 1900 and 9999');
+  text.transform((value) => new Date(value)).refine(isWithinTimestampRange, TIMESTAMP_RANGE);
 
 /** An ISO 8601 date-time with Z or an offset, as a Date. */
 export const timestamp = asTimestamp(isoDateTime);
@@ -67,7 +71,7 @@ function noDuplicates<T, K>(
 const energy = z.number().nonnegative().max(MAX_READING_VALUE);
 
 const readingSchema = z.strictObject({
-  ts: timestamp.describe("Start of the meter's interval"),
+  ts: timestamp.describe(`Start of the meter's interval, ${IN_RANGE}`),
   import_kwh: energy,
   export_kwh: energy.optional().describe('0 when absent'),
   kvarh: energy.optional().describe('0 when absent'),
@@ -82,6 +86,7 @@ export const ingestBody = z.strictObject({
     .array(readingSchema)
     .min(1)
     .max(MAX_READINGS_PER_REQUEST)
+    .meta({ uniqueItems: true, description: 'At most one reading per ts (a repeated ts: 400)' })
     .superRefine(
       noDuplicates(
         // Also runs when a row failed: its ts may still be the unparsed text.
@@ -109,8 +114,8 @@ function endAfterStart(range: Range, ctx: z.RefinementCtx) {
 }
 
 const rangeFields = {
-  start: rangeTimestamp.describe('Inclusive'),
-  end: rangeTimestamp.describe('Exclusive'),
+  start: rangeTimestamp.describe(`Inclusive; ${IN_RANGE}`),
+  end: rangeTimestamp.describe(`Exclusive; ${IN_RANGE}`),
 };
 
 /** latest-power and energy-sum: bucket_minutes is accepted (the common parameters) but unused. */
@@ -173,6 +178,7 @@ export const energySumsBody = z
       .array(meterSn)
       .min(1)
       .max(MAX_METERS_PER_BATCH)
+      .meta({ uniqueItems: true, description: 'Each serial at most once (a repeated one: 400)' })
       .superRefine(
         noDuplicates(
           (serial: string) => serial,
