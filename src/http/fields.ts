@@ -39,6 +39,8 @@ const EMAIL =
 export const email = z.email({ pattern: EMAIL }).max(254);
 
 export const idParams = z.object({ id: recordId });
+/** Path parameters of one record: its id, described as `<what> id`. */
+export const recordIdParams = (what: string) => z.object({ id: recordId.describe(`${what} id`) });
 export const accountQuery = z.object({ account_id: uuid });
 
 const NUL_REFUSED = 'Must not contain the NUL character';
@@ -95,3 +97,9 @@ export const jsonObject = z
     (value) => !jsonDepthExceeds(value, MAX_JSON_DEPTH),
     `Must not be nested deeper than ${MAX_JSON_DEPTH} levels`,
   );
+
+/** The credentials of a new user: sign-up, and the service role's user creation. */
+export const credentialsBody = z.strictObject({
+  email: email.transform((e) => e.toLowerCase()).describe('E-mail address (stored lower-case)'),
+  password: z.string().min(8).max(128).describe('8 to 128 characters'),
+});

@@ -4,10 +4,8 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
 import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
 import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
-import {
-  tariffHistoryRepository as history,
-  requestChange,
-} from '../modules/tariff-history/tariff-history.repository.ts';
+import { requestChange } from '../modules/tariff-history/tariff-history.model.ts';
+import { tariffHistoryRepository as history } from '../modules/tariff-history/tariff-history.repository.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';

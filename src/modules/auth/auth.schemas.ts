@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import { email, uuid } from '../../http/fields.ts';
-
-export const credentialsBody = z.strictObject({
-  email: email.transform((e) => e.toLowerCase()).describe('E-mail address (stored lower-case)'),
-  password: z.string().min(8).max(128).describe('8 to 128 characters'),
-});
+import { uuid } from '../../http/fields.ts';
 
 export const loginBody = z.strictObject({
   email: z

@@ -1,11 +1,11 @@
 import { Decimal } from 'decimal.js';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
