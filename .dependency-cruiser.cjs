@@ -20,6 +20,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'lib-is-self-contained',
+      severity: 'error',
+      comment: 'src/lib holds pure code shared by the service and the console: it imports nothing of the project.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(db|http|modules|seed|cli)/' },
+    },
+    {
       name: 'db-below-everything',
       severity: 'error',
       comment: 'src/db is the bottom layer: it imports no HTTP code and no module.',

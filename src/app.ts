@@ -73,14 +73,17 @@ export async function buildApp({
   });
 
   // Collaborators that several modules share, each built once.
-  const metrics = createMetrics(db);
+  const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
+  const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
-  const cache = createReadCache(db);
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
-  const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  const admission = createAdmission({
+    perOrganization: config.expensiveConcurrencyPerOrg,
+    perUser: config.expensiveConcurrencyPerUser,
+  });
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
@@ -96,7 +99,7 @@ export async function buildApp({
     passwordHashing,
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
-  registerOrganizationsModule(app, { db, guard, cache });
+  registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
   registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();

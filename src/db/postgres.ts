@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { busyOr } from './database-busy.ts';
+import { listenOn } from './postgres-listener.ts';
 import { typeParsers } from './type-parsers.ts';
 import type { Database, Executor, QueryOptions, Transaction } from './types.ts';
 
@@ -59,69 +61,17 @@ const types = {
  * (libuv reads up to 32 chunks per wake-up) and node-postgres parses it all in one go, about
  * 100 ms for a year of one meter's readings, while every other request waits. Pausing the
  * connection's socket after each chunk and resuming it on the next turn of the event loop lets
- * other requests run between the chunks (a chunk, 64 KB, is a few milliseconds of parsing).
- * node-postgres exposes no option for this: the socket is its connection's `stream` (pg 8).
+ * other requests run between the chunks (a chunk, 64 KB, is a few milliseconds of parsing). The
+ * socket is made here and handed to node-postgres through its `stream` option; with TLS it is the
+ * socket under the encrypted stream, paced the same way.
  */
-function yieldBetweenChunks(client: pg.PoolClient): void {
-  const stream = (client as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
-  stream.on('data', () => {
-    stream.pause();
-    setImmediate(() => stream.resume());
+function pacedSocket(): net.Socket {
+  const socket = new net.Socket();
+  socket.on('data', () => {
+    socket.pause();
+    setImmediate(() => socket.resume());
   });
-}
-
-const RECONNECT_MS = 1000;
-
-/**
- * LISTEN on a dedicated connection (a pooled one would be returned and reused). When the
- * connection drops, it reconnects every second and reports the gap through onState.
- */
-function listenOn(
-  connectionString: string,
-  channel: string,
-  onPayload: (p: string) => void,
-  onState: (l: boolean) => void,
-) {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-
-  const lost = () => {
-    if (stopped || retry) return;
-    onState(false);
-    client?.removeAllListeners();
-    client?.on('error', () => {});
-    client?.end().catch(() => {});
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, RECONNECT_MS);
-    retry.unref();
-  };
-
-  async function connect(): Promise<void> {
-    client = new pg.Client({ connectionString });
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (message) => onPayload(message.payload ?? ''));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      onState(true);
-    } catch {
-      lost();
-    }
-  }
-
-  return {
-    connect,
-    async stop() {
-      stopped = true;
-      if (retry) clearTimeout(retry);
-      client?.removeAllListeners();
-      await client?.end().catch(() => {});
-    },
-  };
+  return socket;
 }
 
 export interface PostgresDatabase extends Database {
@@ -146,12 +96,12 @@ export function openPostgresDatabase(
     connectionString,
     max,
     types,
+    stream: pacedSocket,
     connectionTimeoutMillis: connectionTimeoutMs,
     ...(statementTimeoutMs > 0 ? { statement_timeout: Math.round(statementTimeoutMs) } : {}),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  pool.on('connect', yieldBetweenChunks);
   return {
     kind: 'postgres',
     pool,
@@ -173,10 +123,10 @@ export function openPostgresDatabase(
     async ping() {
       await pool.query('SELECT 1');
     },
-    async listen(channel, onPayload, onState) {
-      const listener = listenOn(connectionString, channel, onPayload, onState);
+    async listen(channel, onPayload, onState, staleMs) {
+      const listener = listenOn(connectionString, channel, onPayload, onState, staleMs);
       await listener.connect();
-      return listener.stop;
+      return listener;
     },
     connectionsInUse: () => pool.totalCount - pool.idleCount,
     async close() {

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
 import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
@@ -41,6 +42,7 @@ export async function createHttpApp({
   registerStrictQueries(app);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerTransportHooks(app);
   registerSecurityHeaders(app);

@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * A building block's energy cost
-         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: operations["getBuildingBlockEnergyCost"];
         put?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * A building block's energy profile by source
-         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: operations["getBuildingBlockEnergyProfile"];
         put?: never;
@@ -387,7 +387,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization
-         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise).
+         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise). A user creates at most ORGANIZATIONS_PER_USER_PER_DAY (default 20) organizations in any 24 hours, deleted ones included; beyond, 429 with Retry-After (the seconds until the oldest of them is a day old).
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -549,7 +549,7 @@ export interface paths {
         };
         /**
          * Price a meter's readings with a tariff
-         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
+         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
          */
         get: operations["getTariffCost"];
         put?: never;
@@ -575,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Add items to a tariff
-         * @description Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         * @description Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. A seasonal item that can never apply (its season is not in the calendar of the tariff's DSO, or the tariff has no DSO, and its type has other items) is stored, and the answer's message names it; otherwise message is null. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
          */
         post: operations["addTariffItems"];
         delete?: never;
@@ -594,7 +594,7 @@ export interface paths {
         get?: never;
         /**
          * Update a tariff item
-         * @description Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         * @description Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. A seasonal item that can never apply (its season is not in the calendar of the tariff's DSO, or the tariff has no DSO, and its type has other items) is stored, and the answer's message names it; otherwise message is null. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
          */
         put: operations["updateTariffItem"];
         post?: never;
@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * A meter's energy profile
-         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: operations["getEnergyProfile"];
         put?: never;
@@ -819,7 +819,7 @@ export interface paths {
         put?: never;
         /**
          * Energy sums of many meters
-         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         post: operations["getEnergySums"];
         delete?: never;
@@ -857,7 +857,7 @@ export interface paths {
         };
         /**
          * A meter's power profile
-         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: operations["getPowerProfile"];
         put?: never;
@@ -3556,9 +3556,9 @@ export interface operations {
             query: {
                 /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
                 account_id: string;
-                /** @description End of the period (exclusive), ISO 8601 */
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
-                /** @description Start of the period (inclusive), ISO 8601 */
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
             header?: never;
@@ -3652,6 +3652,13 @@ export interface operations {
                      *                     "kvarh": 10036.388,
                      *                     "max_kva": 70.690838,
                      *                     "chargeable_kva": null,
+                     *                     "demand": {
+                     *                       "max_kva": 70.690838,
+                     *                       "chargeable_kva": null,
+                     *                       "utilised_kva": null,
+                     *                       "nmd_kva": null,
+                     *                       "excess_kva": null
+                     *                     },
                      *                     "lines": [
                      *                       {
                      *                         "item_type_code": "TOU_PEAK_ENERGY",
@@ -3687,7 +3694,9 @@ export interface operations {
                      *                     "subtotal": 37783.47,
                      *                     "tax": 5667.52,
                      *                     "total": 43450.99,
-                     *                     "missing_intervals": 0
+                     *                     "missing_intervals": 0,
+                     *                     "complete": true,
+                     *                     "warnings": []
                      *                   }
                      *                 ]
                      *               }
@@ -3816,6 +3825,13 @@ export interface operations {
                          *                   "kvarh": 10036.388,
                          *                   "max_kva": 70.690838,
                          *                   "chargeable_kva": null,
+                         *                   "demand": {
+                         *                     "max_kva": 70.690838,
+                         *                     "chargeable_kva": null,
+                         *                     "utilised_kva": null,
+                         *                     "nmd_kva": null,
+                         *                     "excess_kva": null
+                         *                   },
                          *                   "lines": [
                          *                     {
                          *                       "item_type_code": "TOU_PEAK_ENERGY",
@@ -3851,7 +3867,9 @@ export interface operations {
                          *                   "subtotal": 37783.47,
                          *                   "tax": 5667.52,
                          *                   "total": 43450.99,
-                         *                   "missing_intervals": 0
+                         *                   "missing_intervals": 0,
+                         *                   "complete": true,
+                         *                   "warnings": []
                          *                 }
                          *               ]
                          *             }
@@ -3913,7 +3931,7 @@ export interface operations {
                                 bills: {
                                     /** @description A DYNAMIC tariff priced from its items, or energy outside the schedule */
                                     approximate: boolean;
-                                    /** @description No interval of the period lacks a reading */
+                                    /** @description Every month is complete. Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
                                     complete: boolean;
                                     /** @enum {string} */
                                     currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
@@ -3944,12 +3962,27 @@ export interface operations {
                                     }[];
                                     max_kva: number | null;
                                     meter_sn: string;
-                                    /** @description The meter's intervals in the period without a reading */
+                                    /** @description The meter's aligned interval starts in the period without a reading */
                                     missing_intervals: number;
                                     /** @description The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up */
                                     months: {
-                                        /** @description The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one */
+                                        /** @description demand.chargeable_kva */
                                         chargeable_kva: number | null;
+                                        /** @description Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
+                                        complete: boolean;
+                                        /** @description The month's demand figures in kVA */
+                                        demand: {
+                                            /** @description The highest half-hour demand in the demand_periods of the NETWORK_DEMAND kVA/month item, else of the first MONTH_MAX kVA/month item; null without either */
+                                            chargeable_kva: number | null;
+                                            /** @description The EXCESS basis: the month's maximum above the NMD, else 0; null when no item uses it */
+                                            excess_kva: number | null;
+                                            /** @description The month's highest half-hour demand; null without readings */
+                                            max_kva: number | null;
+                                            /** @description The meter's notified maximum demand; null when not set */
+                                            nmd_kva: number | null;
+                                            /** @description The UTILISED_CAPACITY basis: the higher of the NMD and the highest half hour of the 12 months ending with this one; null when no item uses it */
+                                            utilised_kva: number | null;
+                                        };
                                         /** Format: date-time */
                                         end: string;
                                         export_kwh: number;
@@ -3977,6 +4010,7 @@ export interface operations {
                                         }[];
                                         /** @description The month's highest half-hour demand; null without readings */
                                         max_kva: number | null;
+                                        /** @description The meter's aligned interval starts in the month's part of the period without a reading */
                                         missing_intervals: number;
                                         /** @description YYYY-MM, a calendar month of the tariff's timezone */
                                         month: string;
@@ -3987,23 +4021,25 @@ export interface operations {
                                         start: string;
                                         /** @description In the currency, at most 2 decimals */
                                         subtotal: number;
-                                        /** @description Rounded on the month's subtotal */
+                                        /** @description subtotal x tax_rate / 100, rounded to the cent: each month's tax is its own */
                                         tax: number;
                                         /** @description In the currency, at most 2 decimals */
                                         total: number;
+                                        /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                        warnings: string[];
                                     }[];
                                     /** Format: date-time */
                                     start: string;
                                     /** @description In the currency, at most 2 decimals */
                                     subtotal: number;
                                     tariff_id: number;
-                                    /** @description In the currency, at most 2 decimals */
+                                    /** @description The months' taxes added up */
                                     tax: number;
                                     /** @description Percentage */
                                     tax_rate: number;
                                     /** @description In the currency, at most 2 decimals */
                                     total: number;
-                                    /** @description Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set */
+                                    /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                                     warnings: string[];
                                 }[];
                                 meter_id: number | null;
@@ -4172,13 +4208,13 @@ export interface operations {
                 account_id: string;
                 /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                 bucket_minutes?: number;
-                /** @description Exclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
                 /** @description zero: every bucket of the range, empty ones too */
                 fill?: "none" | "zero";
                 /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                 group_by?: "hour" | "day" | "week" | "month";
-                /** @description Inclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
                 /** @description IANA time zone of the group_by calendar */
                 tz?: string;
@@ -6036,6 +6072,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "A user may create at most 20 organizations in 24 hours; retry later"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -7463,8 +7522,9 @@ export interface operations {
                     description?: string | null;
                     /** @description Energy provider (DSO); must exist */
                     dso_id?: number | null;
+                    /** @description The first day of the tariff. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                     effective_from: string;
-                    /** @description On or after effective_from */
+                    /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                     effective_to: string;
                     is_active?: boolean;
                     /** @enum {string} */
@@ -7634,7 +7694,7 @@ export interface operations {
                             tariff_items: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -7930,7 +7990,7 @@ export interface operations {
                             tariff_items: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -8102,13 +8162,14 @@ export interface operations {
                     cloned_from?: number | null;
                     /** @enum {string} */
                     currency?: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                    /** @description A time deletes the tariff (soft) */
+                    /** @description A time deletes the tariff (soft). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     deleted_at?: string | null;
                     description?: string | null;
                     /** @description Energy provider (DSO); must exist */
                     dso_id?: number | null;
+                    /** @description The first day of the tariff. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                     effective_from?: string;
-                    /** @description On or after effective_from */
+                    /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                     effective_to?: string;
                     is_active?: boolean;
                     /** @enum {string} */
@@ -8280,7 +8341,7 @@ export interface operations {
                             tariff_items: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -8614,10 +8675,10 @@ export interface operations {
             query: {
                 /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
                 account_id: string;
-                /** @description End of the period (exclusive), ISO 8601 */
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
                 meter_sn: string;
-                /** @description Start of the period (inclusive), ISO 8601 */
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
             header?: never;
@@ -8698,6 +8759,13 @@ export interface operations {
                      *             "kvarh": 10036.388,
                      *             "max_kva": 70.690838,
                      *             "chargeable_kva": null,
+                     *             "demand": {
+                     *               "max_kva": 70.690838,
+                     *               "chargeable_kva": null,
+                     *               "utilised_kva": null,
+                     *               "nmd_kva": null,
+                     *               "excess_kva": null
+                     *             },
                      *             "lines": [
                      *               {
                      *                 "item_type_code": "TOU_PEAK_ENERGY",
@@ -8733,7 +8801,9 @@ export interface operations {
                      *             "subtotal": 37783.47,
                      *             "tax": 5667.52,
                      *             "total": 43450.99,
-                     *             "missing_intervals": 0
+                     *             "missing_intervals": 0,
+                     *             "complete": true,
+                     *             "warnings": []
                      *           }
                      *         ]
                      *       }
@@ -8801,6 +8871,13 @@ export interface operations {
                          *           "kvarh": 10036.388,
                          *           "max_kva": 70.690838,
                          *           "chargeable_kva": null,
+                         *           "demand": {
+                         *             "max_kva": 70.690838,
+                         *             "chargeable_kva": null,
+                         *             "utilised_kva": null,
+                         *             "nmd_kva": null,
+                         *             "excess_kva": null
+                         *           },
                          *           "lines": [
                          *             {
                          *               "item_type_code": "TOU_PEAK_ENERGY",
@@ -8836,7 +8913,9 @@ export interface operations {
                          *           "subtotal": 37783.47,
                          *           "tax": 5667.52,
                          *           "total": 43450.99,
-                         *           "missing_intervals": 0
+                         *           "missing_intervals": 0,
+                         *           "complete": true,
+                         *           "warnings": []
                          *         }
                          *       ]
                          *     }
@@ -8844,7 +8923,7 @@ export interface operations {
                         data: {
                             /** @description A DYNAMIC tariff priced from its items, or energy outside the schedule */
                             approximate: boolean;
-                            /** @description No interval of the period lacks a reading */
+                            /** @description Every month is complete. Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
                             complete: boolean;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
@@ -8875,12 +8954,27 @@ export interface operations {
                             }[];
                             max_kva: number | null;
                             meter_sn: string;
-                            /** @description The meter's intervals in the period without a reading */
+                            /** @description The meter's aligned interval starts in the period without a reading */
                             missing_intervals: number;
                             /** @description The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up */
                             months: {
-                                /** @description The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one */
+                                /** @description demand.chargeable_kva */
                                 chargeable_kva: number | null;
+                                /** @description Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
+                                complete: boolean;
+                                /** @description The month's demand figures in kVA */
+                                demand: {
+                                    /** @description The highest half-hour demand in the demand_periods of the NETWORK_DEMAND kVA/month item, else of the first MONTH_MAX kVA/month item; null without either */
+                                    chargeable_kva: number | null;
+                                    /** @description The EXCESS basis: the month's maximum above the NMD, else 0; null when no item uses it */
+                                    excess_kva: number | null;
+                                    /** @description The month's highest half-hour demand; null without readings */
+                                    max_kva: number | null;
+                                    /** @description The meter's notified maximum demand; null when not set */
+                                    nmd_kva: number | null;
+                                    /** @description The UTILISED_CAPACITY basis: the higher of the NMD and the highest half hour of the 12 months ending with this one; null when no item uses it */
+                                    utilised_kva: number | null;
+                                };
                                 /** Format: date-time */
                                 end: string;
                                 export_kwh: number;
@@ -8908,6 +9002,7 @@ export interface operations {
                                 }[];
                                 /** @description The month's highest half-hour demand; null without readings */
                                 max_kva: number | null;
+                                /** @description The meter's aligned interval starts in the month's part of the period without a reading */
                                 missing_intervals: number;
                                 /** @description YYYY-MM, a calendar month of the tariff's timezone */
                                 month: string;
@@ -8918,23 +9013,25 @@ export interface operations {
                                 start: string;
                                 /** @description In the currency, at most 2 decimals */
                                 subtotal: number;
-                                /** @description Rounded on the month's subtotal */
+                                /** @description subtotal x tax_rate / 100, rounded to the cent: each month's tax is its own */
                                 tax: number;
                                 /** @description In the currency, at most 2 decimals */
                                 total: number;
+                                /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                warnings: string[];
                             }[];
                             /** Format: date-time */
                             start: string;
                             /** @description In the currency, at most 2 decimals */
                             subtotal: number;
                             tariff_id: number;
-                            /** @description In the currency, at most 2 decimals */
+                            /** @description The months' taxes added up */
                             tax: number;
                             /** @description Percentage */
                             tax_rate: number;
                             /** @description In the currency, at most 2 decimals */
                             total: number;
-                            /** @description Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set */
+                            /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                             warnings: string[];
                         };
                         /** @description Optional human-readable text */
@@ -9136,7 +9233,7 @@ export interface operations {
                         data: {
                             /** @description kVA/month items: what is charged; null: MONTH_MAX */
                             demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                            /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                            /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                             demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                             /** @description kvarh items: the share of the kWh of the month and season not charged */
                             free_ratio: number | null;
@@ -9304,14 +9401,14 @@ export interface operations {
                         block_index: number;
                         /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                         unit_price_cents?: number;
-                        /** @description Upper consumption bound; null for the final unbounded tier */
+                        /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                         upper_limit?: number | null;
                     }[];
                     /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
                     demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                    /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                    /** @description Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods */
                     demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
-                    /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                    /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                     free_ratio?: number | null;
                     /** @enum {string} */
                     item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
@@ -9331,14 +9428,14 @@ export interface operations {
                         block_index: number;
                         /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                         unit_price_cents?: number;
-                        /** @description Upper consumption bound; null for the final unbounded tier */
+                        /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                         upper_limit?: number | null;
                     }[];
                     /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
                     demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                    /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                    /** @description Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods */
                     demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
-                    /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                    /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                     free_ratio?: number | null;
                     /** @enum {string} */
                     item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
@@ -9385,7 +9482,7 @@ export interface operations {
                         data: {
                             /** @description kVA/month items: what is charged; null: MONTH_MAX */
                             demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                            /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                            /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                             demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                             /** @description kvarh items: the share of the kWh of the month and season not charged */
                             free_ratio: number | null;
@@ -9569,9 +9666,9 @@ export interface operations {
                     account_id?: string;
                     /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
                     demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                    /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                    /** @description Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods */
                     demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
-                    /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                    /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                     free_ratio?: number | null;
                     /** @enum {string} */
                     item_type_code?: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
@@ -9627,7 +9724,7 @@ export interface operations {
                         data: {
                             /** @description kVA/month items: what is charged; null: MONTH_MAX */
                             demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                            /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                            /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                             demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                             /** @description kvarh items: the share of the kWh of the month and season not charged */
                             free_ratio: number | null;
@@ -10113,7 +10210,7 @@ export interface operations {
                     block_index: number;
                     /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                     unit_price_cents?: number;
-                    /** @description Upper consumption bound; null for the final unbounded tier */
+                    /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                     upper_limit?: number | null;
                 }[];
             };
@@ -10293,7 +10390,7 @@ export interface operations {
                     block_index?: number;
                     /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                     unit_price_cents?: number;
-                    /** @description Upper consumption bound; null for the final unbounded tier */
+                    /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                     upper_limit?: number | null;
                 };
             };
@@ -11074,7 +11171,7 @@ export interface operations {
                     account_id: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 timestamp from which the successor applies
+                     * @description The instant from which the successor applies. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                      */
                     effective_from?: string;
                     notes?: string;
@@ -11307,7 +11404,7 @@ export interface operations {
                     account_id: string;
                     /**
                      * Format: date-time
-                     * @description ISO 8601 timestamp from which the successor applies
+                     * @description The instant from which the successor applies. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                      */
                     effective_from: string;
                     notes?: string;
@@ -11661,9 +11758,9 @@ export interface operations {
         parameters: {
             query?: {
                 dso_id?: number;
-                /** @description Tariffs effective from this date or later */
+                /** @description Tariffs effective from this date or later. YYYY-MM-DD, a year from 1900 to 9999 */
                 effective_from_gte?: string;
-                /** @description Tariffs effective from this date or earlier */
+                /** @description Tariffs effective from this date or earlier. YYYY-MM-DD, a year from 1900 to 9999 */
                 effective_from_lte?: string;
                 /** @description Rows per page, 1 to 100 (default 10) */
                 limit?: number;
@@ -11716,7 +11813,7 @@ export interface operations {
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
                      *       ],
-                     *       "count": 14
+                     *       "count": 19
                      *     }
                      */
                     "application/json": {
@@ -11966,7 +12063,7 @@ export interface operations {
                             tariff_items: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -12271,7 +12368,7 @@ export interface operations {
                             tariff_items: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -12432,14 +12529,14 @@ export interface operations {
                 account_id: string;
                 /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                 bucket_minutes?: number;
-                /** @description Exclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
                 /** @description zero: every bucket of the range, empty ones too */
                 fill?: "none" | "zero";
                 /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                 group_by?: "hour" | "day" | "week" | "month";
                 meter_sn: string;
-                /** @description Inclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
                 /** @description IANA time zone of the group_by calendar */
                 tz?: string;
@@ -12637,10 +12734,10 @@ export interface operations {
                 account_id: string;
                 /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
                 bucket_minutes?: number;
-                /** @description Exclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
                 meter_sn: string;
-                /** @description Inclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
             header?: never;
@@ -12842,7 +12939,7 @@ export interface operations {
                     bucket_minutes?: number;
                     /**
                      * Format: date-time
-                     * @description Exclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400
+                     * @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                      */
                     end: string;
                     /**
@@ -12854,7 +12951,7 @@ export interface operations {
                     meter_sns: string[];
                     /**
                      * Format: date-time
-                     * @description Inclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400
+                     * @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                      */
                     start: string;
                 };
@@ -13057,10 +13154,10 @@ export interface operations {
                 account_id: string;
                 /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
                 bucket_minutes?: number;
-                /** @description Exclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
                 meter_sn: string;
-                /** @description Inclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
             header?: never;
@@ -13223,14 +13320,14 @@ export interface operations {
                 account_id: string;
                 /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                 bucket_minutes?: number;
-                /** @description Exclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
                 /** @description zero: every bucket of the range, empty ones too */
                 fill?: "none" | "zero";
                 /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                 group_by?: "hour" | "day" | "week" | "month";
                 meter_sn: string;
-                /** @description Inclusive; from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400 */
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
                 /** @description IANA time zone of the group_by calendar */
                 tz?: string;
@@ -13447,7 +13544,7 @@ export interface operations {
                         power_kw?: number;
                         /**
                          * Format: date-time
-                         * @description Start of the meter's interval, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z, else 400
+                         * @description Start of the meter's interval. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         ts: string;
                     }[];

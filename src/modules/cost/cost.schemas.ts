@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import { storable, uuid } from '../../http/fields.ts';
+import { dateTimeIssue, dateTimeText, storable, uuid } from '../../http/fields.ts';
 
 const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 const range = z.object({
   account_id: uuid,
-  start: z.iso.datetime({ offset: true }).describe('Start of the period (inclusive), ISO 8601'),
-  end: z.iso.datetime({ offset: true }).describe('End of the period (exclusive), ISO 8601'),
+  start: dateTimeText('Start of the period (inclusive)'),
+  end: dateTimeText('End of the period (exclusive)'),
 });
 
 function validPeriod(query: { start: string; end: string }, ctx: z.RefinementCtx) {
+  // Object refinements also run when a field failed: its own message says enough.
+  if (dateTimeIssue(query.start) || dateTimeIssue(query.end)) return;
   const span = Date.parse(query.end) - Date.parse(query.start);
   if (span <= 0) ctx.addIssue({ code: 'custom', path: ['end'], message: 'end must be after start' });
   else if (span > MAX_DAYS * DAY_MS)

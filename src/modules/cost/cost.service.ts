@@ -18,12 +18,22 @@ import {
   priceReadings,
   utilisationWindowStart,
 } from './engine/index.ts';
+import { assertExactBill, assertExactSum } from './exact-money.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
 
 const NO_TARIFF = 'No tariff configured';
+
+const periodName = (start: Date, end: Date) => `period ${start.toISOString()} to ${end.toISOString()}`;
+
+/** A sum of bills' totals, refused when it would not be exact (exact-money.ts). */
+function exactTotal(totals: readonly number[], start: Date, end: Date): Decimal {
+  const total = totals.reduce((sum, value) => sum.plus(value), new Decimal(0));
+  assertExactSum(total, periodName(start, end));
+  return total;
+}
 
 function unpricedReason(meterId: number | null, tariffId: number | null): string {
   if (meterId === null && tariffId === null) return 'No meter and no tariff configured';
@@ -38,14 +48,18 @@ export interface CostDeps {
   cache: ReadCache;
   guard: AccessGuard;
   tariffAccess: Pick<TariffAccess, 'usableTariff' | 'recordedTariff'>;
-  /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
+  /** Pricing is expensive: it runs under the admission of the caller and the organization addressed (account_id), after the access checks. */
   admission: Admission;
 }
 
 export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
   const planFor = createPlanCache();
 
-  /** The tariff's items as the engine takes them and its calendar (the reference data it names does not change). */
+  /**
+   * The tariff's items as the engine takes them and its calendar (the reference data it names does
+   * not change). Built on the tariff row at hand (its tax rate, type, dates), so kept only while that
+   * row is still the cached one: a pricing built on a row older than a write is never kept.
+   */
   function pricingOf(tariff: PricedTariff) {
     return cache.get(cacheKeys.tariffPricing(tariff.id), async () => {
       const [pricing, calendar] = await Promise.all([
@@ -53,7 +67,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
         repo.calendar(db, tariff, touScheduleId(tariff)),
       ]);
       return { pricing, calendar };
-    });
+    }, [tariff]);
   }
 
   /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
@@ -68,6 +82,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
       notifiedMaxDemandKva: meter.notified_max_demand_kva,
     };
     const { tariff_id, ...priced } = await price(meter, context);
+    assertExactBill(priced, periodName(start, end));
     return { tariff_id, meter_sn: meter.meter_sn, start: start.toISOString(), end: end.toISOString(), ...priced };
   }
 
@@ -155,14 +170,21 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
           unpriced: reason,
         } = await priceSource(auth, query.account_id, meters.get(meterId), { records, pending }, start, end);
         if (reason) return unpriced(meterSn, reason);
-        const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
+        const total = exactTotal(
+          bills.map((b) => b.total),
+          start,
+          end,
+        ).toNumber();
         return { ...base, meter_sn: meterSn, priced: true, reason: null, bills, total };
       }),
     );
-    const totals = new Map<string, Decimal>();
+    const byCurrency = new Map<string, number[]>();
     for (const b of sources.flatMap((s) => s.bills)) {
-      totals.set(b.currency, (totals.get(b.currency) ?? new Decimal(0)).plus(b.total));
+      const amounts = byCurrency.get(b.currency) ?? [];
+      amounts.push(b.total);
+      byCurrency.set(b.currency, amounts);
     }
+    const totals = new Map([...byCurrency].map(([currency, amounts]) => [currency, exactTotal(amounts, start, end)]));
     return {
       building_block_id: blockId,
       start: start.toISOString(),
@@ -177,12 +199,12 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
   return {
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => meterCost(auth, tariffId, query));
+      return admission.admit(auth, query.account_id, () => meterCost(auth, tariffId, query));
     },
 
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => buildingCost(auth, blockId, query));
+      return admission.admit(auth, query.account_id, () => buildingCost(auth, blockId, query));
     },
   };
 }

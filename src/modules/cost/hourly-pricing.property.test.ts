@@ -150,5 +150,5 @@ describe('pricing from hourly rollups', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 120_000);
 });
