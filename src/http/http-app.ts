@@ -9,7 +9,7 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
 import { registerTransportHooks, transportOptions } from './transport-errors.ts';
 import type { App } from './types.ts';
-import { zodValidatorCompiler } from './validation.ts';
+import { registerStrictQueries, zodValidatorCompiler } from './validation.ts';
 
 export interface HttpAppOptions {
   logLevel: string;
@@ -44,6 +44,7 @@ export async function createHttpApp({
   }).withTypeProvider() as unknown as App;
 
   app.setValidatorCompiler(zodValidatorCompiler);
+  registerStrictQueries(app);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);

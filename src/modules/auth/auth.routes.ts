@@ -37,6 +37,7 @@ export function registerAuthRoutes(
       config: publicLimited,
       schema: {
         tags,
+        operationId: 'signUp',
         summary: 'Sign up',
         description: `Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. ${RATE_LIMITED}`,
         body: withExample(credentialsBody, { email: 'new.user@example.com', password: 'correct horse battery' }),
@@ -54,6 +55,7 @@ export function registerAuthRoutes(
       config: publicLimited,
       schema: {
         tags,
+        operationId: 'signIn',
         summary: 'Sign in',
         description: `Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. ${COOKIE} Wrong credentials: 401. ${RATE_LIMITED}`,
         body: withExample(loginBody, { email: 'demo@example.com', password: 'demo-password' }),
@@ -79,6 +81,7 @@ export function registerAuthRoutes(
       config: publicLimited,
       schema: {
         tags,
+        operationId: 'refreshSession',
         summary: 'Refresh the session',
         description: `Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. ${RATE_LIMITED}`,
         body: withExample(refreshBody, { refresh_token: 'O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI' }),
@@ -111,6 +114,7 @@ export function registerAuthRoutes(
     {
       schema: {
         tags,
+        operationId: 'signOut',
         summary: 'Sign out',
         description:
           'Revokes the session of the access token: its refresh token stops working at once, and the refresh cookie is cleared. The access token itself stays valid until it expires.',
@@ -128,6 +132,7 @@ export function registerAuthRoutes(
     {
       schema: {
         tags,
+        operationId: 'listMyOrganizations',
         summary: 'List my organizations',
         description:
           "The organizations the caller is a member of (the personal account first), with the caller's role in each. Their ids are the account_id of every organization-scoped request. Unpaginated.",
@@ -141,6 +146,7 @@ export function registerAuthRoutes(
     {
       schema: {
         tags,
+        operationId: 'listUserOrganizations',
         summary: "List a user's organizations",
         description:
           'The organizations of userId that the caller is also a member of, each with the role of userId in it; an organization the caller does not belong to is left out (an unknown user gives an empty list). Unpaginated.',

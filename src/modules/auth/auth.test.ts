@@ -45,6 +45,9 @@ describe('signup', () => {
 
   it.each([
     [{ email: 'not-an-email', password: 'password1' }, 'email: Invalid email address'],
+    // A domain label that ends (or starts) with a hyphen is no host name: not a `format: email`.
+    [{ email: 'probe@a-.example.com', password: 'password1' }, 'email: Invalid email address'],
+    [{ email: 'probe@-a.example.com', password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'a@example.com', password: 'short' }, 'password: Too small: expected string to have >=8 characters'],
     [
       { email: 'a@example.com', password: 'x'.repeat(129) },
@@ -371,6 +374,17 @@ describe('bearer token', () => {
 });
 
 describe('organizations of a user', () => {
+  it('lists the personal account first, then the others oldest first, also those older than the user', async () => {
+    const alice = await registerUser(t.app, 'alice');
+    const older = await createOrganization(alice, 'Older than Bob');
+    const bob = await registerUser(t.app, 'bob');
+    await addMember(alice, older, bob, 'MEMBER');
+    const newer = await createOrganization(bob, 'Newer');
+    const res = await bob.client.get('/api/v1/auth/organizations');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((o: { id: string }) => o.id)).toEqual([bob.personalAccountId, older, newer]);
+  });
+
   it('lists only the organizations the requester shares with that user, with that user role', async () => {
     const alice = await registerUser(t.app, 'alice');
     const bob = await registerUser(t.app, 'bob');

@@ -22,6 +22,7 @@ export function registerCostRoutes(app: App, cost: CostService): void {
     {
       schema: {
         tags,
+        operationId: 'getTariffCost',
         summary: "Price a meter's readings with a tariff",
         description: `What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. ${PERIOD} ${EXPENSIVE} ${ROLE_NEEDED.read} Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.`,
         params: withParamExamples(params, { id: 1001 }),
@@ -44,6 +45,7 @@ export function registerCostRoutes(app: App, cost: CostService): void {
     {
       schema: {
         tags,
+        operationId: 'getBuildingBlockEnergyCost',
         summary: "A building block's energy cost",
         description: `Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. ${PERIOD} ${EXPENSIVE} ${ROLE_NEEDED.read} ${recordChecks('building block')} A block without a dashboard config: 404.`,
         params: withParamExamples(params, { id: 1 }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeIssue, dateTimeText, uuid } from '../../http/fields.ts';
+import { dateTimeIssue, dateTimeText, storable, uuid } from '../../http/fields.ts';
 
 const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
@@ -19,7 +19,7 @@ function validPeriod(query: { start: string; end: string }, ctx: z.RefinementCtx
     ctx.addIssue({ code: 'custom', path: ['end'], message: `The period may span at most ${MAX_DAYS} days` });
 }
 
-export const tariffCostQuery = range.extend({ meter_sn: z.string().min(1).max(64) }).superRefine(validPeriod);
+export const tariffCostQuery = range.extend({ meter_sn: storable(z.string().min(1).max(64)) }).superRefine(validPeriod);
 export type TariffCostQuery = z.infer<typeof tariffCostQuery>;
 
 export const buildingCostQuery = range.superRefine(validPeriod);

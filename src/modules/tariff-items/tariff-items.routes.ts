@@ -24,6 +24,7 @@ export function registerTariffItemRoutes(app: App, items: TariffItemsService): v
     {
       schema: {
         tags,
+        operationId: 'listTariffItems',
         summary: "List a tariff's items",
         description: `The tariff's priced items, each with its tiers. ${LIST_PARAMETERS} query searches item type and season; sortBy: created_at, updated_at, id, item_type_code, season, price. ${ROLE_NEEDED.read} ${OPTIONAL_ACCOUNT} ${TARIFF_CHECKS}`,
         params: withParamExamples(tariffIdParams, { id: 1001 }),
@@ -38,6 +39,7 @@ export function registerTariffItemRoutes(app: App, items: TariffItemsService): v
     {
       schema: {
         tags,
+        operationId: 'addTariffItems',
         summary: 'Add items to a tariff',
         description: `Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. ${NEVER_APPLIES} ${ROLE_NEEDED.write} ${CHECKS}`,
         params: withParamExamples(tariffIdParams, { id: 1001 }),
@@ -69,6 +71,7 @@ export function registerTariffItemRoutes(app: App, items: TariffItemsService): v
     {
       schema: {
         tags,
+        operationId: 'updateTariffItem',
         summary: 'Update a tariff item',
         description: `Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. ${NEVER_APPLIES} ${ROLE_NEEDED.write} ${CHECKS}`,
         params: itemAddress,
@@ -90,6 +93,7 @@ export function registerTariffItemRoutes(app: App, items: TariffItemsService): v
     {
       schema: {
         tags,
+        operationId: 'deleteTariffItem',
         summary: 'Delete a tariff item',
         description: `Deletes the item with its tiers. ${ROLE_NEEDED.write} ${CHECKS}`,
         params: itemAddress,
