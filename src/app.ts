@@ -24,6 +24,7 @@ import { registerOperationsModule } from './modules/operations/operations.module
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
 import { registerReferenceModule } from './modules/reference/reference.module.ts';
 import { registerSystemModule } from './modules/system/system.module.ts';
+import { registerTariffComparisonModule } from './modules/tariff-comparison/tariff-comparison.module.ts';
 import { registerTariffHistoryModule } from './modules/tariff-history/tariff-history.module.ts';
 import { registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
@@ -99,7 +100,8 @@ export async function buildApp({
   registerTariffItemsModule(app, { db, tariffAccess });
   registerCatalogueModule(app, { db, tariffAccess });
   registerReferenceModule(app, { db });
-  registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTransitionsModule(app, {
     db,
     tariffAccess,

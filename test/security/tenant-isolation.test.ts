@@ -200,6 +200,19 @@ const ROUTES: Record<string, RouteEntry> = {
     victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: { ...account(w.victim), ...READINGS_RANGE } }),
     resource: 'building block',
   },
+  'GET /api/v1/building_blocks/{id}/tariff-comparison': {
+    victim: (w) => ({
+      params: { id: w.victim.parentBlockId },
+      query: { ...account(w.victim), ...READINGS_RANGE, tariff_ids: String(w.victim.blockTariffId) },
+    }),
+    resource: 'building block and tariff',
+    crossTenant: [
+      {
+        names: 'tariff as a candidate for a block of his own',
+        build: (w, call) => ({ ...call, params: { id: w.attacker.parentBlockId } }),
+      },
+    ],
+  },
   'GET /api/v1/building_blocks/{id}/energy-profile': {
     victim: (w) => ({
       params: { id: w.victim.parentBlockId },

@@ -1,0 +1,136 @@
+/**
+ * Decision endpoints benchmark against PostgreSQL:
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/decisions.ts
+ * Seeds the demo into a database of its own, then over HTTP on a real socket, one request at a time:
+ * a tariff comparison of a grid meter with 12 months of 30-minute readings (its tariff the demo's
+ * Homeflex time-of-use) against 20 candidate tariffs (the organization's and the catalogue's).
+ */
+import { loadavg } from 'node:os';
+import { migrate } from '../src/db/migrate.ts';
+import { openPostgresDatabase } from '../src/db/postgres.ts';
+import { notifyOtherProcesses } from '../src/db/read-cache.ts';
+import type { Database } from '../src/db/types.ts';
+import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
+import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
+import { seedDemo } from '../src/seed/demo.ts';
+import { serveDemo } from './demo-app.ts';
+import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
+
+const SLOT_MS = 30 * 60_000;
+const CANDIDATES = 20;
+const CATALOGUE = 'ca7a1060-0000-4000-8000-000000000001';
+
+const summary = (timings: number[]) =>
+  `p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${percentile(timings, 95).toFixed(1)} ms, p99 ${percentile(timings, 99).toFixed(1)} ms`;
+
+/** Sequential GETs of url: the sorted latencies of the timed ones and the last body. */
+async function timeRequests(url: string, token: string, warmup: number, requests: number) {
+  const timings: number[] = [];
+  let body: unknown;
+  for (let i = 0; i < warmup + requests; i++) {
+    const began = performance.now();
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    body = await res.json();
+    if (res.status !== 200) throw new Error(`status ${res.status}: ${JSON.stringify(body)}`);
+    if (i >= warmup) timings.push(performance.now() - began);
+  }
+  return { timings: timings.sort((a, b) => a - b), body };
+}
+
+/** A building block with its own meter of `slots` 30-minute readings from `from`, its config's grid source. */
+async function meteredBlock(
+  db: Database,
+  accountId: string,
+  options: { name: string; serial: string; from: number; slots: number; parentId?: number },
+) {
+  const [block] = await db.query<{ id: number }>(
+    `INSERT INTO building_blocks (account_id, parent_id, name, building_type, address, city, state, postal_code, country)
+     VALUES ($1, $2, $3, 'COMMERCIAL', '1 Main Rd', 'Johannesburg', 'Gauteng', 2001, 'ZA') RETURNING id`,
+    [accountId, options.parentId ?? null, options.name],
+  );
+  const [meter] = await db.query<{ id: number }>(
+    `INSERT INTO meters (account_id, building_block_id, meter_sn, meter_type, interval_minutes, notified_max_demand_kva)
+     VALUES ($1, $2, $3, 'ELECTRICITY', 30, 150) RETURNING id`,
+    [accountId, block!.id, options.serial],
+  );
+  const batch = new ReadingBatch(options.slots);
+  for (let i = 0; i < options.slots; i++) {
+    const kwh = 1 + ((i * 7919) % 100) / 100;
+    batch.push(meter!.id, options.from + i * SLOT_MS, kwh, 0, kwh / 4, kwh * 2, kwh * 2.2);
+  }
+  await db.transaction((tx) => storeReadings(tx, accountId, prepareReadings(batch), notifyOtherProcesses));
+  return { blockId: block!.id, meterId: meter!.id };
+}
+
+/** PUT of a block's config through the API, so that the source's tariff is recorded in its history. */
+async function configure(base: string, token: string, accountId: string, blockId: number, body: object) {
+  const res = await fetch(`${base}/api/v1/building_blocks/${blockId}/config`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ account_id: accountId, ...body }),
+  });
+  if (res.status !== 200) throw new Error(`config: ${res.status} ${await res.text()}`);
+}
+
+const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_decisions');
+const db = openPostgresDatabase(database.url);
+try {
+  await migrate(db);
+  const seed = await seedDemo(db);
+  if (!seed) throw new Error('demo seed did not run');
+  const { app, base, token } = await serveDemo(db, database.url);
+  console.log(
+    `machine: ${machine()}, PostgreSQL, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+
+  const yearStart = Date.UTC(2025, 0, 1) - 2 * 3600_000;
+  const yearEnd = Date.UTC(2026, 0, 1) - 2 * 3600_000;
+  const gridTariff = seed.tariffIds.gridTariffId;
+  const site = await meteredBlock(db, seed.accountId, {
+    name: 'Compared',
+    serial: 'COMPARED-GRID',
+    from: yearStart,
+    slots: (yearEnd - yearStart) / SLOT_MS,
+  });
+  await configure(base, token, seed.accountId, site.blockId, {
+    grid_meter_id: site.meterId,
+    grid_tariff_id: gridTariff,
+  });
+  const candidates = await db.query<{ id: number }>(
+    `SELECT id FROM tariffs WHERE deleted_at IS NULL AND meter_type = 'ELECTRICITY' AND currency = 'ZAR'
+       AND (account_id = $1 OR account_id = $2) ORDER BY account_id = $2 DESC, id LIMIT $3`,
+    [seed.accountId, CATALOGUE, CANDIDATES],
+  );
+  // Clones of catalogue tariffs (the organization's own copies) make up the 20.
+  for (let i = 0; candidates.length < CANDIDATES; i++) {
+    const res = await fetch(`${base}/api/v1/tariffs/catalogue/${candidates[i]!.id}/clone`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: seed.accountId }),
+    });
+    if (res.status !== 201) throw new Error(`clone: ${res.status} ${await res.text()}`);
+    candidates.push({ id: ((await res.json()) as { data: { id: number } }).data.id });
+  }
+  const comparison = new URLSearchParams({
+    account_id: seed.accountId,
+    start: new Date(yearStart).toISOString(),
+    end: new Date(yearEnd).toISOString(),
+    tariff_ids: candidates.map((c) => c.id).join(','),
+  });
+  const compared = await timeRequests(
+    `${base}/api/v1/building_blocks/${site.blockId}/tariff-comparison?${comparison}`,
+    token,
+    3,
+    40,
+  );
+  const body = compared.body as { data: { current: { total: number }; candidates: { total: number | null }[] } };
+  console.log(
+    `tariff comparison, 12 months of 30-minute readings (${(yearEnd - yearStart) / SLOT_MS}) x ${candidates.length} candidates, 40 sequential requests: ${summary(compared.timings)} (target p50 < 300 ms, p99 < 1 s); current ${body.data.current.total}, ${body.data.candidates.filter((c) => c.total !== null).length} priced`,
+  );
+  await app.close();
+} finally {
+  await db.close();
+  await database.drop();
+}
