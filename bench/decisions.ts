@@ -3,7 +3,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/decisions.ts
  * Seeds the demo into a database of its own, then over HTTP on a real socket, one request at a time:
  * a tariff comparison of a grid meter with 12 months of 30-minute readings (its tariff the demo's
- * Homeflex time-of-use) against 20 candidate tariffs (the organization's and the catalogue's).
+ * Homeflex time-of-use) against 20 candidate tariffs (the organization's and the catalogue's); the
+ * tenant recovery of a site with 50 tenant units (at two depths) over a month of 30-minute readings.
  */
 import { loadavg } from 'node:os';
 import { migrate } from '../src/db/migrate.ts';
@@ -18,6 +19,7 @@ import { freshDatabase, machine, percentile, requireDatabaseUrl } from './suppor
 
 const SLOT_MS = 30 * 60_000;
 const CANDIDATES = 20;
+const TENANTS = 50;
 const CATALOGUE = 'ca7a1060-0000-4000-8000-000000000001';
 
 const summary = (timings: number[]) =>
@@ -128,6 +130,57 @@ try {
   const body = compared.body as { data: { current: { total: number }; candidates: { total: number | null }[] } };
   console.log(
     `tariff comparison, 12 months of 30-minute readings (${(yearEnd - yearStart) / SLOT_MS}) x ${candidates.length} candidates, 40 sequential requests: ${summary(compared.timings)} (target p50 < 300 ms, p99 < 1 s); current ${body.data.current.total}, ${body.data.candidates.filter((c) => c.total !== null).length} priced`,
+  );
+
+  // Recovery: a site whose grid is the supply and 50 tenant units below it (25 under a building,
+  // 25 right under the site), each a meter with a month of 30-minute readings on the demo tariff.
+  const monthStart = Date.UTC(2025, 2, 1) - 2 * 3600_000;
+  const monthEnd = Date.UTC(2025, 3, 1) - 2 * 3600_000;
+  const monthSlots = (monthEnd - monthStart) / SLOT_MS;
+  const landlord = await meteredBlock(db, seed.accountId, {
+    name: 'Landlord',
+    serial: 'LANDLORD-GRID',
+    from: monthStart,
+    slots: monthSlots,
+  });
+  await configure(base, token, seed.accountId, landlord.blockId, {
+    grid_meter_id: landlord.meterId,
+    grid_tariff_id: gridTariff,
+  });
+  const wing = await meteredBlock(db, seed.accountId, {
+    name: 'Wing',
+    serial: 'WING-GRID',
+    from: monthStart,
+    slots: 0,
+    parentId: landlord.blockId,
+  });
+  for (let i = 0; i < TENANTS; i++) {
+    const unit = await meteredBlock(db, seed.accountId, {
+      name: `Unit ${i + 1}`,
+      serial: `UNIT-${i + 1}`,
+      from: monthStart,
+      slots: monthSlots,
+      parentId: i % 2 === 0 ? wing.blockId : landlord.blockId,
+    });
+    await configure(base, token, seed.accountId, unit.blockId, {
+      grid_meter_id: unit.meterId,
+      grid_tariff_id: gridTariff,
+    });
+  }
+  const recoveryQuery = new URLSearchParams({
+    account_id: seed.accountId,
+    start: new Date(monthStart).toISOString(),
+    end: new Date(monthEnd).toISOString(),
+  });
+  const recovered = await timeRequests(
+    `${base}/api/v1/building_blocks/${landlord.blockId}/recovery?${recoveryQuery}`,
+    token,
+    3,
+    30,
+  );
+  const recoveredBody = recovered.body as { data: { tenants: unknown[]; unrecovered: unknown } };
+  console.log(
+    `recovery, a month of 30-minute readings, supply + ${recoveredBody.data.tenants.length} tenant units, 30 sequential requests: ${summary(recovered.timings)} (target p50 < 500 ms); unrecovered ${JSON.stringify(recoveredBody.data.unrecovered)}`,
   );
   await app.close();
 } finally {

@@ -29,6 +29,7 @@ import { registerTariffHistoryModule } from './modules/tariff-history/tariff-his
 import { registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
+import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
@@ -102,6 +103,7 @@ export async function buildApp({
   registerReferenceModule(app, { db });
   const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
+  registerTenantRecoveryModule(app, { db, guard, admission, cost });
   registerTransitionsModule(app, {
     db,
     tariffAccess,

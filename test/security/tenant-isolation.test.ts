@@ -213,6 +213,10 @@ const ROUTES: Record<string, RouteEntry> = {
       },
     ],
   },
+  'GET /api/v1/building_blocks/{id}/recovery': {
+    victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: { ...account(w.victim), ...READINGS_RANGE } }),
+    resource: 'building block',
+  },
   'GET /api/v1/building_blocks/{id}/energy-profile': {
     victim: (w) => ({
       params: { id: w.victim.parentBlockId },

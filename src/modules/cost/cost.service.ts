@@ -179,7 +179,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
     } = await priceSource(auth, accountId, meters.get(meterId), { records, pending }, start, end);
     if (reason) return unpriced(meterSn, reason);
     const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
-    return { ...base, meter_sn: meterSn, priced: true, reason: null, bills, total };
+    return { ...base, meter_sn: meterSn, priced: true as const, reason: null, bills, total };
   }
 
   async function buildingCost(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
