@@ -19,6 +19,7 @@ import { registerCatalogueModule } from './modules/catalogue/catalogue.module.ts
 import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
+import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
 import { registerOperationsModule } from './modules/operations/operations.module.ts';
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
@@ -112,6 +113,7 @@ export async function buildApp({
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
+  registerInvoicesModule(app, { db, guard, admission, blocks, cost });
   const meters = registerMetersModule(app, { db, cache, guard, blocks, tariffs: tariffAccess, now });
   const configs = registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess, now });
   registerTariffHistoryModule(app, { db, meters, configs });

@@ -30,6 +30,19 @@ const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not 
 
 const NO_TARIFF = 'No tariff configured';
 
+/** A source of a block without a dashboard config, as the building cost would list it if it had one. */
+const unconfigured = (source: Source) =>
+  ({
+    source,
+    meter_id: null,
+    tariff_id: null,
+    meter_sn: null,
+    priced: false,
+    reason: 'No dashboard config',
+    bills: [],
+    total: null,
+  }) as const;
+
 function unpricedReason(meterId: number | null, tariffId: number | null): string {
   if (meterId === null && tariffId === null) return 'No meter and no tariff configured';
   return meterId === null ? 'No meter configured' : NO_TARIFF;
@@ -148,9 +161,14 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
 
   type Facts = NonNullable<Awaited<ReturnType<typeof repo.buildingFacts>>>;
 
+  /** The block's facts for a building cost of the organization addressed (403/404 for the block). */
+  async function blockFacts(accountId: string, blockId: number, end: Date) {
+    return assertOwned(await repo.buildingFacts(db, accountId, blockId, end), accountId, 'Building block');
+  }
+
   /** The block's facts for a building cost of the organization addressed: 404 without a dashboard config. */
   async function configuredBlock(accountId: string, blockId: number, end: Date) {
-    const facts = assertOwned(await repo.buildingFacts(db, accountId, blockId, end), accountId, 'Building block');
+    const facts = await blockFacts(accountId, blockId, end);
     if (!facts.config) throw notFound('Dashboard config');
     return { ...facts, config: facts.config };
   }
@@ -267,13 +285,27 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
 
     /**
      * One source of a block exactly as its building cost prices it, with the source's meter: 403/404
-     * for the block as the building cost, 404 without a dashboard config.
+     * for the block as the building cost, 404 without a dashboard config (unless configRequired is
+     * false: then unpriced, `No dashboard config`).
      */
-    async sourceOfBlock(auth: AuthContext, accountId: string, blockId: number, source: Source, start: Date, end: Date) {
-      const facts = await configuredBlock(accountId, blockId, end);
+    async sourceOfBlock(
+      auth: AuthContext,
+      accountId: string,
+      blockId: number,
+      source: Source,
+      start: Date,
+      end: Date,
+      { configRequired = true } = {},
+    ) {
+      const facts = await blockFacts(accountId, blockId, end);
+      if (!facts.config) {
+        if (configRequired) throw notFound('Dashboard config');
+        return { meter: undefined, cost: unconfigured(source) };
+      }
+      const configured = { ...facts, config: facts.config };
       const meterId = facts.config[`${source}_meter_id`] ?? null;
       const meter = meterId === null ? undefined : facts.meters.get(meterId);
-      return { meter, cost: await sourceCost(auth, accountId, facts, source, start, end) };
+      return { meter, cost: await sourceCost(auth, accountId, configured, source, start, end) };
     },
 
     /**
