@@ -4,7 +4,8 @@
  * Seeds the demo into a database of its own, then over HTTP on a real socket, one request at a time:
  * a tariff comparison of a grid meter with 12 months of 30-minute readings (its tariff the demo's
  * Homeflex time-of-use) against 20 candidate tariffs (the organization's and the catalogue's); the
- * tenant recovery of a site with 50 tenant units (at two depths) over a month of 30-minute readings.
+ * tenant recovery of a site with 50 tenant units (at two depths) over a month of 30-minute readings;
+ * the check of an invoice of that site's supply for the month.
  */
 import { loadavg } from 'node:os';
 import { migrate } from '../src/db/migrate.ts';
@@ -181,6 +182,41 @@ try {
   const recoveredBody = recovered.body as { data: { tenants: unknown[]; unrecovered: unknown } };
   console.log(
     `recovery, a month of 30-minute readings, supply + ${recoveredBody.data.tenants.length} tenant units, 30 sequential requests: ${summary(recovered.timings)} (target p50 < 500 ms); unrecovered ${JSON.stringify(recoveredBody.data.unrecovered)}`,
+  );
+
+  // Invoice check: an invoice of the landlord's supply for the month, checked line by line.
+  const invoiceRes = await fetch(`${base}/api/v1/invoices`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      account_id: seed.accountId,
+      building_block_id: landlord.blockId,
+      supplier: 'City Power',
+      invoice_number: 'BENCH-0001',
+      issued_on: '2025-04-05',
+      start: new Date(monthStart).toISOString(),
+      end: new Date(monthEnd).toISOString(),
+      currency: 'ZAR',
+      lines: [
+        { description: 'Energy', item_type_code: 'TOU_PEAK_ENERGY', quantity: 1000, unit: 'kWh', amount: 3000 },
+        { description: 'Service', item_type_code: 'SERVICE', quantity: 31, unit: 'day', amount: 100 },
+      ],
+      subtotal: 3100,
+      tax: 465,
+      total: 3565,
+    }),
+  });
+  if (invoiceRes.status !== 201) throw new Error(`invoice: ${invoiceRes.status} ${await invoiceRes.text()}`);
+  const invoiceId = ((await invoiceRes.json()) as { data: { id: number } }).data.id;
+  const checked = await timeRequests(
+    `${base}/api/v1/invoices/${invoiceId}/check?account_id=${seed.accountId}`,
+    token,
+    10,
+    200,
+  );
+  const checkBody = checked.body as { data: { status: string; flags: unknown[] } };
+  console.log(
+    `invoice check, a month of 30-minute readings, 200 sequential requests: ${summary(checked.timings)} (target p50 < 30 ms); ${checkBody.data.status}, ${checkBody.data.flags.length} flags`,
   );
   await app.close();
 } finally {

@@ -145,8 +145,12 @@ export const invoicesRepository = {
     return { overlapping, previous: previous[0] };
   },
 
-  /** Keeps a check's outcome, unless the invoice changed since the version checked. */
+  /**
+   * Keeps a check's outcome, unless the invoice changed since the version checked; an outcome equal
+   * to the one kept writes nothing (a check asked for again is a read).
+   */
   async recordCheck(db: Executor, invoice: Invoice, status: 'ok' | 'flagged', difference: number) {
+    if (invoice.status === status && invoice.difference === difference) return;
     await db.query(
       `UPDATE invoices SET check_status = $3, check_difference = $4, checked_at = now()
        WHERE id = $1 AND date_trunc('milliseconds', updated_at) = $2`,
