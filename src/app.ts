@@ -15,7 +15,6 @@ import { registerAuthModule } from './modules/auth/auth.module.ts';
 import type { PasswordHashing } from './modules/auth/passwords.ts';
 import type { SigningKeys } from './modules/auth/signing-keys.ts';
 import { registerBuildingBlocksModule } from './modules/building-blocks/building-blocks.module.ts';
-import { registerCatalogueModule } from './modules/catalogue/catalogue.module.ts';
 import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
@@ -23,12 +22,16 @@ import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
 import { registerOperationsModule } from './modules/operations/operations.module.ts';
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
-import { registerReferenceModule } from './modules/reference/reference.module.ts';
+import { createReferenceReader, registerReferenceModule } from './modules/reference/reference.module.ts';
 import { registerSystemModule } from './modules/system/system.module.ts';
 import { registerTariffComparisonModule } from './modules/tariff-comparison/tariff-comparison.module.ts';
-import { registerTariffHistoryModule } from './modules/tariff-history/tariff-history.module.ts';
-import { registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
+import {
+  createTariffHistoryRecorder,
+  registerTariffHistoryModule,
+} from './modules/tariff-history/tariff-history.module.ts';
+import { createTariffItemsReader, registerTariffItemsModule } from './modules/tariff-items/tariff-items.module.ts';
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
+import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
@@ -80,8 +83,8 @@ export async function buildApp({
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
-  const tariffAccess = createTariffAccess(db, guard, cache);
   const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
   registerSystemModule(app, { db, keys });
@@ -98,24 +101,44 @@ export async function buildApp({
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache });
   registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
-  registerTariffsModule(app, { db, tariffAccess });
-  registerTariffItemsModule(app, { db, tariffAccess });
-  registerCatalogueModule(app, { db, tariffAccess });
   registerReferenceModule(app, { db });
+  const reference = createReferenceReader();
+  const tariffItems = createTariffItemsReader();
+  const details = createTariffDetails(tariffItems, reference);
+  const tariffAccess = createTariffAccess(db, guard, cache, details);
+  registerTariffsModule(app, { db, tariffAccess, details, items: tariffItems, reference });
+  registerTariffItemsModule(app, { db, tariffAccess });
   const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTenantRecoveryModule(app, { db, guard, admission, cost });
   registerTransitionsModule(app, {
     db,
     tariffAccess,
+    history: tariffHistory,
     now,
     pollSeconds: config.transitionPollS,
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
   registerInvoicesModule(app, { db, guard, admission, blocks, cost });
-  const meters = registerMetersModule(app, { db, cache, guard, blocks, tariffs: tariffAccess, now });
-  const configs = registerDashboardConfigModule(app, { db, guard, blocks, meters, tariffs: tariffAccess, now });
+  const meters = registerMetersModule(app, {
+    db,
+    cache,
+    guard,
+    blocks,
+    tariffs: tariffAccess,
+    history: tariffHistory,
+    now,
+  });
+  const configs = registerDashboardConfigModule(app, {
+    db,
+    guard,
+    blocks,
+    meters,
+    tariffs: tariffAccess,
+    history: tariffHistory,
+    now,
+  });
   registerTariffHistoryModule(app, { db, meters, configs });
   await registerConsoleModule(app, { directory: consoleDirectory });
   return app;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -59,15 +60,17 @@ const types = {
  * (libuv reads up to 32 chunks per wake-up) and node-postgres parses it all in one go, about
  * 100 ms for a year of one meter's readings, while every other request waits. Pausing the
  * connection's socket after each chunk and resuming it on the next turn of the event loop lets
- * other requests run between the chunks (a chunk, 64 KB, is a few milliseconds of parsing).
- * node-postgres exposes no option for this: the socket is its connection's `stream` (pg 8).
+ * other requests run between the chunks (a chunk, 64 KB, is a few milliseconds of parsing). The
+ * socket is made here and handed to node-postgres through its `stream` option; with TLS it is the
+ * socket under the encrypted stream, paced the same way.
  */
-function yieldBetweenChunks(client: pg.PoolClient): void {
-  const stream = (client as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
-  stream.on('data', () => {
-    stream.pause();
-    setImmediate(() => stream.resume());
+function pacedSocket(): net.Socket {
+  const socket = new net.Socket();
+  socket.on('data', () => {
+    socket.pause();
+    setImmediate(() => socket.resume());
   });
+  return socket;
 }
 
 const RECONNECT_MS = 1000;
@@ -146,12 +149,12 @@ export function openPostgresDatabase(
     connectionString,
     max,
     types,
+    stream: pacedSocket,
     connectionTimeoutMillis: connectionTimeoutMs,
     ...(statementTimeoutMs > 0 ? { statement_timeout: Math.round(statementTimeoutMs) } : {}),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  pool.on('connect', yieldBetweenChunks);
   return {
     kind: 'postgres',
     pool,

@@ -30,6 +30,8 @@ export const bodyId = z.number().int().positive().max(INT4_MAX);
 export const recordId = integerParam(1, INT4_MAX);
 
 export const idParams = z.object({ id: recordId });
+/** Path parameters of one record: its id, described as `<what> id`. */
+export const recordIdParams = (what: string) => z.object({ id: recordId.describe(`${what} id`) });
 export const accountQuery = z.object({ account_id: uuid });
 
 /** Trimmed text that PostgreSQL can store (it rejects the NUL character). */
@@ -81,3 +83,13 @@ export const jsonObject = z
     (value) => !jsonDepthExceeds(value, MAX_JSON_DEPTH),
     `Must not be nested deeper than ${MAX_JSON_DEPTH} levels`,
   );
+
+/** The credentials of a new user: sign-up, and the service role's user creation. */
+export const credentialsBody = z.strictObject({
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase())
+    .describe('E-mail address (stored lower-case)'),
+  password: z.string().min(8).max(128).describe('8 to 128 characters'),
+});

@@ -1,6 +1,6 @@
 import type { Executor } from '../db/types.ts';
-import { catalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repository.ts';
+import { catalogueRepository } from '../modules/tariffs/catalogue.repository.ts';
 
 /** The catalogue's Homeflex time-of-use tariff (id fixed by migration 0004). */
 const HOMEFLEX_TOU = 6;

@@ -4,10 +4,9 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
 import { metersRepository as meters } from '../modules/meters/meters.repository.ts';
 import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
-import {
-  tariffHistoryRepository as history,
-  requestChange,
-} from '../modules/tariff-history/tariff-history.repository.ts';
+import { requestChange } from '../modules/tariff-history/tariff-history.model.ts';
+import { tariffHistoryRepository as history } from '../modules/tariff-history/tariff-history.repository.ts';
+import { seedDemoInvoice } from './demo-invoice.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
@@ -30,6 +29,8 @@ export interface DemoSeed extends DemoSites {
   tariffIds: DemoTariffs;
   /** The grid tariff's successor from the next 1 April (a pending transition). */
   nextTariffId: number;
+  /** The utility's invoice of the site's grid for the last whole month. */
+  invoiceId: number;
 }
 
 /**
@@ -54,6 +55,7 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
     await assignDemoTariffs(tx, accountId, sites, tariffIds, now);
     const nextTariffId = await seedDemoTransition(tx, accountId, tariffIds.gridTariffId, ownerId, now);
     await seedDemoReadings(tx, sites.meterIds, now);
-    return { accountId, ...sites, tariffIds, nextTariffId };
+    const invoiceId = await seedDemoInvoice(tx, accountId, sites.blockId, now);
+    return { accountId, ...sites, tariffIds, nextTariffId, invoiceId };
   });
 }

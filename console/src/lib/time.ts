@@ -1,4 +1,4 @@
-import { fromLocalMs, toLocalMs } from '../../../src/modules/cost/engine/local-time.ts';
+import { fromLocalMs, toLocalMs } from '../../../src/lib/time-zone.ts';
 
 /**
  * Calendar time in an IANA time zone with the browser's Intl only: local dates, the instants of

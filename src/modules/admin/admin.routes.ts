@@ -1,8 +1,8 @@
 import { ok, okList } from '../../http/envelope.ts';
 import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
+import { credentialsBody } from '../../http/fields.ts';
 import { failures, noContent } from '../../http/responses.ts';
 import type { App } from '../../http/types.ts';
-import { credentialsBody } from '../auth/auth.schemas.ts';
 import { adminResponses } from './admin.responses.ts';
 import { userIdParams, userListQuery } from './admin.schemas.ts';
 import type { AdminService } from './admin.service.ts';

@@ -1,9 +1,10 @@
 import { ok, okAll } from '../../http/envelope.ts';
 import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
+import { credentialsBody } from '../../http/fields.ts';
 import { failures, noContent, publicFailures } from '../../http/responses.ts';
 import type { App } from '../../http/types.ts';
 import { authResponses } from './auth.responses.ts';
-import { credentialsBody, loginBody, refreshBody, userIdParams } from './auth.schemas.ts';
+import { loginBody, refreshBody, userIdParams } from './auth.schemas.ts';
 import type { AuthService } from './auth.service.ts';
 
 const tags = ['Authentication'];

@@ -1,15 +1,6 @@
 import { z } from 'zod';
 import { uuid } from '../../http/fields.ts';
 
-export const credentialsBody = z.strictObject({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase())
-    .describe('E-mail address (stored lower-case)'),
-  password: z.string().min(8).max(128).describe('8 to 128 characters'),
-});
-
 export const loginBody = z.strictObject({
   email: z
     .string()

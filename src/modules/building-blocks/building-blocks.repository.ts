@@ -91,8 +91,13 @@ export const buildingBlocksRepository = {
   update: (db: Executor, accountId: string, id: number, values: BuildingBlockValues) =>
     updateRow<BuildingBlock>(db, TABLE, accountId, id, values),
 
+  /** Whether the block was deleted: false when a racing delete took it first. */
   async delete(db: Executor, accountId: string, id: number) {
-    await db.query('DELETE FROM building_blocks WHERE id = $1 AND account_id = $2', [id, accountId]);
+    const deleted = await db.query('DELETE FROM building_blocks WHERE id = $1 AND account_id = $2 RETURNING id', [
+      id,
+      accountId,
+    ]);
+    return deleted.length === 1;
   },
 
   /** Serializes changes of the organization's hierarchy, so two concurrent moves cannot close a cycle. */

@@ -81,11 +81,12 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
 
     async remove(auth: AuthContext, accountId: string, id: number) {
       await owned(auth, accountId, id, 'write');
-      await conflictOn(
+      const deleted = await conflictOn(
         repo.delete(db, accountId, id),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',
       );
+      if (!deleted) throw notFound('Building block');
     },
   };
 }

@@ -1,5 +1,5 @@
+import { SOURCES } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
-import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 import type {
   DayType,
   HalfHourPeak,

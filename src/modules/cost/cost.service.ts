@@ -1,14 +1,11 @@
 import { Decimal } from 'decimal.js';
+import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { SOURCES, type Source } from '../dashboard-config/dashboard-config.schemas.ts';
-
-export { SOURCES, type Source };
-
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';

@@ -1,7 +1,8 @@
+import { METER_FIELDS, TARIFF_FIELDS } from '../../db/energy-sources.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { columnValues } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
-import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS } from './dashboard-config.schemas.ts';
+import type { ConfigValues } from './dashboard-config.schemas.ts';
 
 export interface DashboardConfig {
   building_block_id: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { METER_FIELDS, TARIFF_FIELDS } from '../../db/energy-sources.ts';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
-import { METER_FIELDS, TARIFF_FIELDS } from './dashboard-config.schemas.ts';
 
 const nullableIds = (fields: readonly string[], description: string) =>
   Object.fromEntries(fields.map((field) => [field, integer.nullable().describe(description)]));

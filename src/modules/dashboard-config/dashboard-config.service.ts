@@ -1,3 +1,4 @@
+import { METER_FIELDS, TARIFF_FIELDS } from '../../db/energy-sources.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -5,10 +6,10 @@ import { notFound } from '../../http/errors.ts';
 import { assertReferencesExist, type Reference } from '../../http/references.ts';
 import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
 import type { MetersService } from '../meters/meters.service.ts';
-import { tariffHistoryRepository as history, requestChange } from '../tariff-history/tariff-history.repository.ts';
+import { requestChange, type TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { dashboardConfigRepository as repo } from './dashboard-config.repository.ts';
-import { type ConfigValues, METER_FIELDS, TARIFF_FIELDS, type UpsertConfig } from './dashboard-config.schemas.ts';
+import type { ConfigValues, UpsertConfig } from './dashboard-config.schemas.ts';
 
 export interface DashboardConfigDeps {
   db: Database;
@@ -16,6 +17,7 @@ export interface DashboardConfigDeps {
   blocks: Pick<BuildingBlocksService, 'find'>;
   meters: Pick<MetersService, 'lockReferenced'>;
   tariffs: Pick<TariffAccess, 'lockLive'>;
+  history: Pick<TariffHistoryRecorder, 'recordConfigs'>;
   /** The clock: a change of a source's tariff takes effect at the instant of the request. */
   now: () => Date;
 }
@@ -37,7 +39,15 @@ function referencesOf(values: ConfigValues): Reference<'Meter' | 'Tariff'>[] {
   return references;
 }
 
-export function createDashboardConfigService({ db, guard, blocks, meters, tariffs, now }: DashboardConfigDeps) {
+export function createDashboardConfigService({
+  db,
+  guard,
+  blocks,
+  meters,
+  tariffs,
+  history,
+  now,
+}: DashboardConfigDeps) {
   async function ownedBlock(auth: AuthContext, accountId: string, blockId: number, access: 'read' | 'write') {
     await guard.require(auth, accountId, access);
     assertOwned(await blocks.find(blockId), accountId, 'Building block');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
-import { SOURCES } from '../cost/cost.service.ts';
 import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');

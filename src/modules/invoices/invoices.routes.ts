@@ -88,6 +88,23 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
     },
     async (req) => ok(await invoices.get(req.auth, req.query.account_id, req.params.id)),
   );
+  app.get(
+    `${base}/:id/check`,
+    {
+      schema: {
+        tags,
+        summary: 'Check an invoice against the computed bill',
+        description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. ${ROLE_NEEDED.read} ${CHECKS}`,
+        params: invoiceParams,
+        querystring: withParamExamples(checkQuery, { account_id: EXAMPLE.accountId, tolerance_pct: '1' }),
+        response: {
+          200: invoiceResponses.check,
+          ...failures({ 400: true, 403: true, 404: NOT_FOUND, 429: true }),
+        },
+      },
+    },
+    async (req) => ok(await invoices.check(req.auth, req.params.id, req.query)),
+  );
   app.put(
     `${base}/:id`,
     {
@@ -96,7 +113,11 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
         summary: 'Replace an invoice',
         description: `Replaces the whole invoice (every field as on create); its latest check is forgotten. ${RULES} ${ROLE_NEEDED.write} ${CHECKS}`,
         params: invoiceParams,
-        body: withExample(updateInvoiceBody, { ...EXAMPLE_INVOICE, estimated: true }),
+        body: withExample(updateInvoiceBody, {
+          ...EXAMPLE_INVOICE,
+          invoice_number: 'CP-EXAMPLE-0002',
+          estimated: true,
+        }),
         response: {
           200: invoiceResponses.invoice,
           ...failures({
@@ -126,22 +147,5 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       await invoices.remove(req.auth, req.query.account_id, req.params.id);
       return reply.code(204).send();
     },
-  );
-  app.get(
-    `${base}/:id/check`,
-    {
-      schema: {
-        tags,
-        summary: 'Check an invoice against the computed bill',
-        description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. ${ROLE_NEEDED.read} ${CHECKS}`,
-        params: invoiceParams,
-        querystring: withParamExamples(checkQuery, { account_id: EXAMPLE.accountId, tolerance_pct: '1' }),
-        response: {
-          200: invoiceResponses.check,
-          ...failures({ 400: true, 403: true, 404: NOT_FOUND, 429: true }),
-        },
-      },
-    },
-    async (req) => ok(await invoices.check(req.auth, req.params.id, req.query)),
   );
 }

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { accountQuery, bodyId, decimal, recordId, text, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { periodFields, validPeriod } from '../../http/period.ts';
-import { SOURCES } from '../cost/cost.service.ts';
 import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
 
 /** Money on an invoice: at most 2 decimals, -1e9..1e9. */

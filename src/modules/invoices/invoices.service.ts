@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import type { Source } from '../../db/energy-sources.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
@@ -7,7 +8,7 @@ import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { notFound } from '../../http/errors.ts';
 import { assertReferencesExist } from '../../http/references.ts';
 import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
-import type { CostService, Source } from '../cost/cost.service.ts';
+import type { CostService } from '../cost/cost.service.ts';
 import { type ComputedBill, invoiceFlags, matchLines } from './invoice-check.ts';
 import { type Invoice, invoicesRepository as repo } from './invoices.repository.ts';
 import type { CheckQuery, CreateInvoice, ListInvoicesQuery } from './invoices.schemas.ts';

@@ -1,8 +1,8 @@
+import { METER_FIELDS } from '../../db/energy-sources.ts';
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { insertRow, updateRow } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
-import { METER_FIELDS } from '../dashboard-config/dashboard-config.schemas.ts';
 import { METER_SORT } from './meters.schemas.ts';
 
 export interface Meter {

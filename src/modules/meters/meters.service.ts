@@ -9,8 +9,8 @@ import type { BuildingBlocksService } from '../building-blocks/building-blocks.s
 import {
   requestChange,
   type TariffChangeCause,
-  tariffHistoryRepository,
-} from '../tariff-history/tariff-history.repository.ts';
+  type TariffHistoryRecorder,
+} from '../tariff-history/tariff-history.model.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { type Meter, metersRepository as repo } from './meters.repository.ts';
 import type { BlockMetersQuery, CreateMeter, ListMetersQuery, UpdateMeter } from './meters.schemas.ts';
@@ -22,13 +22,14 @@ export interface MetersDeps {
   guard: AccessGuard;
   blocks: Pick<BuildingBlocksService, 'find' | 'lockReferenced'>;
   tariffs: Pick<TariffAccess, 'lockLive'>;
+  history: Pick<TariffHistoryRecorder, 'recordMeters'>;
   /** The clock: a change of a meter's tariff takes effect at the instant of the request. */
   now: () => Date;
 }
 
 const SERIAL_TAKEN = 'A meter with this meter_sn already exists';
 
-export function createMetersService({ db, cache, guard, blocks, tariffs, now }: MetersDeps) {
+export function createMetersService({ db, cache, guard, blocks, tariffs, history, now }: MetersDeps) {
   /** Within the write's transaction, after it: a tariff the request set or changed goes into the meter's history. */
   async function recordTariff(
     tx: Executor,
@@ -37,7 +38,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, now }: 
     cause: TariffChangeCause,
   ) {
     if (values.tariff_id === undefined) return;
-    await tariffHistoryRepository.recordMeters(tx, meter.account_id, [meter.id], requestChange(now(), cause));
+    await history.recordMeters(tx, meter.account_id, [meter.id], requestChange(now(), cause));
   }
 
   /** The block and tariff a meter names must be records of its organization (400 otherwise). */

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedTemplateDump } from '../../../test/helpers/embedded-template.ts';
-import { easterSunday, southAfricanPublicHolidays } from './holidays.ts';
+import { easterSunday, southAfricanPublicHolidays } from '../../../test/helpers/public-holidays.ts';
 
 const CATALOGUE_ACCOUNT = 'ca7a1060-0000-4000-8000-000000000001';
 

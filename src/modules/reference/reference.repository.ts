@@ -1,10 +1,5 @@
 import type { Executor } from '../../db/types.ts';
-
-export interface Dso {
-  id: number;
-  name: string;
-  tz: string;
-}
+import type { Dso } from './reference.model.ts';
 
 interface ScheduleRow {
   id: number;

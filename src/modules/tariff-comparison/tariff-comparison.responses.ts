@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
-import { SOURCES } from '../cost/cost.service.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
 const months = z

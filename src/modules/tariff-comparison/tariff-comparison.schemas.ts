@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { INT4_MAX, NOT_PLAIN_DIGITS, uuid } from '../../http/fields.ts';
 import { periodFields, validPeriod } from '../../http/period.ts';
-import { SOURCES } from '../cost/cost.service.ts';
 
 /** The most candidate tariffs one comparison names. */
 export const MAX_CANDIDATES = 50;

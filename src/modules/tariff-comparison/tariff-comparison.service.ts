@@ -3,9 +3,9 @@ import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest } from '../../http/errors.ts';
-import { isCatalogueAccount } from '../catalogue/catalogue-account.ts';
 import type { CostService } from '../cost/cost.service.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
+import { isCatalogueAccount } from '../tariffs/tariffs.model.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
 import type { ComparisonQuery } from './tariff-comparison.schemas.ts';
 

@@ -7,7 +7,7 @@ import {
   insertMeter,
   insertTariff,
 } from '../../../test/helpers/sql-fixtures.ts';
-import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
+import { SOURCES } from '../../db/energy-sources.ts';
 
 interface StoredRecord {
   tariff_id: number | null;

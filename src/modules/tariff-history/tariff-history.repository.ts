@@ -1,24 +1,6 @@
+import { SOURCES, type Source, tariffField } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
-import { SOURCES, type Source, tariffField } from '../dashboard-config/dashboard-config.schemas.ts';
-
-/** Why a meter's or source's tariff changed (EXISTING: assigned before history began, set by the migration). */
-export type TariffChangeCause = 'CREATE' | 'UPDATE' | 'TRANSITION' | 'DELETE';
-
-/** A change of tariffs to record: when it takes effect, when it was made, and why. */
-export interface TariffChange {
-  effectiveFrom: Date;
-  recordedAt: Date;
-  cause: TariffChangeCause;
-  transitionId: number | null;
-}
-
-/** A change made by a request: it takes effect when it is made. */
-export const requestChange = (at: Date, cause: TariffChangeCause): TariffChange => ({
-  effectiveFrom: at,
-  recordedAt: at,
-  cause,
-  transitionId: null,
-});
+import type { TariffChange, TariffChangeCause } from './tariff-history.model.ts';
 
 interface RecordFields {
   id: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { integer, listEnvelope, timestamp } from '../../http/responses.ts';
-import { SOURCES } from '../dashboard-config/dashboard-config.schemas.ts';
 
 const CAUSES = ['CREATE', 'UPDATE', 'TRANSITION', 'DELETE', 'EXISTING'] as const;
 

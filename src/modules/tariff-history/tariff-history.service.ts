@@ -1,13 +1,18 @@
 import type { Database } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import type { DashboardConfigService } from '../dashboard-config/dashboard-config.service.ts';
-import type { MetersService } from '../meters/meters.service.ts';
 import { tariffHistoryRepository as repo } from './tariff-history.repository.ts';
+
+/** A read of a record by id that answers 403 or 404 as reading the record itself does. */
+interface RecordRead {
+  get(auth: AuthContext, accountId: string, id: number): Promise<unknown>;
+}
 
 export interface TariffHistoryDeps {
   db: Database;
-  meters: Pick<MetersService, 'get'>;
-  configs: Pick<DashboardConfigService, 'get'>;
+  /** Reading a meter: its history is read after the same checks. */
+  meters: RecordRead;
+  /** Reading a building block's config: its sources' history is read after the same checks. */
+  configs: RecordRead;
 }
 
 /** Reads of the tariff history, after the same checks as reading the meter or the config itself. */

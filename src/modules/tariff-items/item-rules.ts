@@ -1,5 +1,5 @@
 import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariff-enums.ts';
-import type { RuleViolation } from '../tariffs/tariff-rules.ts';
+import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariff-rules.ts';
 
 // The rules of extensions §11.5 on an item's unit, demand_periods, demand_basis and free_ratio:
 // the schemas check each value, these rules what an item's values may be together with its item
@@ -21,8 +21,6 @@ const ITEM_UNIT_OF_TYPE_UNIT: Readonly<Record<string, ItemUnit>> = { kVA: 'kVA/m
 export function effectiveUnit(unit: ItemUnit | null | undefined, typeUnit: string): string {
   return unit ?? ITEM_UNIT_OF_TYPE_UNIT[typeUnit] ?? typeUnit;
 }
-
-export const DEMAND_PERIODS_NEED_TIME_OF_USE = 'Only the items of a TIME_OF_USE tariff may have demand_periods';
 
 /** Whether the item carries a field whose validity depends on its unit or its tariff. */
 export const hasDemandFields = (item: ItemDemandFields) =>

@@ -11,7 +11,7 @@ import {
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
+import { CATALOGUE_ACCOUNT_ID } from '../tariffs/tariffs.model.ts';
 
 let t: TestApp;
 beforeAll(async () => {

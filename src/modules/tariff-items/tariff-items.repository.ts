@@ -1,32 +1,9 @@
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
-import type { DemandBasis, ItemUnit, Period } from '../tariffs/tariff-enums.ts';
+import type { ItemValues, TariffItem } from '../tariffs/tariffs.model.ts';
 import { type BlockInput, tariffBlocksRepository } from './tariff-blocks.repository.ts';
 import { ITEM_SORT } from './tariff-items.schemas.ts';
-
-/** An item's own fields, as stored (null where unset). */
-export interface ItemValues {
-  item_type_code: string;
-  price: number;
-  season: string;
-  unit: ItemUnit | null;
-  demand_periods: Period[] | null;
-  demand_basis: DemandBasis | null;
-  free_ratio: number | null;
-}
-
-export interface TariffItem extends ItemValues {
-  id: number;
-  tariff_id: number;
-  tariff_blocks: {
-    id: number;
-    tariff_item_id: number;
-    block_index: number;
-    upper_limit: number | null;
-    unit_price_cents: number;
-  }[];
-}
 
 /** A new item: the fields of extensions §11.5 may be left out (null). */
 export interface ItemInput

@@ -3,10 +3,9 @@ import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts'
 import { failures, noContent } from '../../http/responses.ts';
 import { LIST_PARAMETERS, OPTIONAL_ACCOUNT, ROLE_NEEDED, TARIFF_CHECKS } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
-import { tariffIdParams } from '../tariffs/tariffs.schemas.ts';
 import { optionalAccountQuery } from './tariff-blocks.schemas.ts';
 import { tariffItemResponses } from './tariff-items.responses.ts';
-import { createItemsBody, itemListQuery, itemParams, updateItemBody } from './tariff-items.schemas.ts';
+import { createItemsBody, itemListQuery, itemParams, tariffIdParams, updateItemBody } from './tariff-items.schemas.ts';
 import type { TariffItemsService } from './tariff-items.service.ts';
 
 const tags = ['Tariff items'];

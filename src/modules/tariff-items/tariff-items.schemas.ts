@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal, price, recordId, uuid } from '../../http/fields.ts';
+import { decimal, price, recordId, recordIdParams, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import {
   DEMAND_BASES,
@@ -10,6 +10,8 @@ import {
   TOU_PERIODS,
 } from '../tariffs/tariff-enums.ts';
 import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
+
+export const tariffIdParams = recordIdParams('Tariff');
 
 /** A set of periods, read back in the order PEAK, STANDARD, OFF_PEAK. */
 const periodSet = z

@@ -4,8 +4,9 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
+import type { TariffItem } from '../tariffs/tariffs.model.ts';
 import { hasDemandFields, type ItemDemandFields, itemFieldViolations } from './item-rules.ts';
-import { type ItemInput, tariffItemsRepository as repo, type TariffItem } from './tariff-items.repository.ts';
+import { type ItemInput, tariffItemsRepository as repo } from './tariff-items.repository.ts';
 import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 
 export interface TariffItemsDeps {

@@ -12,7 +12,7 @@ import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { createItems, createTariff, UNSET_ITEM_FIELDS } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
+import { CATALOGUE_ACCOUNT_ID } from '../tariffs/tariffs.model.ts';
 
 let t: TestApp;
 beforeAll(async () => {

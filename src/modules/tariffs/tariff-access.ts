@@ -3,8 +3,8 @@ import type { Executor } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
-import { assertNotCatalogue, CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from '../catalogue/catalogue-account.ts';
-import { tariffDetails } from './tariff-details.ts';
+import type { TariffDetails } from './tariff-details.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { tariffsRepository } from './tariffs.repository.ts';
 
 export type TariffAccess = ReturnType<typeof createTariffAccess>;
@@ -14,7 +14,7 @@ export type TariffAccess = ReturnType<typeof createTariffAccess>;
  * catalogue guard (400) on writes, then 403 (not a member, role too weak, another organization's
  * tariff), then 404. The catalogue account is readable by every signed-in user.
  */
-export function createTariffAccess(db: Executor, guard: AccessGuard, cache: ReadCache) {
+export function createTariffAccess(db: Executor, guard: AccessGuard, cache: ReadCache, tariffDetails: TariffDetails) {
   /** The live tariff with its items and DSO, from the read cache. */
   async function load(id: number) {
     return cache.get(cacheKeys.tariff(id), async () => {
@@ -24,8 +24,10 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
   }
 
   async function requireAccount(auth: AuthContext, accountId: string, access: Access): Promise<void> {
-    if (access !== 'read') assertNotCatalogue(accountId);
-    else if (isCatalogueAccount(accountId)) return;
+    if (isCatalogueAccount(accountId)) {
+      if (access !== 'read') throw catalogueReadOnly();
+      return;
+    }
     await guard.require(auth, accountId, access);
   }
 

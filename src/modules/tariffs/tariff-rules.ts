@@ -112,3 +112,6 @@ export function touScheduleId(tariff: { tariff_type: TariffType; tou_schedule_id
   if (tariff.tariff_type !== 'TIME_OF_USE') return null;
   return tariff.tou_schedule_id ?? DEFAULT_SCHEDULE_ID;
 }
+
+/** Why an item of a tariff of another type may not have demand_periods (a rule of items and of tariff types). */
+export const DEMAND_PERIODS_NEED_TIME_OF_USE = 'Only the items of a TIME_OF_USE tariff may have demand_periods';

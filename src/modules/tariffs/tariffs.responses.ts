@@ -2,8 +2,60 @@ import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
 import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { dsoRecord, scheduleRecord } from '../reference/reference.responses.ts';
-import { ITEM_EXAMPLE, tariffItemRecord } from '../tariff-items/tariff-items.responses.ts';
-import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
+import {
+  CURRENCIES,
+  DEMAND_BASES,
+  ITEM_TYPE_CODES,
+  ITEM_UNITS,
+  METER_TYPES,
+  SEASONS,
+  TARIFF_TYPES,
+  TOU_PERIODS,
+} from './tariff-enums.ts';
+
+/** A tier of a BLOCK item. */
+export const tariffBlock = z
+  .strictObject({
+    id: integer,
+    tariff_item_id: integer,
+    block_index: integer.describe('0-based tier order'),
+    upper_limit: z.number().nullable().describe('Upper bound of the tier in kWh per month; null for the last tier'),
+    unit_price_cents: z.number().describe('Price within the tier, in cents per kWh'),
+  })
+  .meta({ examples: [{ id: 1, tariff_item_id: 100011, block_index: 0, upper_limit: 600, unit_price_cents: 232.31 }] });
+
+/** One of the demo grid tariff's items. */
+export const ITEM_EXAMPLE = {
+  id: 100004,
+  tariff_id: 1001,
+  item_type_code: 'TOU_PEAK_ENERGY',
+  price: 3.2928,
+  season: 'SUMMER',
+  unit: null,
+  demand_periods: null,
+  demand_basis: null,
+  free_ratio: null,
+  tariff_blocks: [],
+};
+
+/** A tariff item as every answer shows it: with its tiers, by block_index. */
+export const tariffItemRecord = z
+  .strictObject({
+    id: integer,
+    tariff_id: integer,
+    item_type_code: z.enum(ITEM_TYPE_CODES),
+    price: z.number().describe('In the tariff currency per unit of the item type'),
+    season: z.enum(SEASONS),
+    unit: z.enum(ITEM_UNITS).nullable().describe("The item's own unit; null: the unit of its item type"),
+    demand_periods: z
+      .array(z.enum(TOU_PERIODS))
+      .nullable()
+      .describe('kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all'),
+    demand_basis: z.enum(DEMAND_BASES).nullable().describe('kVA/month items: what is charged; null: MONTH_MAX'),
+    free_ratio: z.number().nullable().describe('kvarh items: the share of the kWh of the month and season not charged'),
+    tariff_blocks: z.array(tariffBlock),
+  })
+  .meta({ examples: [ITEM_EXAMPLE] });
 
 /** The demo's grid tariff (a clone of the catalogue's Homeflex), as the examples show it. */
 export const GRID_TARIFF_EXAMPLE = {

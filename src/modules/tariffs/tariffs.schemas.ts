@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { bodyId, recordId, uuid } from '../../http/fields.ts';
+import { bodyId, recordId, recordIdParams, uuid } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { checkTariffRules } from './tariff-rules.ts';
 
-export const tariffIdParams = z.object({ id: recordId.describe('Tariff id') });
+export const tariffIdParams = recordIdParams('Tariff');
 
 function isIsoDateOrDateTime(text: string): boolean {
   return z.iso.date().safeParse(text).success || z.iso.datetime({ offset: true }).safeParse(text).success;

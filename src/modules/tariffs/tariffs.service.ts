@@ -1,32 +1,19 @@
 import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { referenceRepository } from '../reference/reference.repository.ts';
-import { DEMAND_PERIODS_NEED_TIME_OF_USE } from '../tariff-items/item-rules.ts';
-import { tariffItemsRepository } from '../tariff-items/tariff-items.repository.ts';
 import type { TariffAccess } from './tariff-access.ts';
-import { tariffDetails } from './tariff-details.ts';
+import type { ReferenceReader, TariffDetails, TariffItemsReader } from './tariff-details.ts';
 import type { TariffType } from './tariff-enums.ts';
-import { assertTariffRules, touScheduleId } from './tariff-rules.ts';
+import { assertTariffRules, DEMAND_PERIODS_NEED_TIME_OF_USE, touScheduleId } from './tariff-rules.ts';
 import { tariffsRepository as repo } from './tariffs.repository.ts';
 import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody } from './tariffs.schemas.ts';
 
 export interface TariffsDeps {
   db: Database;
   tariffAccess: Pick<TariffAccess, 'requireAccount' | 'tariff' | 'changed'>;
-}
-
-/** dso_id and tou_schedule_id, when set, must name existing reference rows (400). */
-async function assertReferencesExist(db: Executor, fields: TariffChanges): Promise<void> {
-  if (typeof fields.dso_id === 'number' && !(await referenceRepository.findDso(db, fields.dso_id))) {
-    throw badRequest(`dso_id: Unknown DSO ${fields.dso_id}`);
-  }
-  if (
-    typeof fields.tou_schedule_id === 'number' &&
-    !(await referenceRepository.scheduleExists(db, fields.tou_schedule_id))
-  ) {
-    throw badRequest(`tou_schedule_id: Unknown time-of-use schedule ${fields.tou_schedule_id}`);
-  }
+  details: TariffDetails;
+  items: Pick<TariffItemsReader, 'withDemandPeriods'>;
+  reference: ReferenceReader;
 }
 
 /** 409 while a meter, a dashboard config or a transition names the tariff. */
@@ -38,20 +25,6 @@ async function assertUnreferenced(db: Executor, id: number): Promise<void> {
     references.transitions && 'a tariff transition',
   ].filter(Boolean);
   if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`);
-}
-
-/**
- * 400 when a tariff leaves TIME_OF_USE while items of it have demand_periods. Run on the locked
- * tariff: an item write that sets demand_periods locks it FOR SHARE and checks the type it reads there.
- */
-async function assertItemsAllowType(tx: Executor, id: number, from: TariffType, to: TariffType): Promise<void> {
-  if (from !== 'TIME_OF_USE' || to === 'TIME_OF_USE') return;
-  const items = await tariffItemsRepository.withDemandPeriods(tx, id);
-  if (items.length > 0) {
-    throw badRequest(
-      `tariff_type: ${DEMAND_PERIODS_NEED_TIME_OF_USE}; set demand_periods to null on items ${items.join(', ')} first`,
-    );
-  }
 }
 
 /** The tariff locked for a write to it (404 once deleted): its rules are checked on this row, not on a cached copy. */
@@ -70,7 +43,37 @@ async function softDelete(tx: Executor, id: number, accountId: string, at: strin
   await repo.softDelete(tx, id, accountId, at);
 }
 
-export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) {
+export function createTariffsService({
+  db,
+  tariffAccess: access,
+  details: tariffDetails,
+  items: tariffItems,
+  reference,
+}: TariffsDeps) {
+  /** dso_id and tou_schedule_id, when set, must name existing reference rows (400). */
+  async function assertReferencesExist(db: Executor, fields: TariffChanges): Promise<void> {
+    if (typeof fields.dso_id === 'number' && !(await reference.dso(db, fields.dso_id))) {
+      throw badRequest(`dso_id: Unknown DSO ${fields.dso_id}`);
+    }
+    if (typeof fields.tou_schedule_id === 'number' && !(await reference.scheduleExists(db, fields.tou_schedule_id))) {
+      throw badRequest(`tou_schedule_id: Unknown time-of-use schedule ${fields.tou_schedule_id}`);
+    }
+  }
+
+  /**
+   * 400 when a tariff leaves TIME_OF_USE while items of it have demand_periods. Run on the locked
+   * tariff: an item write that sets demand_periods locks it FOR SHARE and checks the type it reads there.
+   */
+  async function assertItemsAllowType(tx: Executor, id: number, from: TariffType, to: TariffType): Promise<void> {
+    if (from !== 'TIME_OF_USE' || to === 'TIME_OF_USE') return;
+    const items = await tariffItems.withDemandPeriods(tx, id);
+    if (items.length > 0) {
+      throw badRequest(
+        `tariff_type: ${DEMAND_PERIODS_NEED_TIME_OF_USE}; set demand_periods to null on items ${items.join(', ')} first`,
+      );
+    }
+  }
+
   return {
     async list(auth: AuthContext, query: TariffListQuery) {
       await access.requireAccount(auth, query.account_id, 'read');
@@ -119,7 +122,7 @@ export function createTariffsService({ db, tariffAccess: access }: TariffsDeps) 
       const tariff = await access.tariff(auth, id, accountId, 'read');
       const scheduleId = touScheduleId(tariff);
       if (scheduleId === null) throw badRequest(`Tariff ${id} is not TIME_OF_USE`);
-      const schedule = await referenceRepository.findSchedule(db, scheduleId);
+      const schedule = await reference.schedule(db, scheduleId);
       if (!schedule) throw notFound('Time-of-use schedule');
       return schedule;
     },

@@ -19,8 +19,8 @@ import {
 } from '../../../test/helpers/sql-fixtures.ts';
 import { createItems, createTariff, tariffBody, UNSET_ITEM_FIELDS } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { CATALOGUE_ACCOUNT_ID } from '../catalogue/catalogue-account.ts';
 import { CURRENCIES, METER_TYPES } from './tariff-enums.ts';
+import { CATALOGUE_ACCOUNT_ID } from './tariffs.model.ts';
 
 let t: TestApp;
 /** For the tests that neither count nor list the organization's tariffs. */

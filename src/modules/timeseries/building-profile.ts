@@ -1,7 +1,7 @@
+import type { Source } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
 import { assertOwned } from '../../http/access-guard.ts';
 import { notFound } from '../../http/errors.ts';
-import type { Source } from '../dashboard-config/dashboard-config.schemas.ts';
 import type { BucketTotals } from './aggregates.repository.ts';
 import { buildingSourcesRepository as repo } from './building-sources.repository.ts';
 import { isElectricityMeter } from './meter-checks.ts';

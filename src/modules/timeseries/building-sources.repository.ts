@@ -1,5 +1,5 @@
+import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
-import { SOURCES, type Source } from '../dashboard-config/dashboard-config.schemas.ts';
 
 /** A source of the config and its meter (all null when the source names none). */
 export interface SourceMeterRow {

@@ -1,6 +1,8 @@
+import { DAY_MS, HOUR_MS, createOffsetClock as offsetsOf } from '../../lib/time-zone.ts';
+
 /**
  * Calendar units (hours, days, ISO weeks, months) of an IANA time zone, as instants. Offsets come
- * from Intl.DateTimeFormat (the ICU time zone data of Node); nothing here asks the database, so a
+ * from the time-zone engine (`src/lib/time-zone.ts`); nothing here asks the database, so a
  * bucket's start, its label and the readings it holds all follow one set of rules.
  *
  * Times are milliseconds. A "wall" time is a local date and time written as if it were UTC
@@ -16,73 +18,10 @@ export interface CalendarBucket {
   label: string;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-const SECOND_MS = 1000;
 /** Further than any offset or offset change: an instant this far before a wall time precedes it. */
 const BEFORE_ANY_OFFSET_MS = 2 * DAY_MS;
 
-const MAX_CACHED_ZONES = 1000;
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
-/** A formatter that writes a zone's offset at an instant (throws a RangeError for an unknown zone). */
-function clockOf(timeZone: string): Intl.DateTimeFormat {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    // Any spelling Intl accepts is a key (names are case-insensitive): the cache stays bounded.
-    if (clocks.size >= MAX_CACHED_ZONES) clocks.clear();
-    clocks.set(timeZone, clock);
-  }
-  return clock;
-}
-
-/** Letters, digits and the characters of zone names: no numeric offsets such as +02:00. */
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
-
-/** Whether name is an IANA time zone (or one of its aliases, such as UTC). */
-export function isTimeZone(name: string): boolean {
-  if (!ZONE_NAME.test(name)) return false;
-  try {
-    clockOf(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The offset as the formatter writes it: GMT, GMT+01:00, GMT-03:30, GMT-00:44:30 (local mean time). */
-const OFFSET = /GMT(?:([+-])(\d\d):(\d\d)(?::(\d\d))?)?/;
-
-/** The zone's offset from UTC at an instant (local minus UTC), to the second. */
-function offsetFrom(clock: Intl.DateTimeFormat, time: number): number {
-  const [, sign, hours, minutes, seconds = '0'] = OFFSET.exec(clock.format(time))!;
-  if (!sign) return 0;
-  const offset = ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * SECOND_MS;
-  return sign === '-' ? -offset : offset;
-}
-
 type Offsets = (time: number) => number;
-
-/**
- * The offsets of a zone, remembering the last day over which the offset was found not to change
- * (the same at both ends: no zone changes its clocks twice within a day), so that walking the
- * hours asks Intl about once a day rather than once an hour.
- */
-function offsetsOf(timeZone: string): Offsets {
-  const clock = clockOf(timeZone);
-  let steadyFrom = Number.NaN;
-  let steadyTo = Number.NaN;
-  let steadyOffset = 0;
-  return (time) => {
-    if (time >= steadyFrom && time <= steadyTo) return steadyOffset;
-    const offset = offsetFrom(clock, time);
-    if (offsetFrom(clock, time + DAY_MS) === offset) {
-      [steadyFrom, steadyTo, steadyOffset] = [time, time + DAY_MS, offset];
-    }
-    return offset;
-  };
-}
 
 /**
  * The first instant whose local time is at or after wall, and the offset there. hint is the

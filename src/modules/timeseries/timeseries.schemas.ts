@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { integerParam, uuid } from '../../http/fields.ts';
-import { CALENDAR_UNITS, isTimeZone } from './calendar.ts';
+import { isTimeZone } from '../../lib/time-zone.ts';
+import { CALENDAR_UNITS } from './calendar.ts';
 import { type BucketFields, bucketCount, DEFAULT_BUCKET_MINUTES, groupingOf } from './profile-buckets.ts';
 import { MAX_READING_VALUE } from './readings.ts';
 

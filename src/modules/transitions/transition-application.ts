@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Executor } from '../../db/types.ts';
-import { tariffHistoryRepository as history, type TariffChange } from '../tariff-history/tariff-history.repository.ts';
+import type { TariffChange, TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
 import { transitionsRepository as repo } from './transitions.repository.ts';
 
 export interface Application {
@@ -23,6 +23,7 @@ export async function applyTransition(
   tx: Executor,
   t: { id: number; account_id: string; predecessor_id: number; successor_id: number; effective_from: Date },
   at: Date,
+  history: TariffHistoryRecorder,
 ): Promise<Application> {
   const { meterIds, blockIds } = await repo.switchTariff(tx, t.account_id, t.predecessor_id, t.successor_id);
   const change: TariffChange = {

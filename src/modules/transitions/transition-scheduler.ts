@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/types.ts';
+import type { TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
 import { applyTransition } from './transition-application.ts';
 import { transitionsRepository as repo } from './transitions.repository.ts';
 
 export interface SchedulerDeps {
   db: Database;
+  history: TariffHistoryRecorder;
   now: () => Date;
   pollSeconds: number;
   log: FastifyBaseLogger;
@@ -19,7 +21,7 @@ const BATCH = 50;
  * the same transaction, so a second process either skips it or no longer sees it as due. A process
  * that was down catches up on start.
  */
-export function createTransitionScheduler({ db, now, pollSeconds, log, onRun }: SchedulerDeps) {
+export function createTransitionScheduler({ db, history, now, pollSeconds, log, onRun }: SchedulerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
@@ -28,7 +30,7 @@ export function createTransitionScheduler({ db, now, pollSeconds, log, onRun }: 
       const at = now();
       const due = await repo.lockDue(tx, at, BATCH);
       for (const transition of due) {
-        const application = await applyTransition(tx, transition, at);
+        const application = await applyTransition(tx, transition, at, history);
         log.info({ transition_id: transition.id, ...application }, 'tariff transition applied');
       }
       return due.length;

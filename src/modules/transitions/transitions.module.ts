@@ -17,6 +17,7 @@ export function registerTransitionsModule(
   registerTransitionRoutes(app, createTransitionsService(deps));
   const scheduler = createTransitionScheduler({
     db: deps.db,
+    history: deps.history,
     now: deps.now,
     pollSeconds,
     log: app.log,

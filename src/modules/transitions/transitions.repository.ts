@@ -1,5 +1,5 @@
+import { TARIFF_FIELDS } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
-import { TARIFF_FIELDS } from '../dashboard-config/dashboard-config.schemas.ts';
 
 export interface TransitionRow {
   id: number;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, uuid } from '../../http/fields.ts';
-import { tariffIdParams } from '../tariffs/tariffs.schemas.ts';
+import { accountQuery, bodyId, recordIdParams, uuid } from '../../http/fields.ts';
 
-export { accountQuery, tariffIdParams };
+export { accountQuery };
+export const tariffIdParams = recordIdParams('Tariff');
 
 const effectiveFrom = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp from which the successor applies');
 

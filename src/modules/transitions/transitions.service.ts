@@ -1,6 +1,7 @@
 import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { type Application, applyTransition, NOT_APPLIED } from './transition-application.ts';
 import { transitionsRepository as repo, type TransitionRow } from './transitions.repository.ts';
@@ -9,13 +10,15 @@ import type { CreateTransitionBody, UpdateTransitionBody } from './transitions.s
 export interface TransitionsDeps {
   db: Database;
   tariffAccess: Pick<TariffAccess, 'tariff' | 'lockLive'>;
+  /** Records each meter's and config source's switch in the tariff history, in the switch's transaction. */
+  history: TariffHistoryRecorder;
   now: () => Date;
 }
 
 const present = ({ account_id: _account, ...transition }: TransitionRow, application?: Application) =>
   application ? { ...transition, application } : transition;
 
-export function createTransitionsService({ db, tariffAccess, now }: TransitionsDeps) {
+export function createTransitionsService({ db, tariffAccess, history, now }: TransitionsDeps) {
   /** Whether a transition may name the tariff (live, of the organization); it stays so until the transaction ends. */
   const lockLiveTariff = async (tx: Executor, accountId: string, id: number) =>
     (await tariffAccess.lockLive(tx, accountId, [id])).length > 0;
@@ -34,7 +37,7 @@ export function createTransitionsService({ db, tariffAccess, now }: TransitionsD
   async function applyIfDue(tx: Executor, transition: TransitionRow) {
     const at = now();
     if (transition.effective_from.getTime() > at.getTime()) return { row: transition, application: NOT_APPLIED };
-    const application = await applyTransition(tx, transition, at);
+    const application = await applyTransition(tx, transition, at, history);
     return { row: { ...transition, applied_at: at }, application };
   }
 

@@ -1,4 +1,4 @@
-import { DAY_MS, fromLocalMs, toLocalMs } from './local-time.ts';
+import { DAY_MS, fromLocalMs, toLocalMs } from '../../../lib/time-zone.ts';
 import type { DayType, PricingCalendar, Season } from './types.ts';
 
 export interface LocalDay {

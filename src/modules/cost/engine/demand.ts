@@ -1,6 +1,6 @@
+import { DAY_MS, MINUTE_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import type { DescribeDay } from './calendar.ts';
-import { DAY_MS, MINUTE_MS } from './local-time.ts';
 import { Dec, toMillionths, ZERO } from './money.ts';
 import type { LookupPeriods } from './tou.ts';
 import type { Period } from './types.ts';

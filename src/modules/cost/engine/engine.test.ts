@@ -16,9 +16,9 @@ import {
   tariff,
   touLine,
 } from '../../../../test/helpers/pricing-fixtures.ts';
+import { utcOffsetMs } from '../../../lib/time-zone.ts';
 import { createDayDescriber, seasonShares } from './calendar.ts';
 import { priceReadings } from './index.ts';
-import { utcOffsetMs } from './local-time.ts';
 import { type Dec, ZERO } from './money.ts';
 import { collectCharges } from './pricing.ts';
 import type { Bill, BillLine, PricingCalendar, PricingInput, PricingTariff, Reading } from './types.ts';

@@ -1,7 +1,7 @@
+import { DAY_MS } from '../../../lib/time-zone.ts';
 import type { SeasonShare } from './calendar.ts';
 import { type Charge, chargeForSeason, METERED_BASES } from './charges.ts';
 import type { LineBook } from './line-book.ts';
-import { DAY_MS } from './local-time.ts';
 import { Dec } from './money.ts';
 
 /** The kVA a kVA/month item is charged on in a month. */

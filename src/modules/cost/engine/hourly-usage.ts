@@ -1,8 +1,8 @@
+import { createLocalClock, DAY_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import { billingMonths, createDayDescriber, monthKeyOf } from './calendar.ts';
 import { type HalfHourDemand, peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
-import { createLocalClock, DAY_MS } from './local-time.ts';
 import { toMillionths } from './money.ts';
 import { createPeriodLookup, type LookupPeriods } from './tou.ts';
 import type { BillingContext, DayType, Season } from './types.ts';

@@ -1,7 +1,7 @@
+import { createLocalClock, DAY_MS, MINUTE_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import { createDayDescriber, type DescribeDay, monthKeyOf } from './calendar.ts';
 import { DemandMeter, type DemandPeaks } from './demand.ts';
-import { createLocalClock, DAY_MS, MINUTE_MS } from './local-time.ts';
 import { toMillionths } from './money.ts';
 import { createPeriodLookup, type LookupPeriods, type PeriodsByMinute } from './tou.ts';
 import type { Period, PricingInput, Season } from './types.ts';

@@ -1,5 +1,5 @@
+import { DAY_MS, fromLocalMs } from '../../../lib/time-zone.ts';
 import type { Charge } from './charges.ts';
-import { DAY_MS, fromLocalMs } from './local-time.ts';
 import { millionthsToNumber } from './money.ts';
 import type { MonthCharges } from './pricing.ts';
 import type { BillingContext } from './types.ts';

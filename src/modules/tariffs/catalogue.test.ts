@@ -9,7 +9,7 @@ import {
 import { call } from '../../../test/helpers/http.ts';
 import { UNSET_ITEM_FIELDS } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { CATALOGUE_ACCOUNT_ID } from './catalogue-account.ts';
+import { CATALOGUE_ACCOUNT_ID } from './tariffs.model.ts';
 
 let t: TestApp;
 /** A signed-in user of no organization, for the tests that only read the catalogue. */

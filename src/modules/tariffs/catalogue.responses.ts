@@ -1,7 +1,6 @@
 import { listEnvelope, okEnvelope } from '../../http/responses.ts';
-import { ITEM_EXAMPLE } from '../tariff-items/tariff-items.responses.ts';
-import { GRID_TARIFF_EXAMPLE, tariffDetail, tariffRecord } from '../tariffs/tariffs.responses.ts';
-import { CATALOGUE_ACCOUNT_ID } from './catalogue-account.ts';
+import { CATALOGUE_ACCOUNT_ID } from './tariffs.model.ts';
+import { GRID_TARIFF_EXAMPLE, ITEM_EXAMPLE, tariffDetail, tariffRecord } from './tariffs.responses.ts';
 
 /** The catalogue's Homeflex, which the demo's grid tariff was cloned from. */
 const HOMEFLEX = { ...GRID_TARIFF_EXAMPLE, id: 6, account_id: CATALOGUE_ACCOUNT_ID, cloned_from: null };

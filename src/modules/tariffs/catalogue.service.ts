@@ -1,20 +1,21 @@
 import type { Database } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import type { TariffAccess } from '../tariffs/tariff-access.ts';
-import { tariffDetails } from '../tariffs/tariff-details.ts';
-import { tariffsRepository } from '../tariffs/tariffs.repository.ts';
 import { catalogueRepository } from './catalogue.repository.ts';
 import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
-import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './catalogue-account.ts';
+import type { TariffAccess } from './tariff-access.ts';
+import type { TariffDetails } from './tariff-details.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
+import { tariffsRepository } from './tariffs.repository.ts';
 
 export interface CatalogueDeps {
   db: Database;
   tariffAccess: Pick<TariffAccess, 'requireAccount'>;
+  details: TariffDetails;
 }
 
 /** The catalogue is readable by every signed-in user: its reads need no organization. */
-export function createCatalogueService({ db, tariffAccess: access }: CatalogueDeps) {
+export function createCatalogueService({ db, tariffAccess: access, details: tariffDetails }: CatalogueDeps) {
   async function catalogueTariff(id: number) {
     const tariff = await tariffsRepository.find(db, id);
     if (!tariff || !isCatalogueAccount(tariff.account_id)) throw notFound('Catalogue tariff');

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/types.ts';
-import { TARIFF_RECORD, type TariffRow, WRITABLE_COLUMNS } from '../tariffs/tariffs.repository.ts';
+import { TARIFF_RECORD, type TariffRow, WRITABLE_COLUMNS } from './tariffs.repository.ts';
 
 const COPIED_COLUMNS = WRITABLE_COLUMNS.filter((c) => c !== 'name' && c !== 'cloned_from').join(', ');
 const COPIED_ITEM_COLUMNS = 'item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio';

@@ -1,6 +1,9 @@
-/** South African public holidays (Public Holidays Act 36 of 1994) and Eskom's day-type treatment. */
+/**
+ * South African public holidays (Public Holidays Act 36 of 1994) and Eskom's day-type treatment,
+ * computed from the Act's rules: the oracle the seeded holiday table is checked against.
+ */
 
-export type DayType = 'WEEKDAY' | 'SATURDAY' | 'SUNDAY' | 'PUBLIC_HOLIDAY';
+import type { DayType } from '../../src/modules/reference/reference.model.ts';
 
 export interface PublicHoliday {
   on_date: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordId, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
-import { TARIFF_SORT, tariffFilters } from '../tariffs/tariffs.schemas.ts';
+import { TARIFF_SORT, tariffFilters } from './tariffs.schemas.ts';
 
 export const catalogueListQuery = listQuerySchema(TARIFF_SORT).extend({
   ...tariffFilters,
