@@ -147,7 +147,7 @@ describe.runIf(installed)('the console in Chromium', () => {
     await page.getByLabel('Search').press('Enter');
     await page.waitForURL(/query=Megaflex/);
     await settled(page);
-    const clone = page.getByRole('button', { name: /^Clone Eskom Megaflex/ });
+    const clone = page.getByRole('button', { name: /^Clone Eskom Megaflex/ }).first();
     await clone.click();
     await page.waitForURL(/\/tariffs\/\d+\?cloned=/);
     expect(await textOf(page.getByRole('heading', { level: 1 }))).toContain('Megaflex');

@@ -93,3 +93,100 @@ export const credentialsBody = z.strictObject({
     .describe('E-mail address (stored lower-case)'),
   password: z.string().min(8).max(128).describe('8 to 128 characters'),
 });
+
+/*
+ * Dates and date-times: one reading for every field of a body or a query (extensions §12.1).
+ * A date-time is ISO 8601 with seconds and Z or an offset of at most ±15:59 (the offsets
+ * PostgreSQL reads); it names an instant from 1900-01-01T00:00:00Z up to, not including,
+ * 9999-01-01T00:00:00Z, so that a local calendar of any zone around it stays within four-digit
+ * years. A date is YYYY-MM-DD of the years 1900 to 9999.
+ */
+
+const EARLIEST_INSTANT = Date.UTC(1900, 0, 1);
+const END_OF_INSTANTS = Date.UTC(9999, 0, 1);
+const EARLIEST_YEAR = 1900;
+/** The largest offset of a date-time, in minutes: 15:59. */
+export const MAX_OFFSET_MINUTES = 15 * 60 + 59;
+
+export const OUTSIDE_YEARS = 'Must be between 1900 and 9999';
+export const OFFSET_TOO_FAR = 'The offset must be between -15:59 and +15:59';
+/** The rule of a date-time field, for its description in the API reference. */
+export const DATE_TIME_RULE =
+  'ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z';
+/** The rule of a date field, for its description in the API reference. */
+export const DATE_RULE = 'YYYY-MM-DD, a year from 1900 to 9999';
+
+const DATE_SOURCE = z.regexes.date.source.slice(1, -1);
+/** The time of a date-time and its zone: Z or an offset of at most ±15:59. */
+const TIME_SOURCE = 'T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:0\\d|1[0-5]):[0-5]\\d)';
+/** The texts a date-time field takes as far as a pattern can tell (the instant's bounds aside). */
+export const DATE_TIME_PATTERN = new RegExp(`^${DATE_SOURCE}${TIME_SOURCE}$`);
+/** The shape of a date-time whatever its offset's hours: a text of this shape beyond ±15:59 is told so. */
+const ANY_OFFSET_DATE_TIME = z.regexes.datetime({ offset: true });
+
+export function isWithinInstantRange(time: Date | number): boolean {
+  const ms = Number(time);
+  return ms >= EARLIEST_INSTANT && ms < END_OF_INSTANTS;
+}
+
+/** What is wrong with a date-time text (its format, its offset, its instant), or undefined. */
+export function dateTimeIssue(text: string): 'format' | 'offset' | 'range' | undefined {
+  if (!DATE_TIME_PATTERN.test(text)) return ANY_OFFSET_DATE_TIME.test(text) ? 'offset' : 'format';
+  return isWithinInstantRange(Date.parse(text)) ? undefined : 'range';
+}
+
+function dateTimeProblem(text: string, formatMessage: string): string | undefined {
+  const issue = dateTimeIssue(text);
+  return issue && { format: formatMessage, offset: OFFSET_TOO_FAR, range: OUTSIDE_YEARS }[issue];
+}
+
+function dateProblem(text: string, formatMessage: string): string | undefined {
+  if (!z.regexes.date.test(text)) return formatMessage;
+  return Number(text.slice(0, 4)) < EARLIEST_YEAR ? OUTSIDE_YEARS : undefined;
+}
+
+/** A text that `problem` finds nothing wrong with; else one issue, its message. */
+function checkedText(problem: (text: string) => string | undefined) {
+  return z.string().superRefine((text, ctx) => {
+    const message = problem(text);
+    if (message) ctx.addIssue({ code: 'custom', message, input: text });
+  });
+}
+
+/**
+ * A date-time field as text, read by the rule above. `description` is the field's own (the rule is
+ * added to it); `formatMessage` says what a text of another shape is (zod's words by default).
+ */
+export function dateTimeText(description: string, formatMessage = 'Invalid ISO datetime') {
+  return checkedText((text) => dateTimeProblem(text, formatMessage)).meta({
+    format: 'date-time',
+    pattern: DATE_TIME_PATTERN.source,
+    description: `${description}. ${DATE_TIME_RULE}`,
+  });
+}
+
+/** A date-time field read as the Date it names. */
+export function dateTime(description: string, formatMessage?: string) {
+  return dateTimeText(description, formatMessage).transform((text) => new Date(text));
+}
+
+/** A date field, YYYY-MM-DD, as text. */
+export function dateText(description: string, formatMessage = 'Invalid ISO date') {
+  return checkedText((text) => dateProblem(text, formatMessage)).meta({
+    format: 'date',
+    pattern: z.regexes.date.source,
+    description: `${description}. ${DATE_RULE}`,
+  });
+}
+
+/** A date field that also takes a date-time (read by the date-time rule) and keeps its date as written. */
+export function dateOrDateTimeText(description: string, formatMessage: string) {
+  return checkedText((text) =>
+    z.regexes.date.test(text) ? dateProblem(text, formatMessage) : dateTimeProblem(text, formatMessage),
+  )
+    .transform((text) => text.slice(0, 10))
+    .meta({
+      pattern: `^${DATE_SOURCE}(?:${TIME_SOURCE})?$`,
+      description: `${description}. ${DATE_RULE}, or a date-time (${DATE_TIME_RULE}) whose date as written is kept`,
+    });
+}

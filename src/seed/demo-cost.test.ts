@@ -66,6 +66,24 @@ describe('demo building cost', () => {
     expect(res.body.data.totals).toEqual({ ZAR: grid.total });
   });
 
+  it('prices November 2026 with the 2026/27 tariff, valid then: no warning of effective dates', async () => {
+    const client = await demoClient();
+    const november = { start: '2026-11-01T00:00:00+02:00', end: '2026-12-01T00:00:00+02:00' };
+    const res = await client.get(`/api/v1/building_blocks/${seed.blockId}/energy-cost`, {
+      account_id: seed.accountId,
+      ...november,
+    });
+    expect(res.status).toBe(200);
+    const grid = res.body.data.sources.find((s: { source: string }) => s.source === 'grid');
+    expect(grid).toMatchObject({ priced: true, tariff_id: seed.tariffIds.gridTariffId });
+    expect(grid.bills.map((b: { tariff_id: number }) => b.tariff_id)).toEqual([seed.tariffIds.gridTariffId]);
+    const tariff = await client.get(`/api/v1/tariffs/${seed.tariffIds.gridTariffId}`, { account_id: seed.accountId });
+    expect(tariff.body.data).toMatchObject({ effective_from: '2026-04-01', effective_to: '2027-03-31' });
+    // Every warning of the answer (the bill's and its months'), none about effective dates.
+    expect(JSON.stringify(res.body)).not.toContain("outside the tariff's effective dates");
+    expect(grid.bills[0].warnings.length).toBeGreaterThan(0);
+  });
+
   it('gives the solar meter the SOLAR meter type', async () => {
     const client = await demoClient();
     const meter = await client.get(`/api/v1/meters/${seed.meterIds.solar}`, { account_id: seed.accountId });

@@ -6,9 +6,11 @@ import { nextTariffYear } from './demo-transition.ts';
 
 let t: TestApp;
 let seed: DemoSeed | undefined;
+/** In the 2026/27 tariff year: the 2025/26 tariff's transition is due, the 2027/28 one pending. */
+const NOW = new Date('2026-11-22T10:17:00Z');
 beforeAll(async () => {
   t = await startTestApp();
-  seed = await seedDemo(t.db);
+  seed = await seedDemo(t.db, NOW);
 });
 afterAll(async () => t.close());
 
@@ -79,13 +81,20 @@ describe('demo seed', () => {
     });
   });
 
-  it('prices the grid meter alone with a tariff cloned from the catalogue, on the meter and in the config', async () => {
+  it('prices the grid meter alone with the Homeflex of this tariff year, on the meter and in the config', async () => {
     const client = await demoClient();
     const accountId = seed!.accountId;
     const { gridTariffId } = seed!.tariffIds;
     const grid = await client.get(`/api/v1/tariffs/${gridTariffId}`, { account_id: accountId });
-    expect(grid.body.data).toMatchObject({ cloned_from: 6, tariff_type: 'TIME_OF_USE', account_id: accountId });
-    expect(grid.body.data.tariff_items.length).toBeGreaterThan(0);
+    expect(grid.body.data).toMatchObject({
+      cloned_from: 17,
+      name: 'Eskom Homeflex 1 2026/27 (illustrative)',
+      tariff_type: 'TIME_OF_USE',
+      account_id: accountId,
+      effective_from: '2026-04-01',
+      effective_to: '2027-03-31',
+    });
+    expect(grid.body.data.tariff_items.at(-1)).toMatchObject({ item_type_code: 'EXPORTED_ENERGY', price: 1.054 });
     for (const [meterId, tariffId] of [
       [seed!.meterIds.grid, gridTariffId],
       [seed!.meterIds.solar, null],
@@ -102,25 +111,52 @@ describe('demo seed', () => {
     });
   });
 
+  it('replaced the 2025/26 tariff by its 2026/27 successor from 1 April 2026 (local midnight), in the history too', async () => {
+    const client = await demoClient();
+    const account_id = seed!.accountId;
+    const first = await client.get(`/api/v1/tariffs/${seed!.firstTariffId}`, { account_id });
+    expect(first.body.data).toMatchObject({ cloned_from: 6, effective_from: '2025-04-01', effective_to: '2026-03-31' });
+    const transition = await client.get(`/api/v1/tariffs/${seed!.firstTariffId}/transitions`, { account_id });
+    expect(transition.status).toBe(200);
+    expect(transition.body.data).toMatchObject({
+      successor_id: seed!.tariffIds.gridTariffId,
+      effective_from: '2026-03-31T22:00:00.000Z',
+      applied_at: NOW.toISOString(),
+    });
+    const history = await client.get(`/api/v1/meters/${seed!.meterIds.grid}/tariff-history`, { account_id });
+    expect(
+      history.body.data.map((r: { tariff_id: number; effective_from: string | null; cause: string }) => [
+        r.tariff_id,
+        r.effective_from,
+        r.cause,
+      ]),
+    ).toEqual([
+      [seed!.firstTariffId, null, 'UPDATE'],
+      [seed!.tariffIds.gridTariffId, '2026-03-31T22:00:00.000Z', 'TRANSITION'],
+    ]);
+  });
+
   it("names the grid tariff's successor from the next 1 April (local midnight), a transition not yet applied", async () => {
     const client = await demoClient();
     const accountId = seed!.accountId;
-    const { year, startsAt } = nextTariffYear(new Date());
+    const { year, startsAt } = nextTariffYear(NOW);
+    expect(year).toBe(2027);
     const transition = await client.get(`/api/v1/tariffs/${seed!.tariffIds.gridTariffId}/transitions`, {
       account_id: accountId,
     });
     expect(transition.body.data).toMatchObject({
       successor_id: seed!.nextTariffId,
-      effective_from: startsAt.toISOString(),
+      effective_from: '2027-03-31T22:00:00.000Z',
       applied_at: null,
     });
-    expect(startsAt.toISOString()).toBe(`${year}-03-31T22:00:00.000Z`);
+    expect(startsAt.toISOString()).toBe('2027-03-31T22:00:00.000Z');
     const successor = await client.get(`/api/v1/tariffs/${seed!.nextTariffId}`, { account_id: accountId });
     expect(successor.body.data).toMatchObject({
-      name: `Eskom Homeflex 1 ${year}/${(year + 1) % 100}`,
-      cloned_from: 6,
-      effective_from: `${year}-04-01`,
-      effective_to: `${year + 1}-03-31`,
+      name: 'Eskom Homeflex 1 2027/28',
+      cloned_from: 17,
+      effective_from: '2027-04-01',
+      effective_to: '2028-03-31',
+      notes: "The 2026/27 prices until this year's are published",
     });
     expect(successor.body.data.tariff_items.at(-1)).toMatchObject({ item_type_code: 'EXPORTED_ENERGY' });
   });
@@ -136,7 +172,7 @@ describe('demo seed', () => {
 
   it('stores 90 days of half-hourly readings up to now for each meter, with solar exported at midday', async () => {
     const client = await demoClient();
-    const end = new Date();
+    const end = NOW;
     const start = new Date(end.getTime() - 90 * 86_400_000);
     const sums = await client.post('/api/v1/timeseries/electricity/energy-sums', {
       account_id: seed!.accountId,

@@ -10,7 +10,7 @@ import { seedDemoInvoice } from './demo-invoice.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
-import { seedDemoTransition } from './demo-transition.ts';
+import { seedDemoTransitions } from './demo-transition.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
@@ -26,7 +26,10 @@ async function insertDemoUser(tx: Executor): Promise<string> {
 /** The demo organization and what the demo seeds made in it. */
 export interface DemoSeed extends DemoSites {
   accountId: string;
+  /** gridTariffId: the grid meter's tariff now, the one of the current tariff year. */
   tariffIds: DemoTariffs;
+  /** The grid meter's first tariff (2025/26), which transitions replaced by the tariffs of later years. */
+  firstTariffId: number;
   /** The grid tariff's successor from the next 1 April (a pending transition). */
   nextTariffId: number;
   /** The utility's invoice of the site's grid for the last whole month. */
@@ -44,18 +47,27 @@ async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSit
   await history.recordConfigs(tx, accountId, [sites.blockId], requestChange(now, 'UPDATE'));
 }
 
-/** The demo user, organization, sites, tariffs (with a pending transition) and 90 days of readings up to now, once: undefined when they exist. */
+/**
+ * The demo user, organization, sites, tariffs (one per tariff year, linked by transitions, the next
+ * one pending) and 90 days of readings up to now, once: undefined when they exist.
+ */
 export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed | undefined> {
   if (await users.findUserByEmail(db, DEMO_EMAIL)) return undefined;
   return db.transaction(async (tx) => {
     const ownerId = await insertDemoUser(tx);
     const { id: accountId } = await organizations.insert(tx, DEMO_ORGANIZATION, ownerId);
     const sites = await seedDemoSites(tx, accountId);
-    const tariffIds = await seedDemoTariffs(tx, accountId);
-    await assignDemoTariffs(tx, accountId, sites, tariffIds, now);
-    const nextTariffId = await seedDemoTransition(tx, accountId, tariffIds.gridTariffId, ownerId, now);
+    const first = await seedDemoTariffs(tx, accountId);
+    await assignDemoTariffs(tx, accountId, sites, first, now);
+    const years = await seedDemoTransitions(tx, accountId, first.gridTariffId, ownerId, now);
     await seedDemoReadings(tx, sites.meterIds, now);
-    const invoiceId = await seedDemoInvoice(tx, accountId, sites.blockId, now);
-    return { accountId, ...sites, tariffIds, nextTariffId, invoiceId };
+    return {
+      accountId,
+      ...sites,
+      tariffIds: { gridTariffId: years.currentTariffId },
+      firstTariffId: first.gridTariffId,
+      nextTariffId: years.nextTariffId,
+      invoiceId: await seedDemoInvoice(tx, accountId, sites.blockId, now),
+    };
   });
 }

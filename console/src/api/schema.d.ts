@@ -2741,9 +2741,9 @@ export interface paths {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description End of the period (exclusive), ISO 8601 */
+                    /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
-                    /** @description Start of the period (inclusive), ISO 8601 */
+                    /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -3369,13 +3369,13 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     /** @description zero: every bucket of the range, empty ones too */
                     fill?: "none" | "zero";
                     /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                     group_by?: "hour" | "day" | "week" | "month";
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                     /** @description IANA time zone of the group_by calendar */
                     tz?: string;
@@ -6764,8 +6764,9 @@ export interface paths {
                         description?: string | null;
                         /** @description Energy provider (DSO); must exist */
                         dso_id?: number | null;
+                        /** @description The first day of the tariff. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_from: string;
-                        /** @description On or after effective_from */
+                        /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_to: string;
                         is_active?: boolean;
                         /** @enum {string} */
@@ -7415,13 +7416,14 @@ export interface paths {
                         cloned_from?: number | null;
                         /** @enum {string} */
                         currency?: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                        /** @description A time deletes the tariff (soft) */
+                        /** @description A time deletes the tariff (soft). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                         deleted_at?: string | null;
                         description?: string | null;
                         /** @description Energy provider (DSO); must exist */
                         dso_id?: number | null;
+                        /** @description The first day of the tariff. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_from?: string;
-                        /** @description On or after effective_from */
+                        /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                         effective_to?: string;
                         is_active?: boolean;
                         /** @enum {string} */
@@ -7938,10 +7940,10 @@ export interface paths {
             parameters: {
                 query: {
                     account_id: string;
-                    /** @description End of the period (exclusive), ISO 8601 */
+                    /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     meter_sn: string;
-                    /** @description Start of the period (inclusive), ISO 8601 */
+                    /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -10477,7 +10479,7 @@ export interface paths {
                         account_id: string;
                         /**
                          * Format: date-time
-                         * @description ISO 8601 timestamp from which the successor applies
+                         * @description The instant from which the successor applies. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         effective_from?: string;
                         notes?: string;
@@ -10710,7 +10712,7 @@ export interface paths {
                         account_id: string;
                         /**
                          * Format: date-time
-                         * @description ISO 8601 timestamp from which the successor applies
+                         * @description The instant from which the successor applies. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         effective_from: string;
                         notes?: string;
@@ -11075,9 +11077,9 @@ export interface paths {
             parameters: {
                 query?: {
                     dso_id?: number;
-                    /** @description Tariffs effective from this date or later */
+                    /** @description Tariffs effective from this date or later. YYYY-MM-DD, a year from 1900 to 9999 */
                     effective_from_gte?: string;
-                    /** @description Tariffs effective from this date or earlier */
+                    /** @description Tariffs effective from this date or earlier. YYYY-MM-DD, a year from 1900 to 9999 */
                     effective_from_lte?: string;
                     /** @description Rows per page, 1 to 100 (default 10) */
                     limit?: number;
@@ -11130,7 +11132,7 @@ export interface paths {
                          *           "updated_at": "2026-11-23T08:00:00.000Z"
                          *         }
                          *       ],
-                         *       "count": 14
+                         *       "count": 19
                          *     }
                          */
                         "application/json": {
@@ -11890,14 +11892,14 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     /** @description zero: every bucket of the range, empty ones too */
                     fill?: "none" | "zero";
                     /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                     group_by?: "hour" | "day" | "week" | "month";
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                     /** @description IANA time zone of the group_by calendar */
                     tz?: string;
@@ -12107,10 +12109,10 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -12329,7 +12331,7 @@ export interface paths {
                         bucket_minutes?: number;
                         /**
                          * Format: date-time
-                         * @description Exclusive
+                         * @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         end: string;
                         /**
@@ -12340,7 +12342,7 @@ export interface paths {
                         meter_sns: string[];
                         /**
                          * Format: date-time
-                         * @description Inclusive
+                         * @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                          */
                         start: string;
                     };
@@ -12553,10 +12555,10 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                 };
                 header?: never;
@@ -12733,14 +12735,14 @@ export interface paths {
                     account_id: string;
                     /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
                     bucket_minutes?: number;
-                    /** @description Exclusive */
+                    /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     end: string;
                     /** @description zero: every bucket of the range, empty ones too */
                     fill?: "none" | "zero";
                     /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
                     group_by?: "hour" | "day" | "week" | "month";
                     meter_sn: string;
-                    /** @description Inclusive */
+                    /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     start: string;
                     /** @description IANA time zone of the group_by calendar */
                     tz?: string;
@@ -12971,7 +12973,7 @@ export interface paths {
                             power_kw?: number;
                             /**
                              * Format: date-time
-                             * @description Start of the meter's interval
+                             * @description Start of the meter's interval. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
                              */
                             ts: string;
                         }[];

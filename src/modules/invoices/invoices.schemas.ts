@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { SOURCES } from '../../db/energy-sources.ts';
-import { accountQuery, bodyId, decimal, recordId, text, uuid } from '../../http/fields.ts';
+import { accountQuery, bodyId, dateText, decimal, recordId, text, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { periodFields, validPeriod } from '../../http/period.ts';
 import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
@@ -48,7 +48,7 @@ const invoiceFields = z.strictObject({
   source: z.enum(SOURCES).default('grid').describe("The block's energy source invoiced"),
   supplier: text(1, 200).describe('Who issued the invoice (the utility or municipality)'),
   invoice_number: text(1, 100).describe("The supplier's number, unique per supplier in an organization"),
-  issued_on: z.iso.date().describe('YYYY-MM-DD'),
+  issued_on: dateText('The day the invoice was issued'),
   ...periodFields,
   currency: z.enum(CURRENCIES),
   estimated: z.boolean().default(false).describe('The supplier estimated the reading'),

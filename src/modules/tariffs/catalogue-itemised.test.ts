@@ -41,7 +41,7 @@ function fieldsOf(items: Item[], id: number) {
 describe('the catalogue itemised', () => {
   it('has a Megaflex-style tariff whose network charges name their periods and basis, and reactive energy its free ratio', async () => {
     const search = await found({ query: 'Megaflex' });
-    expect(search.ids).toEqual([8]);
+    expect(search.ids).toEqual([19, 8]);
     const megaflex = await search.read(8);
     expect(megaflex).toMatchObject({ tariff_type: 'TIME_OF_USE', tou_schedule_id: 3, dso: { name: 'Eskom' } });
     expect(megaflex.name).toContain('illustrative');
@@ -81,7 +81,7 @@ describe('the catalogue itemised', () => {
 
   it('has Homeflex 1 with its network demand charge per kWh and its capacity charges per day', async () => {
     const search = await found({ query: 'Homeflex' });
-    expect(search.ids).toEqual([6]);
+    expect(search.ids).toEqual([17, 6]);
     const homeflex = await search.read(6);
     expect(homeflex.notes).toBeNull();
     expect(homeflex.description).toContain('network demand charge 26.37 c/kWh');

@@ -17,7 +17,7 @@ const catalogueDetail = tariffDetail.meta({
 });
 
 export const catalogueResponses = {
-  list: listEnvelope(catalogueTariff, 'A page of catalogue tariffs (without their items)', 14),
+  list: listEnvelope(catalogueTariff, 'A page of catalogue tariffs (without their items)', 19),
   tariff: okEnvelope(catalogueDetail, 'The catalogue tariff with its items and DSO'),
   clone: okEnvelope(
     tariffDetail,

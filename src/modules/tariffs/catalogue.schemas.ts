@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { recordId, uuid } from '../../http/fields.ts';
+import { dateText, recordId, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { TARIFF_SORT, tariffFilters } from './tariffs.schemas.ts';
 
 export const catalogueListQuery = listQuerySchema(TARIFF_SORT).extend({
   ...tariffFilters,
-  effective_from_gte: z.iso.date().optional().describe('Tariffs effective from this date or later'),
-  effective_from_lte: z.iso.date().optional().describe('Tariffs effective from this date or earlier'),
+  effective_from_gte: dateText('Tariffs effective from this date or later').optional(),
+  effective_from_lte: dateText('Tariffs effective from this date or earlier').optional(),
 });
 export type CatalogueListQuery = z.infer<typeof catalogueListQuery>;
 

@@ -1,20 +1,18 @@
 import { z } from 'zod';
-import { bodyId, recordId, recordIdParams, uuid } from '../../http/fields.ts';
+import {
+  bodyId,
+  DATE_TIME_RULE,
+  dateOrDateTimeText,
+  dateTimeText,
+  recordId,
+  recordIdParams,
+  uuid,
+} from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { checkTariffRules } from './tariff-rules.ts';
 
 export const tariffIdParams = recordIdParams('Tariff');
-
-function isIsoDateOrDateTime(text: string): boolean {
-  return z.iso.date().safeParse(text).success || z.iso.datetime({ offset: true }).safeParse(text).success;
-}
-
-/** 'YYYY-MM-DD', or an ISO 8601 date-time whose date part (as written) is kept. */
-const dateInput = z
-  .string()
-  .refine(isIsoDateOrDateTime, 'Invalid ISO 8601 date')
-  .transform((text) => text.slice(0, 10));
 
 function isTimeZone(name: string): boolean {
   // Intl also accepts offsets such as +02:00, which are not IANA names.
@@ -40,8 +38,8 @@ const tariffFields = {
   tariff_type: z.enum(TARIFF_TYPES),
   dso_id: bodyId.nullable().describe('Energy provider (DSO); must exist'),
   tou_schedule_id: bodyId.nullable().describe('Required for TIME_OF_USE tariffs, forbidden for the others'),
-  effective_from: dateInput,
-  effective_to: dateInput.describe('On or after effective_from'),
+  effective_from: dateOrDateTimeText('The first day of the tariff', 'Invalid ISO 8601 date'),
+  effective_to: dateOrDateTimeText('The last day of the tariff, on or after effective_from', 'Invalid ISO 8601 date'),
   currency: z.enum(CURRENCIES),
   tax_rate: z.number().min(0).max(100).describe('Percentage, 0 to 100'),
   is_active: z.boolean(),
@@ -61,9 +59,11 @@ export const createTariffBody = optionalTariffFields
   .superRefine(checkTariffRules);
 export type CreateTariffBody = z.infer<typeof createTariffBody>;
 
+const DELETES = 'A time deletes the tariff (soft)';
+
 export const updateTariffBody = optionalTariffFields.extend({
   account_id: uuid,
-  deleted_at: z.iso.datetime({ offset: true }).nullable().optional().describe('A time deletes the tariff (soft)'),
+  deleted_at: dateTimeText(DELETES).nullable().optional().describe(`${DELETES}. ${DATE_TIME_RULE}`),
   updated_by: uuid
     .optional()
     .describe("The signed-in user's id: the change is recorded as theirs, and another user's id is refused (400)"),

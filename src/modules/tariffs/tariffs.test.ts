@@ -200,7 +200,7 @@ describe('create', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual(READ_ONLY);
     const catalogue = await r.owner.client.get(`${base}/catalogue`);
-    expect(catalogue.body.count).toBe(15);
+    expect(catalogue.body.count).toBe(19);
   });
 
   it('answers 401 without a token, before validation', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integerParam, uuid } from '../../http/fields.ts';
+import { dateTime, integerParam, uuid } from '../../http/fields.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 import { CALENDAR_UNITS } from './calendar.ts';
 import { type BucketFields, bucketCount, DEFAULT_BUCKET_MINUTES, groupingOf } from './profile-buckets.ts';
@@ -9,35 +9,11 @@ export const MAX_READINGS_PER_REQUEST = 50_000;
 export const MAX_PROFILE_BUCKETS = 10_000;
 export const MAX_METERS_PER_BATCH = 10_000;
 
-const EARLIEST = Date.UTC(1900, 0, 1);
-const LATEST = Date.UTC(9999, 0, 1);
+/** A reading's time: the start of the meter's interval, as a Date. */
+export const timestamp = dateTime("Start of the meter's interval");
 
-const ISO_DATE_TIME_FORMAT = { offset: true } as const;
-const isoDateTime = z.iso.datetime(ISO_DATE_TIME_FORMAT);
-
-/** The pattern isoDateTime checks: a text it accepts is one Date.parse reads the same way. */
-export const ISO_DATE_TIME = z.regexes.datetime(ISO_DATE_TIME_FORMAT);
-
-export function isWithinTimestampRange(time: Date | number): boolean {
-  const ms = Number(time);
-  return ms >= EARLIEST && ms < LATEST;
-}
-
-const asTimestamp = (text: z.ZodType<string>) =>
-  text.transform((value) => new Date(value)).refine(isWithinTimestampRange, 'Must be between 1900 and 9999');
-
-/** An ISO 8601 date-time with Z or an offset, as a Date. */
-export const timestamp = asTimestamp(isoDateTime);
-
+/** What a start or end of a query that is no date-time at all is told. */
 const EXPECTED_DATE_TIME = 'expected an ISO 8601 date-time with offset, e.g. 2025-06-01T00:00:00+02:00';
-
-/** start or end of a query: a timestamp, and a text that is none says what is expected. */
-const rangeTimestamp = asTimestamp(
-  z.iso.datetime({
-    ...ISO_DATE_TIME_FORMAT,
-    error: (issue) => (issue.code === 'invalid_format' ? EXPECTED_DATE_TIME : undefined),
-  }),
-);
 
 const meterSn = z
   .string()
@@ -72,7 +48,7 @@ function noDuplicates<T, K>(
 const energy = z.number().nonnegative().max(MAX_READING_VALUE);
 
 const readingSchema = z.strictObject({
-  ts: timestamp.describe("Start of the meter's interval"),
+  ts: timestamp,
   import_kwh: energy,
   export_kwh: energy.optional().describe('0 when absent'),
   kvarh: energy.optional().describe('0 when absent'),
@@ -114,8 +90,8 @@ function endAfterStart(range: Range, ctx: z.RefinementCtx) {
 }
 
 const rangeFields = {
-  start: rangeTimestamp.describe('Inclusive'),
-  end: rangeTimestamp.describe('Exclusive'),
+  start: dateTime('Inclusive', EXPECTED_DATE_TIME),
+  end: dateTime('Exclusive', EXPECTED_DATE_TIME),
 };
 
 /** latest-power and energy-sum: bucket_minutes is accepted (the common parameters) but unused. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, recordIdParams, uuid } from '../../http/fields.ts';
+import { accountQuery, bodyId, dateTimeText, recordIdParams, uuid } from '../../http/fields.ts';
 
 export { accountQuery };
 export const tariffIdParams = recordIdParams('Tariff');
 
-const effectiveFrom = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp from which the successor applies');
+const effectiveFrom = dateTimeText('The instant from which the successor applies');
 
 export const createTransitionBody = z.strictObject({
   account_id: uuid,

@@ -1,4 +1,4 @@
-import { isWithinTimestampRange } from '../timeseries.schemas.ts';
+import { isWithinInstantRange, MAX_OFFSET_MINUTES } from '../../../http/fields.ts';
 
 /**
  * Readers of CSV fields in place, in the bytes of a line: the plain forms that make up nearly
@@ -66,7 +66,7 @@ function daysInMonth(year: number, month: number): number {
 const at = (bytes: Uint8Array, i: number, char: string) => bytes[i] === char.charCodeAt(0);
 
 /**
- * An ISO 8601 date-time YYYY-MM-DDTHH:MM:SS[.f to .fff](Z|±HH:MM) as milliseconds since 1970
+ * An ISO 8601 date-time YYYY-MM-DDTHH:MM:SS[.f to .fff](Z|±HH:MM up to ±15:59) as milliseconds since 1970
  * UTC: the texts the timestamp schema accepts that have at most 3 decimals of a second, read as
  * the same time (NaN outside its range too).
  */
@@ -96,12 +96,12 @@ export function isoTimeAt(bytes: Uint8Array, start: number, end: number): number
     if (i + 6 !== end || !at(bytes, i + 3, ':')) return Number.NaN;
     const hours = digitsAt(bytes, i + 1, 2);
     const minutes = digitsAt(bytes, i + 4, 2);
-    if (!(hours <= 23 && minutes <= 59)) return Number.NaN;
+    if (!(minutes <= 59 && hours * 60 + minutes <= MAX_OFFSET_MINUTES)) return Number.NaN;
     offsetMinutes = (at(bytes, i, '-') ? -1 : 1) * (hours * 60 + minutes);
   } else if (!(at(bytes, i, 'Z') && i + 1 === end)) return Number.NaN;
   const time =
     daysFromEpoch(year, month, day) * DAY_MS + ((hour * 60 + minute - offsetMinutes) * 60 + second) * 1000 + ms;
-  return isWithinTimestampRange(time) ? time : Number.NaN;
+  return isWithinInstantRange(time) ? time : Number.NaN;
 }
 
 /** Where the zone of a date-time (Z or ±HH:MM) starts, searching from start: end when none. */

@@ -202,7 +202,7 @@ describe('a line read from bytes', () => {
 
   it('reads any valid timestamp at the same time as Date does', () => {
     const time = fc.integer({ min: Date.UTC(1900, 0, 2), max: Date.UTC(9998, 11, 30) });
-    const offset = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
+    const offset = fc.integer({ min: -(15 * 60 + 59), max: 15 * 60 + 59 });
     fc.assert(
       fc.property(time, offset, fc.integer({ min: 0, max: 3 }), (ms, offsetMinutes, decimals) => {
         const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19 + (decimals && decimals + 1));

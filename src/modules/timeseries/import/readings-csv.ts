@@ -1,5 +1,6 @@
+import { DATE_TIME_PATTERN, isWithinInstantRange } from '../../../http/fields.ts';
 import { MAX_READING_VALUE, ReadingColumns, resized } from '../readings.ts';
-import { ISO_DATE_TIME, isWithinTimestampRange, timestamp } from '../timeseries.schemas.ts';
+import { timestamp } from '../timeseries.schemas.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
@@ -94,9 +95,9 @@ function fields(text: string): string[] {
 
 /** The same as the timestamp schema, without its cost on the valid texts that make up a file. */
 function parseTimestamp(line: number, text: string | undefined): Date {
-  if (text !== undefined && ISO_DATE_TIME.test(text)) {
+  if (text !== undefined && DATE_TIME_PATTERN.test(text)) {
     const date = new Date(text);
-    if (isWithinTimestampRange(date)) return date;
+    if (isWithinInstantRange(date)) return date;
   }
   const ts = timestamp.safeParse(text);
   if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found "${text}"`);
