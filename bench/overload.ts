@@ -13,11 +13,17 @@
  * and during the flood, and the service's event loop delay. The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_ORG, STATEMENT_TIMEOUT_S, ...) pass through from the environment.
  */
-import http from 'node:http';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { COMBINE_ROLLUPS, ROLLUP_COLUMNS, ROLLUP_SOURCES } from '../src/modules/timeseries/rollup-sql.ts';
-import { freshDatabase, machine, percentile, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
+import {
+  atFixedRate,
+  describeLatency,
+  describeStatuses,
+  eventLoopDelay,
+  fiveHundreds,
+  stretchToAYear,
+} from './flood.ts';
+import { freshDatabase, machine, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
@@ -44,60 +50,6 @@ async function login(email: string, password: string): Promise<string> {
     .access_token;
 }
 
-/** A GET on its own keep-alive connections (one client), resolving with the latency in ms and the status. */
-function timedGet(url: string, token: string, agent: http.Agent): Promise<{ ms: number; status: number }> {
-  return new Promise((resolve, reject) => {
-    const sent = performance.now();
-    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ ms: performance.now() - sent, status: res.statusCode ?? 0 }));
-    });
-    req.on('error', reject);
-  });
-}
-
-/**
- * Requests at a fixed rate whatever the answers' latency (open loop), as one client with its own
- * keep-alive connections; latencies in ms, sorted, and statuses.
- */
-async function atFixedRate(url: string, token: string, seconds: number) {
-  const agent = new http.Agent({ keepAlive: true });
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  const pending: Promise<void>[] = [];
-  const began = performance.now();
-  for (let i = 0; i < seconds * OTHER_RATE_PER_S; i++) {
-    const wait = began + (i * 1000) / OTHER_RATE_PER_S - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(
-      timedGet(url, token, agent).then(({ ms, status }) => {
-        latencies.push(ms);
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }),
-    );
-  }
-  await Promise.all(pending);
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { latencies, statuses };
-}
-
-const describeStatuses = (statuses: Map<number, number> | Record<string, { count: number }>) =>
-  Object.entries(statuses instanceof Map ? Object.fromEntries(statuses) : statuses)
-    .map(([status, n]) => `${status}: ${typeof n === 'number' ? n : n.count}`)
-    .join(', ');
-
-const describeLatency = (ms: number[]) =>
-  `p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms (${ms.length} requests)`;
-
-/** The service's event loop delay (p99 and max, ms) since the last scrape of /metrics. */
-async function eventLoopDelay(): Promise<string> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const seconds = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN);
-  const ms = (name: string) => (seconds(name) * 1000).toFixed(0);
-  return `p99 ${ms('nodejs_eventloop_lag_p99_seconds')} ms, max ${ms('nodejs_eventloop_lag_max_seconds')} ms`;
-}
-
 const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_overload');
 const service = await startProcess(
   ['src/server.ts'],
@@ -121,29 +73,7 @@ try {
     'SELECT building_block_id FROM energy_dashboard_configs WHERE account_id = $1',
     [demoAccount],
   );
-  const stretched = await sql.query(
-    `INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
-     SELECT r.meter_id, r.ts - k * interval '90 days', r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva
-     FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $1, generate_series(1, 3) k
-     ON CONFLICT DO NOTHING`,
-    [demoAccount],
-  );
-  for (const [table, unit] of [
-    ['readings_hourly', 'hour'],
-    ['readings_daily', 'day'],
-  ] as const) {
-    await sql.query(`DELETE FROM ${table} WHERE meter_id IN (SELECT id FROM meters WHERE account_id = $1)`, [
-      demoAccount,
-    ]);
-    await sql.query(
-      `INSERT INTO ${table} (${ROLLUP_COLUMNS})
-       SELECT meter_id, date_trunc('${unit}', bucket_start, 'UTC'), ${COMBINE_ROLLUPS}
-       FROM (${ROLLUP_SOURCES.raw.select} WHERE meter_id IN (SELECT id FROM meters WHERE account_id = $1)) r
-       GROUP BY 1, 2`,
-      [demoAccount],
-    );
-  }
-  await sql.query('ANALYZE readings, readings_hourly, readings_daily');
+  const stretched = await stretchToAYear(sql, demoAccount);
 
   const end = new Date();
   const start = new Date(end.getTime() - 365 * 86_400_000);
@@ -183,12 +113,12 @@ try {
   const blocksUrl = `${base}/api/v1/building_blocks?account_id=${otherAccount.id}`;
 
   const warm = Math.min(5, SECONDS);
-  await eventLoopDelay();
+  await eventLoopDelay(base);
   const [alone, aloneBlocks] = await Promise.all([
-    atFixedRate(tariffUrl, otherToken, warm),
-    atFixedRate(blocksUrl, otherToken, warm),
+    atFixedRate(tariffUrl, otherToken, warm, OTHER_RATE_PER_S),
+    atFixedRate(blocksUrl, otherToken, warm, OTHER_RATE_PER_S),
   ]);
-  const quietLoop = await eventLoopDelay();
+  const quietLoop = await eventLoopDelay(base);
   const [flood, during, duringBlocks] = await Promise.all([
     // In a worker thread: the flood must not delay the measuring requests of this thread.
     autocannon({
@@ -198,15 +128,13 @@ try {
       duration: SECONDS,
       workers: 1,
     }),
-    atFixedRate(tariffUrl, otherToken, SECONDS),
-    atFixedRate(blocksUrl, otherToken, SECONDS),
+    atFixedRate(tariffUrl, otherToken, SECONDS, OTHER_RATE_PER_S),
+    atFixedRate(blocksUrl, otherToken, SECONDS, OTHER_RATE_PER_S),
   ]);
 
-  const floodLoop = await eventLoopDelay();
+  const floodLoop = await eventLoopDelay(base);
   const priced = cost.sources.filter((s) => s.priced).length;
-  console.log(
-    `machine: ${machine()}; service on PostgreSQL; ${stretched.rowCount} readings added (a year per demo meter)`,
-  );
+  console.log(`machine: ${machine()}; service on PostgreSQL; ${stretched} readings added (a year per demo meter)`);
   console.log(`one building cost over 365 days (${priced} sources priced), alone: ${oneCostMs.toFixed(0)} ms`);
   console.log(
     `flood: building cost, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
@@ -223,11 +151,9 @@ try {
     );
   }
   console.log(`service event loop delay: alone ${quietLoop}; during the flood ${floodLoop}`);
-  const fiveHundreds = Object.entries(flood.statusCodeStats as Record<string, { count: number }>)
-    .filter(([status]) => status === '500')
-    .reduce((n, [, s]) => n + s.count, 0);
-  console.log(`500 answers: ${fiveHundreds} (required 0); other organization p99 target < 50 ms`);
-  if (fiveHundreds > 0) process.exitCode = 1;
+  const refusedWith500 = fiveHundreds(flood.statusCodeStats as never);
+  console.log(`500 answers: ${refusedWith500} (required 0); other organization p99 target < 50 ms`);
+  if (refusedWith500 > 0) process.exitCode = 1;
 } finally {
   await sql.end();
   await stopProcess(service);

@@ -83,7 +83,10 @@ export async function buildApp({
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
-  const admission = createAdmission(config.expensiveConcurrencyPerOrg);
+  const admission = createAdmission({
+    perOrganization: config.expensiveConcurrencyPerOrg,
+    perUser: config.expensiveConcurrencyPerUser,
+  });
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
 
@@ -99,7 +102,7 @@ export async function buildApp({
     passwordHashing,
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
-  registerOrganizationsModule(app, { db, guard, cache });
+  registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
   registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();

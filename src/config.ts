@@ -19,6 +19,8 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(30),
   STATEMENT_TIMEOUT_S: z.coerce.number().min(0).default(30),
   EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
+  EXPENSIVE_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).default(8),
+  ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
 });
 
 export interface Config {
@@ -41,6 +43,10 @@ export interface Config {
   readonly statementTimeoutS: number;
   /** Expensive requests (cost, large sums and profiles) one organization may run at once. */
   readonly expensiveConcurrencyPerOrg: number;
+  /** Expensive requests one user may run at once, whatever organizations they address. */
+  readonly expensiveConcurrencyPerUser: number;
+  /** Organizations one user may create in 24 hours (deleted ones count); more: 429. */
+  readonly organizationsPerUserPerDay: number;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -69,5 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutS: e.REQUEST_TIMEOUT_S,
     statementTimeoutS: e.STATEMENT_TIMEOUT_S,
     expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,
+    expensiveConcurrencyPerUser: e.EXPENSIVE_CONCURRENCY_PER_USER,
+    organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
   });
 }

@@ -45,14 +45,24 @@ interface Issue {
   keys?: readonly string[];
 }
 
+/** At most this many problems are listed in one error; the rest are counted. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** Problems as `a; b; c`, the first MAX_LISTED_PROBLEMS of them, then `…and N more`. */
+export function listProblems(problems: readonly string[]): string {
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).join('; ');
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  return more > 0 ? `${listed}; …and ${more} more` : listed;
+}
+
 /** Validation issues as `field.path: message; other: message`; each unknown key as `its.path: Unrecognized key "key"`. */
 export function formatIssues(issues: readonly Issue[], root: string): string {
   const where = (path: readonly PropertyKey[]) => (path.length > 0 ? path.map(String).join('.') : root);
-  return issues
-    .flatMap((i) =>
+  return listProblems(
+    issues.flatMap((i) =>
       i.code === 'unrecognized_keys' && i.keys
         ? i.keys.map((key) => `${where([...i.path, key])}: Unrecognized key "${key}"`)
         : [`${where(i.path)}: ${i.message}`],
-    )
-    .join('; ');
+    ),
+  );
 }

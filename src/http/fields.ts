@@ -62,27 +62,11 @@ export const price = decimal(-1_000_000, 1_000_000, 6);
 /** A tier price in cents, with up to 4 decimals of a cent as the column stores them. */
 export const priceCents = decimal(0, 100_000_000, 4);
 
-export const MAX_JSON_DEPTH = 32;
-
-/** The nesting depth of a parsed JSON value, counted without recursion; stops once it exceeds limit. */
-export function jsonDepthExceeds(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
-
-/** A JSON object of free-form data, at most MAX_JSON_DEPTH levels deep (itself level 1). */
-export const jsonObject = z
-  .record(z.string(), z.unknown())
-  .refine(
-    (value) => !jsonDepthExceeds(value, MAX_JSON_DEPTH),
-    `Must not be nested deeper than ${MAX_JSON_DEPTH} levels`,
-  );
+/**
+ * A JSON object of free-form data. As a body's field it nests at most MAX_JSON_DEPTH levels
+ * (itself level 1): the body's text is checked before it is parsed (`json-body.ts`).
+ */
+export const jsonObject = z.record(z.string(), z.unknown());
 
 /** The credentials of a new user: sign-up, and the service role's user creation. */
 export const credentialsBody = z.strictObject({

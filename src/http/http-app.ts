@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
 import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
@@ -40,6 +41,7 @@ export async function createHttpApp({
   app.setValidatorCompiler(zodValidatorCompiler);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerTransportHooks(app);
   registerSecurityHeaders(app);

@@ -2,3 +2,5 @@
 export const MAX_URL_BYTES = 8192; // 414 beyond
 export const MAX_HEADER_BYTES = 16384; // request line and headers together (Node's default); 431 beyond
 export const MAX_PARAM_LENGTH = 100; // one path parameter, decoded (ids are 36 characters at most); 400 beyond
+/** Levels a field's value may nest (the value itself is level 1); 400 beyond, checked before the body is parsed. */
+export const MAX_JSON_DEPTH = 32;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { Database } from '../../src/db/types.ts';
 import type { App } from '../../src/http/types.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { FORBIDDEN_NOT_MEMBER, failure } from '../helpers/envelopes.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
+import { holdable } from '../helpers/holdable-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
 import {
@@ -24,40 +24,6 @@ const TOO_MANY = failure(
 const TIMESERIES = '/api/v1/timeseries/electricity';
 const START = '2025-03-03T00:00:00.000Z';
 const minutesAfterStart = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
-
-/**
- * The database with a switch: once held, the next query that reads the readings table waits
- * until released. A request that reaches it stays in flight, having passed its access checks and
- * its admission, however fast the database is (the embedded one runs one query at a time).
- */
-function holdable(db: Database) {
-  let armed: { reached: () => void; released: Promise<void> } | undefined;
-  const wrapped: Database = {
-    ...db,
-    async query(text, params, options) {
-      if (armed && /\breadings\b/.test(text)) {
-        const { reached, released } = armed;
-        armed = undefined;
-        reached();
-        await released;
-      }
-      return db.query(text, params, options);
-    },
-  };
-  function hold() {
-    let release!: () => void;
-    let reached!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const reachedPromise = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    armed = { reached, released };
-    return { reached: reachedPromise, release };
-  }
-  return { db: wrapped, hold };
-}
 
 let database: TestDatabase;
 let app: App;

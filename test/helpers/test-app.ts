@@ -57,6 +57,8 @@ export async function startTestApp(
     SEED_DEMO: 'false',
     SERVICE_ROLE_KEY,
     TRANSITION_POLL_S: '3600',
+    // Test users create many organizations; the limit's own tests set it low.
+    ORGANIZATIONS_PER_USER_PER_DAY: '1000000',
     ...env,
   });
   const clock = new TestClock();

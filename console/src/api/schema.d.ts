@@ -2735,7 +2735,7 @@ export interface paths {
         };
         /**
          * A building block's energy cost
-         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: {
             parameters: {
@@ -3361,7 +3361,7 @@ export interface paths {
         };
         /**
          * A building block's energy profile by source
-         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: {
             parameters: {
@@ -5144,7 +5144,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization
-         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise).
+         * @description Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise). A user creates at most ORGANIZATIONS_PER_USER_PER_DAY (default 20) organizations in any 24 hours, deleted ones included; beyond, 429 with Retry-After (the seconds until the oldest of them is a day old).
          */
         post: {
             parameters: {
@@ -5283,6 +5283,27 @@ export interface paths {
                          *       "success": false,
                          *       "message": "Forbidden",
                          *       "error": "primary_owner_user_id must be the caller"
+                         *     }
+                         */
+                        "application/json": {
+                            error: string;
+                            message: string | null;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "success": false,
+                         *       "message": "Too many requests",
+                         *       "error": "A user may create at most 20 organizations in 24 hours; retry later"
                          *     }
                          */
                         "application/json": {
@@ -7934,7 +7955,7 @@ export interface paths {
         };
         /**
          * Price a meter's readings with a tariff
-         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
+         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
          */
         get: {
             parameters: {
@@ -8644,7 +8665,7 @@ export interface paths {
                             block_index: number;
                             /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                             unit_price_cents?: number;
-                            /** @description Upper consumption bound; null for the final unbounded tier */
+                            /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                             upper_limit?: number | null;
                         }[];
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
@@ -8671,7 +8692,7 @@ export interface paths {
                             block_index: number;
                             /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                             unit_price_cents?: number;
-                            /** @description Upper consumption bound; null for the final unbounded tier */
+                            /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                             upper_limit?: number | null;
                         }[];
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
@@ -9480,7 +9501,7 @@ export interface paths {
                         block_index: number;
                         /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                         unit_price_cents?: number;
-                        /** @description Upper consumption bound; null for the final unbounded tier */
+                        /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                         upper_limit?: number | null;
                     }[];
                 };
@@ -9673,7 +9694,7 @@ export interface paths {
                         block_index?: number;
                         /** @description Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000 */
                         unit_price_cents?: number;
-                        /** @description Upper consumption bound; null for the final unbounded tier */
+                        /** @description Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier */
                         upper_limit?: number | null;
                     };
                 };
@@ -11884,7 +11905,7 @@ export interface paths {
         };
         /**
          * A meter's energy profile
-         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: {
             parameters: {
@@ -12310,7 +12331,7 @@ export interface paths {
         put?: never;
         /**
          * Energy sums of many meters
-         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         post: {
             parameters: {
@@ -12727,7 +12748,7 @@ export interface paths {
         };
         /**
          * A meter's power profile
-         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: {
             parameters: {

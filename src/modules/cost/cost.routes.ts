@@ -12,9 +12,9 @@ import type { CostService } from './cost.service.ts';
 const tags = ['Energy cost'];
 const params = z.object({ id: recordId });
 const PERIOD =
-  'The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100.';
+  'The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period.';
 const EXPENSIVE =
-  'Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization run at once, more answer 429.';
+  'Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429.';
 const period = { account_id: EXAMPLE.accountId, ...EXAMPLE_MONTH };
 
 export function registerCostRoutes(app: App, cost: CostService): void {

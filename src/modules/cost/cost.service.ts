@@ -19,6 +19,7 @@ import {
   priceReadings,
   utilisationWindowStart,
 } from './engine/index.ts';
+import { assertExactBill, assertExactSum } from './exact-money.ts';
 import { groupHourlyRows } from './hourly-groups.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
@@ -40,6 +41,15 @@ const unconfigured = (source: Source) =>
     total: null,
   }) as const;
 
+const periodName = (start: Date, end: Date) => `period ${start.toISOString()} to ${end.toISOString()}`;
+
+/** A sum of bills' totals, refused when it would not be exact (exact-money.ts). */
+function exactTotal(totals: readonly number[], start: Date, end: Date): Decimal {
+  const total = totals.reduce((sum, value) => sum.plus(value), new Decimal(0));
+  assertExactSum(total, periodName(start, end));
+  return total;
+}
+
 function unpricedReason(meterId: number | null, tariffId: number | null): string {
   if (meterId === null && tariffId === null) return 'No meter and no tariff configured';
   return meterId === null ? 'No meter configured' : NO_TARIFF;
@@ -53,7 +63,7 @@ export interface CostDeps {
   cache: ReadCache;
   guard: AccessGuard;
   tariffAccess: Pick<TariffAccess, 'usableTariff' | 'recordedTariff'>;
-  /** Pricing is expensive: it runs under the admission of the organization addressed (account_id), after the access checks. */
+  /** Pricing is expensive: it runs under the admission of the caller and the organization addressed (account_id), after the access checks. */
   admission: Admission;
 }
 
@@ -86,6 +96,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
 
   function billOf(meter: CostMeterRow, context: BillingContext, priced: Awaited<ReturnType<typeof price>>) {
     const { tariff_id, ...rest } = priced;
+    assertExactBill(rest, periodName(context.start, context.end));
     const period = { start: context.start.toISOString(), end: context.end.toISOString() };
     return { tariff_id, meter_sn: meter.meter_sn, ...period, ...rest };
   }
@@ -193,7 +204,11 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
       unpriced: reason,
     } = await priceSource(auth, accountId, meters.get(meterId), { records, pending }, start, end);
     if (reason) return unpriced(meterSn, reason);
-    const total = bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber();
+    const total = exactTotal(
+      bills.map((b) => b.total),
+      start,
+      end,
+    ).toNumber();
     return { ...base, meter_sn: meterSn, priced: true as const, reason: null, bills, total };
   }
 
@@ -203,10 +218,13 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
     const sources = await Promise.all(
       SOURCES.map((source) => sourceCost(auth, query.account_id, facts, source, start, end)),
     );
-    const totals = new Map<string, Decimal>();
+    const byCurrency = new Map<string, number[]>();
     for (const b of sources.flatMap((s) => s.bills)) {
-      totals.set(b.currency, (totals.get(b.currency) ?? new Decimal(0)).plus(b.total));
+      const amounts = byCurrency.get(b.currency) ?? [];
+      amounts.push(b.total);
+      byCurrency.set(b.currency, amounts);
     }
+    const totals = new Map([...byCurrency].map(([currency, amounts]) => [currency, exactTotal(amounts, start, end)]));
     return {
       building_block_id: blockId,
       start: start.toISOString(),
@@ -270,12 +288,12 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
   return {
     async priceMeter(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => meterCost(auth, tariffId, query));
+      return admission.admit(auth, query.account_id, () => meterCost(auth, tariffId, query));
     },
 
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => buildingCost(auth, blockId, query));
+      return admission.admit(auth, query.account_id, () => buildingCost(auth, blockId, query));
     },
 
     // For other modules' expensive requests, which check access and take admission themselves.

@@ -126,7 +126,7 @@ export function createInvoicesService({ db, guard, admission, blocks, cost }: In
     /** The invoice against the bill the service computes for its source and period (extensions §12.3). */
     async check(auth: AuthContext, id: number, query: CheckQuery) {
       const invoice = await owned(auth, query.account_id, id, 'read');
-      return admission.admit(query.account_id, () => check(auth, invoice, query.tolerance_pct));
+      return admission.admit(auth, query.account_id, () => check(auth, invoice, query.tolerance_pct));
     },
   };
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORBIDDEN_NOT_MEMBER, notFound } from '../../../test/helpers/envelopes.ts';
+import { FORBIDDEN_NOT_MEMBER, failure, notFound } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, registerUser, type TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
-import { countViolations, onPostgres, same, summary } from '../../../test/helpers/races.ts';
+import { countViolations, onPostgres, same, statuses, summary } from '../../../test/helpers/races.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 const base = '/api/v1/organizations';
@@ -72,6 +72,41 @@ describe.runIf(onPostgres)('organization rules under concurrent requests (Postgr
       const loser = replies.find((r) => r.status !== 204);
       if (loser && !same(loser.body, notFound('Organization'))) wrongAnswers.push(summary(loser));
       return replies.filter((r) => r.status === 204).length !== 1;
+    });
+    expect(violations).toBe(0);
+    expect(wrongAnswers).toEqual([]);
+  });
+});
+
+describe.runIf(onPostgres)('organizations a user creates per day, under concurrent requests (PostgreSQL)', () => {
+  const LIMIT = 3;
+  const TOO_MANY_CREATED = failure(
+    'Too many requests',
+    `A user may create at most ${LIMIT} organizations in 24 hours; retry later`,
+  );
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ORGANIZATIONS_PER_USER_PER_DAY: String(LIMIT) });
+  });
+  afterAll(async () => t.close());
+
+  it(`creates exactly ${LIMIT} of ${LIMIT + 3} racing creations of one user, the others 429`, async () => {
+    const wrongAnswers: unknown[] = [];
+    const violations = await countViolations(async () => {
+      const user = await registerUser(t.app);
+      const replies = await Promise.all(
+        Array.from({ length: LIMIT + 3 }, (_, i) =>
+          user.client.post(base, { name: `Org ${i}`, primary_owner_user_id: user.id }),
+        ),
+      );
+      const refused = replies.filter((r) => r.status !== 201);
+      if (refused.some((r) => r.status !== 429 || !same(r.body, TOO_MANY_CREATED)))
+        wrongAnswers.push(statuses(replies));
+      const [row] = await t.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM accounts WHERE primary_owner_user_id = $1 AND NOT is_personal_account',
+        [user.id],
+      );
+      return row!.n !== LIMIT || replies.length - refused.length !== LIMIT;
     });
     expect(violations).toBe(0);
     expect(wrongAnswers).toEqual([]);

@@ -36,6 +36,29 @@ export const organizationsRepository = {
     return row!;
   },
 
+  /**
+   * Locks the user's row until the transaction ends, so that one user's creations run one at a
+   * time, forgets their creations older than a day, and tells how many remain and in how many
+   * seconds the oldest of them is a day old (null when none remains).
+   */
+  async lockRecentCreations(db: Executor, userId: string) {
+    await db.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+    await db.query(`DELETE FROM organization_creations WHERE user_id = $1 AND created_at <= now() - interval '1 day'`, [
+      userId,
+    ]);
+    const [row] = await db.query<{ count: number; seconds_left: number | null }>(
+      `SELECT count(*)::int AS count,
+              greatest(1, ceil(extract(epoch FROM min(created_at) + interval '1 day' - now())))::int AS seconds_left
+       FROM organization_creations WHERE user_id = $1`,
+      [userId],
+    );
+    return { count: row!.count, secondsLeft: row!.seconds_left };
+  },
+
+  async recordCreation(db: Executor, userId: string) {
+    await db.query('INSERT INTO organization_creations (user_id) VALUES ($1)', [userId]);
+  },
+
   async update(db: Executor, id: string, changes: OrganizationChanges) {
     const [row] = await db.query<OrganizationRow>(
       `UPDATE accounts SET

@@ -30,7 +30,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
         tags,
         summary: 'Create an organization',
         description:
-          'Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise).',
+          'Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise). A user creates at most ORGANIZATIONS_PER_USER_PER_DAY (default 20) organizations in any 24 hours, deleted ones included; beyond, 429 with Retry-After (the seconds until the oldest of them is a day old).',
         body: withExample(createOrganizationBody, {
           name: 'Harbour Properties',
           primary_owner_user_id: EXAMPLE.userId,
@@ -40,6 +40,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
           ...failures({
             400: 'name: Too small: expected string to have >=1 characters',
             403: 'primary_owner_user_id must be the caller',
+            429: 'A user may create at most 20 organizations in 24 hours; retry later',
           }),
         },
       },

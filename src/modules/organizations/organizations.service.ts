@@ -4,7 +4,7 @@ import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import { type AccessGuard, roleAllows } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { organizationsRepository as repo } from './organizations.repository.ts';
 import type { OrganizationChanges } from './organizations.schemas.ts';
 
@@ -12,9 +12,18 @@ export interface OrganizationsDeps {
   db: Database;
   guard: AccessGuard;
   cache: ReadCache;
+  /** Organizations one user may create in 24 hours (ORGANIZATIONS_PER_USER_PER_DAY). */
+  perUserPerDay: number;
 }
 
-export function createOrganizationsService({ db, guard, cache }: OrganizationsDeps) {
+const DAY_S = 86_400;
+
+const tooManyCreated = (limit: number, retryAfterS: number) =>
+  new AppError(429, 'Too many requests', `A user may create at most ${limit} organizations in 24 hours; retry later`, {
+    'retry-after': String(retryAfterS),
+  });
+
+export function createOrganizationsService({ db, guard, cache, perUserPerDay }: OrganizationsDeps) {
   const membershipsChange = (tx: Executor, id: string) => cache.invalidate(tx, cacheKeys.memberships(id));
 
   /** 404 for an unknown organization, then the guard's 403 for a non-member or a role too weak. */
@@ -51,7 +60,13 @@ export function createOrganizationsService({ db, guard, cache }: OrganizationsDe
   return {
     async create(auth: AuthContext, body: { name: string; primary_owner_user_id: string }) {
       if (body.primary_owner_user_id !== auth.userId) throw forbidden('primary_owner_user_id must be the caller');
-      return db.transaction((tx) => repo.insert(tx, body.name, auth.userId));
+      // Counted on the caller's locked row: racing creations of one user are counted one after another.
+      return db.transaction(async (tx) => {
+        const recent = await repo.lockRecentCreations(tx, auth.userId);
+        if (recent.count >= perUserPerDay) throw tooManyCreated(perUserPerDay, recent.secondsLeft ?? DAY_S);
+        await repo.recordCreation(tx, auth.userId);
+        return repo.insert(tx, body.name, auth.userId);
+      });
     },
 
     async get(auth: AuthContext, id: string) {

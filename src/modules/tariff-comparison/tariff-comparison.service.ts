@@ -114,7 +114,7 @@ export function createTariffComparisonService({ guard, admission, cost, tariffs 
     /** The source's current bill against each candidate tariff over the same readings (extensions §12.2). */
     async compare(auth: AuthContext, blockId: number, query: ComparisonQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => compare(auth, blockId, query));
+      return admission.admit(auth, query.account_id, () => compare(auth, blockId, query));
     },
   };
 }

@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { priceCents, recordId, uuid } from '../../http/fields.ts';
+import { decimal, priceCents, recordId, uuid } from '../../http/fields.ts';
 import { checkTierRules } from '../tariffs/tariff-rules.ts';
 
 const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
 
 const blockFields = {
   block_index: z.number().int().min(0).max(INT4.max).describe('0-based tier order, unique per item'),
-  upper_limit: z.number().positive().nullable().describe('Upper consumption bound; null for the final unbounded tier'),
+  // Bounded so that a limit in millionths stays an exact integer in a double (below 2^53).
+  upper_limit: decimal(0, 1_000_000_000, 6)
+    .nullable()
+    .describe('Upper consumption bound, 0 to 1,000,000,000 with up to 6 decimals; null for the final unbounded tier'),
   unit_price_cents: priceCents.describe(
     'Price per unit within the tier, in cents with up to 4 decimals, 0 to 100,000,000',
   ),

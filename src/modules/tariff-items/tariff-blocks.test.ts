@@ -125,7 +125,13 @@ describe('replace', () => {
       '0.upper_limit: Only the last tier may have no upper_limit',
     ],
     [[{ block_index: -1 }], '0.block_index: Too small: expected number to be >=0'],
-    [[{ block_index: 0, upper_limit: 0 }], '0.upper_limit: Too small: expected number to be >0'],
+    [[{ block_index: 0, upper_limit: -0.000001 }], '0.upper_limit: Too small: expected number to be >=0'],
+    [[{ block_index: 0, upper_limit: 1.79e308 }], '0.upper_limit: Too big: expected number to be <=1000000000'],
+    [
+      [{ block_index: 0, upper_limit: 1_000_000_000.000001 }],
+      '0.upper_limit: Too big: expected number to be <=1000000000',
+    ],
+    [[{ block_index: 0, upper_limit: 12.3456789 }], '0.upper_limit: Must have at most 6 decimals'],
     [[{ block_index: 0, unit_price_cents: 12.34567 }], '0.unit_price_cents: Must have at most 4 decimals'],
     [[{ upper_limit: 10 }], '0.block_index: Invalid input: expected number, received undefined'],
     [{ block_index: 0 }, 'body: Invalid input: expected array, received object'],
@@ -135,6 +141,36 @@ describe('replace', () => {
     const res = await r.owner.client.post(r.url, body);
     expect([res.status, res.body]).toEqual([400, invalid(error)]);
     expect((await r.owner.client.get(r.url)).body.data).toEqual(before);
+  });
+});
+
+describe('upper_limit bounds', () => {
+  it('takes 0 to 1,000,000,000 with up to 6 decimals and reads the limits back exactly', async () => {
+    const r = await setup();
+    const tiers = [
+      { block_index: 0, upper_limit: 0, unit_price_cents: 1 },
+      { block_index: 1, upper_limit: 0.000001, unit_price_cents: 2 },
+      { block_index: 2, upper_limit: 999_999_999.999999, unit_price_cents: 3 },
+      { block_index: 3, upper_limit: 1_000_000_000, unit_price_cents: 4 },
+      { block_index: 4, upper_limit: null, unit_price_cents: 5 },
+    ];
+    const res = await r.owner.client.post(r.url, tiers);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const limits = tiers.map((tier) => tier.upper_limit);
+    expect(res.body.data.map((b: { upper_limit: number | null }) => b.upper_limit)).toEqual(limits);
+    expect(
+      (await r.member.client.get(r.url)).body.data.map((b: { upper_limit: number | null }) => b.upper_limit),
+    ).toEqual(limits);
+  });
+
+  it('refuses a change of one tier to a limit beyond 1,000,000,000', async () => {
+    const r = await setup();
+    const res = await r.owner.client.post(r.url, [{ block_index: 0, upper_limit: null, unit_price_cents: 1 }]);
+    const changed = await r.owner.client.put(`${r.url}/${res.body.data[0].id}`, { upper_limit: 1e308 });
+    expect([changed.status, changed.body]).toEqual([
+      400,
+      invalid('upper_limit: Too big: expected number to be <=1000000000'),
+    ]);
   });
 });
 

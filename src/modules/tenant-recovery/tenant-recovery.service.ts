@@ -88,7 +88,7 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     /** The landlord's grid supply against what its tenants' own grid meters bill (extensions §12.4). */
     async recovery(auth: AuthContext, blockId: number, query: RecoveryQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(query.account_id, () => recovery(auth, blockId, query));
+      return admission.admit(auth, query.account_id, () => recovery(auth, blockId, query));
     },
   };
 }

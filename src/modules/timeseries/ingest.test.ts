@@ -280,6 +280,36 @@ describe('ingest validation: any invalid row rejects the whole request', () => {
     expect(await storedReadings(t.db, m.id)).toEqual([]);
   });
 
+  it('lists the first 20 of 49,999 duplicate timestamps, then how many more', async () => {
+    const readings = Array.from({ length: 50_000 }, () => good(0));
+    const res = await org.owner.client.post(URL, body(m, readings));
+    const listed = Array.from({ length: 20 }, (_, i) => `readings.${i + 1}.ts: Duplicate of readings.0.ts`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`${listed.join('; ')}; …and 49979 more`));
+    expect(await storedReadings(t.db, m.id)).toEqual([]);
+  });
+
+  it('lists the first 20 misaligned rows, then how many more', async () => {
+    const readings = Array.from({ length: 25 }, (_, i) => ({ ts: at(BASE, 30 * i + 1), import_kwh: 1 }));
+    const res = await org.owner.client.post(URL, body(m, readings));
+    const listed = Array.from(
+      { length: 20 },
+      (_, i) => `readings.${i}.ts: Not the start of one of the meter's 30-minute intervals`,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`${listed.join('; ')}; …and 5 more`));
+  });
+
+  it('lists exactly 20 problems without a count', async () => {
+    const readings = Array.from({ length: 20 }, (_, i) => ({ ts: at(BASE, 30 * i), import_kwh: -1 }));
+    const res = await org.owner.client.post(URL, body(m, readings));
+    const listed = Array.from(
+      { length: 20 },
+      (_, i) => `readings.${i}.import_kwh: Too small: expected number to be >=0`,
+    );
+    expect(res.body).toEqual(invalid(listed.join('; ')));
+  });
+
   it.each([
     [{ account_id: undefined, readings: [good(0)] }, 'account_id: Invalid input: expected string, received undefined'],
     [{ account_id: 'nope', readings: [good(0)] }, 'account_id: Invalid UUID'],

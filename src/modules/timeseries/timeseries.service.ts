@@ -4,7 +4,7 @@ import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
@@ -31,7 +31,7 @@ import type {
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
-/** Above these sizes a query is expensive: it runs under the admission of its organization. */
+/** Above these sizes a query is expensive: it runs under the admission of its caller and organization. */
 const CHEAP_SUMS_METERS = 100;
 const CHEAP_PROFILE_BUCKETS = 2000;
 const NO_FLOWS: EnergyFlows = { import_kwh: 0, export_kwh: 0, net_kwh: 0, kvarh: 0 };
@@ -66,8 +66,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 export function createTimeseriesService({ db, guard, admission, cache, profiles }: TimeseriesDeps) {
-  const admitIf = <T>(expensive: boolean, accountId: string, fn: () => Promise<T>) =>
-    expensive ? admission.admit(accountId, fn) : fn();
+  const admitIf = <T>(expensive: boolean, auth: AuthContext, accountId: string, fn: () => Promise<T>) =>
+    expensive ? admission.admit(auth, accountId, fn) : fn();
 
   /**
    * The meters with these serials, in the same order: 403 when one belongs to another
@@ -120,7 +120,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
 
   /**
    * The buckets of the query's range and the meters' totals in them, shaped by `then` (`shape`
-   * names what it makes) and written as JSON, under the admission of the organization when the
+   * names what it makes) and written as JSON, under the admission of the caller and the organization when the
    * buckets are many. The result is kept until the readings of one of the meters change (here, or
    * in another process once its NOTIFY arrives): dashboards ask for the same periods again and
    * again. A kept result takes no admission. The caller has checked access to the meters.
@@ -130,6 +130,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
    */
   function profileTotals<T, R>(
     shape: unknown,
+    auth: AuthContext,
     accountId: string,
     meterIds: readonly number[],
     query: BucketFields & TimeRange & { fill: string },
@@ -141,7 +142,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
     const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
     const key = JSON.stringify([shape, meterIds, query.start, query.end, grouping, query.fill]);
     return profiles.get(versions, key, () =>
-      admitIf(count > CHEAP_PROFILE_BUCKETS, accountId, async () => {
+      admitIf(count > CHEAP_PROFILE_BUCKETS, auth, accountId, async () => {
         const buckets = profileBuckets(grouping, query);
         const rows =
           meterIds.length > 0
@@ -161,7 +162,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
     point: (ts: string, label: string | undefined, totals: T | undefined) => P,
   ) {
     const meter = await readableMeter(auth, query);
-    return profileTotals(name, query.account_id, [meter.id], query, report, (buckets, rows) => {
+    return profileTotals(name, auth, query.account_id, [meter.id], query, report, (buckets, rows) => {
       const totals = new Map(rows.map((row) => [row.index, row.totals]));
       return bucketPoints(buckets, totals, query.fill === 'zero', point);
     });
@@ -177,7 +178,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
           ? []
           : [`readings.${index}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`],
       );
-      if (misaligned.length > 0) throw badRequest(misaligned.join('; '));
+      if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
       const readings = new ReadingBatch(body.readings.length);
       for (const r of body.readings)
         readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
@@ -214,7 +215,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
       const meterIds = sources.map((s) => s.meterId);
       // Each source's points name it: which source each meter is shapes the result.
       const shape = ['building', ...sources.map((s) => s.source)];
-      return profileTotals(shape, query.account_id, meterIds, query, ENERGY_FLOWS, (buckets, rows) =>
+      return profileTotals(shape, auth, query.account_id, meterIds, query, ENERGY_FLOWS, (buckets, rows) =>
         sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
     },
@@ -237,7 +238,7 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
      */
     async energySums(auth: AuthContext, body: EnergySumsBody) {
       await guard.require(auth, body.account_id, 'read');
-      return admitIf(body.meter_sns.length > CHEAP_SUMS_METERS, body.account_id, async () => {
+      return admitIf(body.meter_sns.length > CHEAP_SUMS_METERS, auth, body.account_id, async () => {
         const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
         const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
           energySums(body.account_id, chunk, body),

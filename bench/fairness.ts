@@ -1,0 +1,191 @@
+/**
+ * Fairness benchmark against PostgreSQL:
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/fairness.ts [seconds]
+ * Creates a database of its own on that server (dropped at the end) and starts the service, seeded
+ * with the demo, as a process of its own; the demo meters are stretched to a year of readings. One
+ * user signs up and creates 16 organizations, each with a building whose grid meter has the demo
+ * grid meter's year of readings, priced with a clone of the catalogue's Homeflex time-of-use
+ * tariff. Then autocannon floods the 16 buildings' energy cost over the last 365 days (round
+ * robin) at 50 connections, while the demo organization, another user's, prices its building over
+ * the last 30 days and reads one of its tariffs (read cache), each at a fixed rate. The demo's
+ * requests run the same length of time alone first: the run prints their p99 alone and during the
+ * flood, and the ratio against the target (within 3x). The service's settings
+ * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
+ * environment.
+ */
+import { loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import {
+  atFixedRate,
+  describeLatency,
+  describeStatuses,
+  eventLoopDelay,
+  fiveHundreds,
+  rebuildRollups,
+  stretchToAYear,
+} from './flood.ts';
+import {
+  apiClient,
+  freshDatabase,
+  machine,
+  percentile,
+  requireDatabaseUrl,
+  startProcess,
+  stopProcess,
+} from './support.ts';
+
+const SECONDS = Number(process.argv[2] ?? 30);
+const FLOOD_CONNECTIONS = 50;
+const FLOOD_ORGANIZATIONS = 16;
+const COST_RATE_PER_S = 4;
+const TARIFF_RATE_PER_S = 25;
+const TARGET_RATIO = 3;
+/** The catalogue's Homeflex time-of-use tariff (id fixed by migration 0004), the demo grid's tariff. */
+const HOMEFLEX_TOU = 6;
+const DAY_MS = 86_400_000;
+const PORT = '3904';
+const base = `http://127.0.0.1:${PORT}`;
+
+const costPath = (blockId: number, accountId: string, days: number) => {
+  const end = new Date();
+  const start = new Date(end.getTime() - days * DAY_MS);
+  const query = new URLSearchParams({ account_id: accountId, start: start.toISOString(), end: end.toISOString() });
+  return `/api/v1/building_blocks/${blockId}/energy-cost?${query}`;
+};
+
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
+
+const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_fairness');
+const service = await startProcess(
+  ['src/server.ts'],
+  { DATABASE_URL: database.url, PORT, SEED_DEMO: 'true', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' },
+  `${base}/readyz`,
+).catch(async (error) => {
+  await database.drop();
+  throw error;
+});
+const sql = new pg.Client({ connectionString: database.url });
+await sql.connect();
+try {
+  const demo = apiClient(base);
+  await demo.login({ email: 'demo@example.com', password: 'demo-password' });
+  const demoOrganizations = await demo.call<{ id: string; is_personal_account: boolean }[]>(
+    'GET',
+    '/api/v1/auth/organizations',
+  );
+  const demoAccount = demoOrganizations.find((o) => !o.is_personal_account)!.id;
+  const {
+    rows: [demoSite],
+  } = await sql.query<{ building_block_id: number; grid_meter_id: number; grid_tariff_id: number }>(
+    'SELECT building_block_id, grid_meter_id, grid_tariff_id FROM energy_dashboard_configs WHERE account_id = $1',
+    [demoAccount],
+  );
+  const added = await stretchToAYear(sql, demoAccount);
+
+  // One user, 16 organizations, each a building whose grid meter has a year of readings.
+  const flooder = apiClient(base);
+  const credentials = { email: `flooder-${Date.now()}@example.com`, password: 'correct horse battery' };
+  const { user } = await flooder.call<{ user: { id: string } }>('POST', '/api/v1/auth/signup', credentials);
+  await flooder.login(credentials);
+  const floodPaths: string[] = [];
+  for (let i = 0; i < FLOOD_ORGANIZATIONS; i++) {
+    const organization = await flooder.call<{ id: string }>('POST', '/api/v1/organizations', {
+      name: `Flood ${i}`,
+      primary_owner_user_id: user.id,
+    });
+    const tariff = await flooder.call<{ id: number }>('POST', `/api/v1/tariffs/catalogue/${HOMEFLEX_TOU}/clone`, {
+      account_id: organization.id,
+    });
+    const {
+      rows: [block],
+    } = await sql.query<{ id: number }>(
+      `INSERT INTO building_blocks (account_id, name, building_type, address, city, state, postal_code, country)
+       VALUES ($1, 'Flooded', 'COMMERCIAL', '1 Main Rd', 'Johannesburg', 'Gauteng', 2001, 'ZA') RETURNING id`,
+      [organization.id],
+    );
+    const {
+      rows: [meter],
+    } = await sql.query<{ id: number }>(
+      `INSERT INTO meters (account_id, building_block_id, meter_sn, meter_type, interval_minutes)
+       VALUES ($1, $2, $3, 'ELECTRICITY', 30) RETURNING id`,
+      [organization.id, block!.id, `FLOOD-${i}`],
+    );
+    await sql.query(
+      `INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
+       SELECT $1, ts, import_kwh, export_kwh, kvarh, power_kw, kva FROM readings WHERE meter_id = $2`,
+      [meter!.id, demoSite!.grid_meter_id],
+    );
+    await rebuildRollups(sql, organization.id);
+    // Through the API, as a user configures it: the source's tariff is recorded in its history.
+    await flooder.call('PUT', `/api/v1/building_blocks/${block!.id}/config`, {
+      account_id: organization.id,
+      grid_meter_id: meter!.id,
+      grid_tariff_id: tariff.id,
+    });
+    floodPaths.push(costPath(block!.id, organization.id, 365));
+  }
+  await sql.query('ANALYZE readings, readings_hourly, readings_daily');
+
+  const costUrl = `${base}${costPath(demoSite!.building_block_id, demoAccount, 30)}`;
+  const tariffUrl = `${base}/api/v1/tariffs/${demoSite!.grid_tariff_id}?account_id=${demoAccount}`;
+  const measure = (seconds: number) =>
+    Promise.all([
+      atFixedRate(costUrl, demo.token!, seconds, COST_RATE_PER_S),
+      atFixedRate(tariffUrl, demo.token!, seconds, TARIFF_RATE_PER_S),
+    ]);
+
+  // Warm the caches and the plans, then the demo alone, then the demo during the flood.
+  await measure(2);
+  await eventLoopDelay(base);
+  const loadBefore = loadAverage();
+  const [quietCost, quietTariff] = await measure(SECONDS);
+  const quietLoop = await eventLoopDelay(base);
+  const [flood, [floodCost, floodTariff]] = await Promise.all([
+    // In a worker thread: the flood must not delay the measuring requests of this thread.
+    autocannon({
+      url: base,
+      headers: { authorization: `Bearer ${flooder.token}` },
+      requests: floodPaths.map((path) => ({ method: 'GET', path })),
+      connections: FLOOD_CONNECTIONS,
+      duration: SECONDS,
+      workers: 1,
+    }),
+    measure(SECONDS),
+  ]);
+  const floodLoop = await eventLoopDelay(base);
+  const loadAfter = loadAverage();
+
+  console.log(
+    `machine: ${machine()}; service on PostgreSQL; load average (1/5/15 min) ${loadBefore} at the quiet phase's start, ${loadAfter} at the end`,
+  );
+  console.log(
+    `demo stretched to a year (${added} readings added); ${FLOOD_ORGANIZATIONS} organizations of one user, each a year of 30-minute readings`,
+  );
+  console.log(
+    `flood: building cost over 365 days, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
+  );
+  for (const [what, rate, quiet, loaded] of [
+    ['building cost over 30 days', COST_RATE_PER_S, quietCost, floodCost],
+    ['tariff read (cached)', TARIFF_RATE_PER_S, quietTariff, floodTariff],
+  ] as const) {
+    const ratio = percentile(loaded.latencies, 99) / percentile(quiet.latencies, 99);
+    console.log(`other organization, ${what} at ${rate}/s:`);
+    console.log(`  quiet: ${describeLatency(quiet.latencies)}; statuses ${describeStatuses(quiet.statuses)}`);
+    console.log(`  flood: ${describeLatency(loaded.latencies)}; statuses ${describeStatuses(loaded.statuses)}`);
+    console.log(
+      `  p99 flood / quiet: ${ratio.toFixed(2)}x (target within ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'missed'})`,
+    );
+  }
+  console.log(`service event loop delay: quiet ${quietLoop}; during the flood ${floodLoop}`);
+  const refusedWith500 = fiveHundreds(flood.statusCodeStats as never);
+  console.log(`500 answers: ${refusedWith500} (required 0)`);
+  if (refusedWith500 > 0) process.exitCode = 1;
+} finally {
+  await sql.end();
+  await stopProcess(service);
+  await database.drop();
+}

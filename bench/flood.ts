@@ -1,0 +1,98 @@
+/** What the flood benchmarks share: the demo stretched to a year, open-loop measuring clients, summaries. */
+import http from 'node:http';
+import type pg from 'pg';
+import { COMBINE_ROLLUPS, ROLLUP_COLUMNS, ROLLUP_SOURCES } from '../src/modules/timeseries/rollup-sql.ts';
+import { percentile } from './support.ts';
+
+/** Rebuilds the hourly and daily rollups of the organization's meters from their readings, as an ingest keeps them. */
+export async function rebuildRollups(sql: pg.Client, accountId: string): Promise<void> {
+  for (const [table, unit] of [
+    ['readings_hourly', 'hour'],
+    ['readings_daily', 'day'],
+  ] as const) {
+    await sql.query(`DELETE FROM ${table} WHERE meter_id IN (SELECT id FROM meters WHERE account_id = $1)`, [
+      accountId,
+    ]);
+    await sql.query(
+      `INSERT INTO ${table} (${ROLLUP_COLUMNS})
+       SELECT meter_id, date_trunc('${unit}', bucket_start, 'UTC'), ${COMBINE_ROLLUPS}
+       FROM (${ROLLUP_SOURCES.raw.select} WHERE meter_id IN (SELECT id FROM meters WHERE account_id = $1)) r
+       GROUP BY 1, 2`,
+      [accountId],
+    );
+  }
+}
+
+/**
+ * Stretches the organization's meters' readings to a year (copies shifted back by 90, 180 and 270
+ * days, written with SQL) and rebuilds their rollups. Returns how many readings were added.
+ */
+export async function stretchToAYear(sql: pg.Client, accountId: string): Promise<number> {
+  const stretched = await sql.query(
+    `INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
+     SELECT r.meter_id, r.ts - k * interval '90 days', r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva
+     FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $1, generate_series(1, 3) k
+     ON CONFLICT DO NOTHING`,
+    [accountId],
+  );
+  await rebuildRollups(sql, accountId);
+  await sql.query('ANALYZE readings, readings_hourly, readings_daily');
+  return stretched.rowCount ?? 0;
+}
+
+/** A GET on its own keep-alive connections (one client), resolving with the latency in ms and the status. */
+function timedGet(url: string, token: string, agent: http.Agent): Promise<{ ms: number; status: number }> {
+  return new Promise((resolve, reject) => {
+    const sent = performance.now();
+    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ ms: performance.now() - sent, status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Requests at a fixed rate whatever the answers' latency (open loop), as one client with its own
+ * keep-alive connections; latencies in ms, sorted, and statuses.
+ */
+export async function atFixedRate(url: string, token: string, seconds: number, ratePerS: number) {
+  const agent = new http.Agent({ keepAlive: true });
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const pending: Promise<void>[] = [];
+  const began = performance.now();
+  for (let i = 0; i < seconds * ratePerS; i++) {
+    const wait = began + (i * 1000) / ratePerS - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(
+      timedGet(url, token, agent).then(({ ms, status }) => {
+        latencies.push(ms);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { latencies, statuses };
+}
+
+export const describeStatuses = (statuses: Map<number, number> | Record<string, { count: number }>) =>
+  Object.entries(statuses instanceof Map ? Object.fromEntries(statuses) : statuses)
+    .map(([status, n]) => `${status}: ${typeof n === 'number' ? n : n.count}`)
+    .join(', ');
+
+export const describeLatency = (ms: number[]) =>
+  `p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms (${ms.length} requests)`;
+
+/** How many answers of autocannon's status counts were 500. */
+export const fiveHundreds = (statusCodeStats: Record<string, { count: number }>) => statusCodeStats['500']?.count ?? 0;
+
+/** The service's event loop delay (p99 and max, ms) since the last scrape of its /metrics. */
+export async function eventLoopDelay(base: string): Promise<string> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const seconds = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  const ms = (name: string) => (seconds(name) * 1000).toFixed(0);
+  return `p99 ${ms('nodejs_eventloop_lag_p99_seconds')} ms, max ${ms('nodejs_eventloop_lag_max_seconds')} ms`;
+}

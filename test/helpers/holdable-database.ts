@@ -1,0 +1,35 @@
+import type { Database } from '../../src/db/types.ts';
+
+/**
+ * The database with a switch: once held, the next query that reads the readings table waits
+ * until released. A request that reaches it stays in flight, having passed its access checks and
+ * its admission, however fast the database is (the embedded one runs one query at a time).
+ */
+export function holdable(db: Database) {
+  let armed: { reached: () => void; released: Promise<void> } | undefined;
+  const wrapped: Database = {
+    ...db,
+    async query(text, params, options) {
+      if (armed && /\breadings\b/.test(text)) {
+        const { reached, released } = armed;
+        armed = undefined;
+        reached();
+        await released;
+      }
+      return db.query(text, params, options);
+    },
+  };
+  function hold() {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const reachedPromise = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    armed = { reached, released };
+    return { reached: reachedPromise, release };
+  }
+  return { db: wrapped, hold };
+}
