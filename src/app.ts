@@ -56,6 +56,8 @@ export interface AppDeps {
   passwordHashing?: PasswordHashing;
   /** The built web console's directory (dist/console when absent). */
   consoleDirectory?: string;
+  /** Swagger UI's assets as the build compressed them (dist/swagger-ui when absent). */
+  swaggerUiDirectory?: string;
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
@@ -67,19 +69,21 @@ export async function buildApp({
   logStream,
   passwordHashing,
   consoleDirectory,
+  swaggerUiDirectory,
 }: AppDeps): Promise<App> {
   const app = await createHttpApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,
     corsOrigins: config.corsOrigins,
     logStream,
+    swaggerUiDirectory,
   });
 
   // Collaborators that several modules share, each built once.
-  const metrics = createMetrics(db);
+  const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
+  const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
-  const cache = createReadCache(db);
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);

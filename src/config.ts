@@ -21,6 +21,7 @@ const envSchema = z.object({
   EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
   EXPENSIVE_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).default(8),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
+  CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
 });
 
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   readonly expensiveConcurrencyPerUser: number;
   /** Organizations one user may create in 24 hours (deleted ones count); more: 429. */
   readonly organizationsPerUserPerDay: number;
+  /** The oldest data (ms) the read cache serves of another process's writes; the LISTEN heartbeat runs at a quarter of it. */
+  readonly cacheStaleMs: number;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -77,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,
     expensiveConcurrencyPerUser: e.EXPENSIVE_CONCURRENCY_PER_USER,
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
+    cacheStaleMs: e.CACHE_STALE_MS,
   });
 }

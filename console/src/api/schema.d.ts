@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
          */
         post: {
             parameters: {
@@ -212,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Revokes the session of the access token: its refresh token stops working at once. The access token itself stays valid until it expires.
+         * @description Revokes the session of the access token: its refresh token stops working at once, and the refresh cookie is cleared. The access token itself stays valid until it expires.
          */
         post: {
             parameters: {
@@ -429,7 +429,7 @@ export interface paths {
         put?: never;
         /**
          * Refresh the session
-         * @description Exchanges a refresh token for a new access token and refresh token. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         * @description Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
          */
         post: {
             parameters: {
@@ -441,8 +441,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        refresh_token: string;
-                    };
+                        /** @description Required unless the refresh cookie (ums_refresh_token) carries it */
+                        refresh_token?: string;
+                    } | null;
                 };
             };
             responses: {
@@ -2735,7 +2736,7 @@ export interface paths {
         };
         /**
          * A building block's energy cost
-         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: {
             parameters: {
@@ -2837,6 +2838,13 @@ export interface paths {
                          *                     "kvarh": 10036.388,
                          *                     "max_kva": 70.690838,
                          *                     "chargeable_kva": null,
+                         *                     "demand": {
+                         *                       "max_kva": 70.690838,
+                         *                       "chargeable_kva": null,
+                         *                       "utilised_kva": null,
+                         *                       "nmd_kva": null,
+                         *                       "excess_kva": null
+                         *                     },
                          *                     "lines": [
                          *                       {
                          *                         "item_type_code": "TOU_PEAK_ENERGY",
@@ -2872,7 +2880,9 @@ export interface paths {
                          *                     "subtotal": 37783.47,
                          *                     "tax": 5667.52,
                          *                     "total": 43450.99,
-                         *                     "missing_intervals": 0
+                         *                     "missing_intervals": 0,
+                         *                     "complete": true,
+                         *                     "warnings": []
                          *                   }
                          *                 ]
                          *               }
@@ -3001,6 +3011,13 @@ export interface paths {
                              *                   "kvarh": 10036.388,
                              *                   "max_kva": 70.690838,
                              *                   "chargeable_kva": null,
+                             *                   "demand": {
+                             *                     "max_kva": 70.690838,
+                             *                     "chargeable_kva": null,
+                             *                     "utilised_kva": null,
+                             *                     "nmd_kva": null,
+                             *                     "excess_kva": null
+                             *                   },
                              *                   "lines": [
                              *                     {
                              *                       "item_type_code": "TOU_PEAK_ENERGY",
@@ -3036,7 +3053,9 @@ export interface paths {
                              *                   "subtotal": 37783.47,
                              *                   "tax": 5667.52,
                              *                   "total": 43450.99,
-                             *                   "missing_intervals": 0
+                             *                   "missing_intervals": 0,
+                             *                   "complete": true,
+                             *                   "warnings": []
                              *                 }
                              *               ]
                              *             }
@@ -3098,7 +3117,7 @@ export interface paths {
                                     bills: {
                                         /** @description A DYNAMIC tariff priced from its items, or energy outside the schedule */
                                         approximate: boolean;
-                                        /** @description No interval of the period lacks a reading */
+                                        /** @description Every month is complete. Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
                                         complete: boolean;
                                         /** @enum {string} */
                                         currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
@@ -3129,12 +3148,27 @@ export interface paths {
                                         }[];
                                         max_kva: number | null;
                                         meter_sn: string;
-                                        /** @description The meter's intervals in the period without a reading */
+                                        /** @description The meter's aligned interval starts in the period without a reading */
                                         missing_intervals: number;
                                         /** @description The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up */
                                         months: {
-                                            /** @description The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one */
+                                            /** @description demand.chargeable_kva */
                                             chargeable_kva: number | null;
+                                            /** @description Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
+                                            complete: boolean;
+                                            /** @description The month's demand figures in kVA */
+                                            demand: {
+                                                /** @description The highest half-hour demand in the demand_periods of the NETWORK_DEMAND kVA/month item, else of the first MONTH_MAX kVA/month item; null without either */
+                                                chargeable_kva: number | null;
+                                                /** @description The EXCESS basis: the month's maximum above the NMD, else 0; null when no item uses it */
+                                                excess_kva: number | null;
+                                                /** @description The month's highest half-hour demand; null without readings */
+                                                max_kva: number | null;
+                                                /** @description The meter's notified maximum demand; null when not set */
+                                                nmd_kva: number | null;
+                                                /** @description The UTILISED_CAPACITY basis: the higher of the NMD and the highest half hour of the 12 months ending with this one; null when no item uses it */
+                                                utilised_kva: number | null;
+                                            };
                                             /** Format: date-time */
                                             end: string;
                                             export_kwh: number;
@@ -3162,6 +3196,7 @@ export interface paths {
                                             }[];
                                             /** @description The month's highest half-hour demand; null without readings */
                                             max_kva: number | null;
+                                            /** @description The meter's aligned interval starts in the month's part of the period without a reading */
                                             missing_intervals: number;
                                             /** @description YYYY-MM, a calendar month of the tariff's timezone */
                                             month: string;
@@ -3172,23 +3207,25 @@ export interface paths {
                                             start: string;
                                             /** @description In the currency, at most 2 decimals */
                                             subtotal: number;
-                                            /** @description Rounded on the month's subtotal */
+                                            /** @description subtotal x tax_rate / 100, rounded to the cent: each month's tax is its own */
                                             tax: number;
                                             /** @description In the currency, at most 2 decimals */
                                             total: number;
+                                            /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                            warnings: string[];
                                         }[];
                                         /** Format: date-time */
                                         start: string;
                                         /** @description In the currency, at most 2 decimals */
                                         subtotal: number;
                                         tariff_id: number;
-                                        /** @description In the currency, at most 2 decimals */
+                                        /** @description The months' taxes added up */
                                         tax: number;
                                         /** @description Percentage */
                                         tax_rate: number;
                                         /** @description In the currency, at most 2 decimals */
                                         total: number;
-                                        /** @description Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set */
+                                        /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                                         warnings: string[];
                                     }[];
                                     meter_id: number | null;
@@ -9182,7 +9219,7 @@ export interface paths {
                                 tariff_items: {
                                     /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                     demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                     demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                     /** @description kvarh items: the share of the kWh of the month and season not charged */
                                     free_ratio: number | null;
@@ -9490,7 +9527,7 @@ export interface paths {
                                 tariff_items: {
                                     /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                     demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                     demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                     /** @description kvarh items: the share of the kWh of the month and season not charged */
                                     free_ratio: number | null;
@@ -9841,7 +9878,7 @@ export interface paths {
                                 tariff_items: {
                                     /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                     demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                     demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                     /** @description kvarh items: the share of the kWh of the month and season not charged */
                                     free_ratio: number | null;
@@ -10180,7 +10217,7 @@ export interface paths {
         };
         /**
          * Price a meter's readings with a tariff
-         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
+         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
          */
         get: {
             parameters: {
@@ -10270,6 +10307,13 @@ export interface paths {
                          *             "kvarh": 10036.388,
                          *             "max_kva": 70.690838,
                          *             "chargeable_kva": null,
+                         *             "demand": {
+                         *               "max_kva": 70.690838,
+                         *               "chargeable_kva": null,
+                         *               "utilised_kva": null,
+                         *               "nmd_kva": null,
+                         *               "excess_kva": null
+                         *             },
                          *             "lines": [
                          *               {
                          *                 "item_type_code": "TOU_PEAK_ENERGY",
@@ -10305,7 +10349,9 @@ export interface paths {
                          *             "subtotal": 37783.47,
                          *             "tax": 5667.52,
                          *             "total": 43450.99,
-                         *             "missing_intervals": 0
+                         *             "missing_intervals": 0,
+                         *             "complete": true,
+                         *             "warnings": []
                          *           }
                          *         ]
                          *       }
@@ -10373,6 +10419,13 @@ export interface paths {
                              *           "kvarh": 10036.388,
                              *           "max_kva": 70.690838,
                              *           "chargeable_kva": null,
+                             *           "demand": {
+                             *             "max_kva": 70.690838,
+                             *             "chargeable_kva": null,
+                             *             "utilised_kva": null,
+                             *             "nmd_kva": null,
+                             *             "excess_kva": null
+                             *           },
                              *           "lines": [
                              *             {
                              *               "item_type_code": "TOU_PEAK_ENERGY",
@@ -10408,7 +10461,9 @@ export interface paths {
                              *           "subtotal": 37783.47,
                              *           "tax": 5667.52,
                              *           "total": 43450.99,
-                             *           "missing_intervals": 0
+                             *           "missing_intervals": 0,
+                             *           "complete": true,
+                             *           "warnings": []
                              *         }
                              *       ]
                              *     }
@@ -10416,7 +10471,7 @@ export interface paths {
                             data: {
                                 /** @description A DYNAMIC tariff priced from its items, or energy outside the schedule */
                                 approximate: boolean;
-                                /** @description No interval of the period lacks a reading */
+                                /** @description Every month is complete. Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
                                 complete: boolean;
                                 /** @enum {string} */
                                 currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
@@ -10447,12 +10502,27 @@ export interface paths {
                                 }[];
                                 max_kva: number | null;
                                 meter_sn: string;
-                                /** @description The meter's intervals in the period without a reading */
+                                /** @description The meter's aligned interval starts in the period without a reading */
                                 missing_intervals: number;
                                 /** @description The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up */
                                 months: {
-                                    /** @description The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one */
+                                    /** @description demand.chargeable_kva */
                                     chargeable_kva: number | null;
+                                    /** @description Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand */
+                                    complete: boolean;
+                                    /** @description The month's demand figures in kVA */
+                                    demand: {
+                                        /** @description The highest half-hour demand in the demand_periods of the NETWORK_DEMAND kVA/month item, else of the first MONTH_MAX kVA/month item; null without either */
+                                        chargeable_kva: number | null;
+                                        /** @description The EXCESS basis: the month's maximum above the NMD, else 0; null when no item uses it */
+                                        excess_kva: number | null;
+                                        /** @description The month's highest half-hour demand; null without readings */
+                                        max_kva: number | null;
+                                        /** @description The meter's notified maximum demand; null when not set */
+                                        nmd_kva: number | null;
+                                        /** @description The UTILISED_CAPACITY basis: the higher of the NMD and the highest half hour of the 12 months ending with this one; null when no item uses it */
+                                        utilised_kva: number | null;
+                                    };
                                     /** Format: date-time */
                                     end: string;
                                     export_kwh: number;
@@ -10480,6 +10550,7 @@ export interface paths {
                                     }[];
                                     /** @description The month's highest half-hour demand; null without readings */
                                     max_kva: number | null;
+                                    /** @description The meter's aligned interval starts in the month's part of the period without a reading */
                                     missing_intervals: number;
                                     /** @description YYYY-MM, a calendar month of the tariff's timezone */
                                     month: string;
@@ -10490,23 +10561,25 @@ export interface paths {
                                     start: string;
                                     /** @description In the currency, at most 2 decimals */
                                     subtotal: number;
-                                    /** @description Rounded on the month's subtotal */
+                                    /** @description subtotal x tax_rate / 100, rounded to the cent: each month's tax is its own */
                                     tax: number;
                                     /** @description In the currency, at most 2 decimals */
                                     total: number;
+                                    /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                    warnings: string[];
                                 }[];
                                 /** Format: date-time */
                                 start: string;
                                 /** @description In the currency, at most 2 decimals */
                                 subtotal: number;
                                 tariff_id: number;
-                                /** @description In the currency, at most 2 decimals */
+                                /** @description The months' taxes added up */
                                 tax: number;
                                 /** @description Percentage */
                                 tax_rate: number;
                                 /** @description In the currency, at most 2 decimals */
                                 total: number;
-                                /** @description Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set */
+                                /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                                 warnings: string[];
                             };
                             /** @description Optional human-readable text */
@@ -10721,7 +10794,7 @@ export interface paths {
                             data: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -10863,7 +10936,7 @@ export interface paths {
         put?: never;
         /**
          * Add items to a tariff
-         * @description Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         * @description Adds one item (an object, which may carry account_id) or several (an array), each with its tiers (blocks) for a BLOCK tariff; season defaults to SUMMER. price: -1,000,000 to 1,000,000 with at most 6 decimals, in the tariff currency per unit of the item type. All or nothing: an item type and season the tariff already has (or that the request repeats) is 409 and adds none. A seasonal item that can never apply (its season is not in the calendar of the tariff's DSO, or the tariff has no DSO, and its type has other items) is stored, and the answer's message names it; otherwise message is null. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
          */
         post: {
             parameters: {
@@ -10895,9 +10968,9 @@ export interface paths {
                         }[];
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
                         demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                        /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                        /** @description Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods */
                         demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
-                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                         free_ratio?: number | null;
                         /** @enum {string} */
                         item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
@@ -10922,9 +10995,9 @@ export interface paths {
                         }[];
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
                         demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                        /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                        /** @description Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods */
                         demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
-                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                         free_ratio?: number | null;
                         /** @enum {string} */
                         item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
@@ -10971,7 +11044,7 @@ export interface paths {
                             data: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -11147,7 +11220,7 @@ export interface paths {
         get?: never;
         /**
          * Update a tariff item
-         * @description Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
+         * @description Changes the item type, price or season sent (account_id may also come in the body). Another item of the tariff with the resulting type and season: 409. A seasonal item that can never apply (its season is not in the calendar of the tariff's DSO, or the tariff has no DSO, and its type has other items) is stored, and the answer's message names it; otherwise message is null. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization. An unknown item of the tariff: 404.
          */
         put: {
             parameters: {
@@ -11169,9 +11242,9 @@ export interface paths {
                         account_id?: string;
                         /** @description The demand a kVA/month item charges: MONTH_MAX (the month's highest half-hour demand in demand_periods), NMD (the meter's notified_max_demand_kva), UTILISED_CAPACITY (the higher of the NMD and the MONTH_MAX of the 12 calendar months ending with the billed one), EXCESS (MONTH_MAX above the NMD, else 0). Only on kVA/month items. Null: MONTH_MAX */
                         demand_basis?: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                        /** @description Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods */
+                        /** @description Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods */
                         demand_periods?: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
-                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh */
+                        /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                         free_ratio?: number | null;
                         /** @enum {string} */
                         item_type_code?: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
@@ -11227,7 +11300,7 @@ export interface paths {
                             data: {
                                 /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                 demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                 demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                 /** @description kvarh items: the share of the kWh of the month and season not charged */
                                 free_ratio: number | null;
@@ -13643,7 +13716,7 @@ export interface paths {
                                 tariff_items: {
                                     /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                     demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                     demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                     /** @description kvarh items: the share of the kWh of the month and season not charged */
                                     free_ratio: number | null;
@@ -13965,7 +14038,7 @@ export interface paths {
                                 tariff_items: {
                                     /** @description kVA/month items: what is charged; null: MONTH_MAX */
                                     demand_basis: ("MONTH_MAX" | "NMD" | "UTILISED_CAPACITY" | "EXCESS") | null;
-                                    /** @description kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all */
+                                    /** @description Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all */
                                     demand_periods: ("PEAK" | "STANDARD" | "OFF_PEAK")[] | null;
                                     /** @description kvarh items: the share of the kWh of the month and season not charged */
                                     free_ratio: number | null;

@@ -11,8 +11,7 @@ import type { CostService } from './cost.service.ts';
 
 const tags = ['Energy cost'];
 const params = z.object({ id: recordId });
-const PERIOD =
-  'The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. Money is computed exactly and rounded to the cent per line; tax = subtotal x tax_rate / 100. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period.';
+const PERIOD = `The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period.`;
 const EXPENSIVE =
   'Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429.';
 const period = { account_id: EXAMPLE.accountId, ...EXAMPLE_MONTH };

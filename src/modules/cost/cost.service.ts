@@ -70,7 +70,11 @@ export interface CostDeps {
 export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
   const planFor = createPlanCache();
 
-  /** The tariff's items as the engine takes them and its calendar (the reference data it names does not change). */
+  /**
+   * The tariff's items as the engine takes them and its calendar (the reference data it names does
+   * not change). Built on the tariff row at hand (its tax rate, type, dates), so kept only while that
+   * row is still the cached one: a pricing built on a row older than a write is never kept.
+   */
   function pricingOf(tariff: PricedTariff) {
     return cache.get(cacheKeys.tariffPricing(tariff.id), async () => {
       const [pricing, calendar] = await Promise.all([
@@ -78,7 +82,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
         repo.calendar(db, tariff, touScheduleId(tariff)),
       ]);
       return { pricing, calendar };
-    });
+    }, [tariff]);
   }
 
   /** What the engine prices a meter's period with under one tariff. */
@@ -236,11 +240,11 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
 
   /**
    * The plan of a bill priced from hourly rows shared with other tariffs (hourly-groups.ts), or
-   * null when this bill needs its own reads: no plan, a month-start lag, or demand from half hours.
+   * null when this bill needs its own reads: no plan, or demand from half hours.
    */
   function sharedPlan(context: BillingContext) {
     const plan = planFor(context);
-    return plan && plan.lagMs === 0 && demandFromRollups(context.intervalMinutes) ? plan : null;
+    return plan && demandFromRollups(context.intervalMinutes) ? plan : null;
   }
 
   /**

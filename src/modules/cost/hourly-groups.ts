@@ -35,8 +35,8 @@ function millionths(micro: Micro): number {
 /**
  * The aggregates the repository's hourlyAggregates gives for `plan`, from the meter's hourly rows
  * read once for several plans (several tariffs over the same period): the rows of [plan.from,
- * plan.hoursEnd) summed by plan key and by whether they fall before plan.hoursStart. Only for a
- * plan without a month-start lag (plan.lagMs 0), where no reading counts for the month before.
+ * plan.hoursEnd) summed by plan key and by whether they fall before plan.hoursStart; an hour's
+ * readings count at most the meter's intervals of an hour, as there.
  */
 export function groupHourlyRows(plan: HourlyPlan, rows: readonly HourlyRow[]): HourlyAggregate[] {
   const endHour = plan.hoursEnd.getTime() / HOUR_MS;
@@ -55,7 +55,7 @@ export function groupHourlyRows(plan: HourlyPlan, rows: readonly HourlyRow[]): H
         import: row.import_uwh,
         export: row.export_uwh,
         kvarh: row.uvarh,
-        readings: row.readings,
+        readings: Math.min(row.readings, plan.intervalsPerHour),
         max_kva: row.max_kva,
       });
       continue;
@@ -63,7 +63,7 @@ export function groupHourlyRows(plan: HourlyPlan, rows: readonly HourlyRow[]): H
     group.import = addMicro(group.import, row.import_uwh);
     group.export = addMicro(group.export, row.export_uwh);
     group.kvarh = addMicro(group.kvarh, row.uvarh);
-    group.readings += row.readings;
+    group.readings += Math.min(row.readings, plan.intervalsPerHour);
     group.max_kva = Math.max(group.max_kva, row.max_kva);
   }
   return [...groups.values()].map((group) => ({
@@ -74,6 +74,5 @@ export function groupHourlyRows(plan: HourlyPlan, rows: readonly HourlyRow[]): H
     kvarh_micro: millionths(group.kvarh),
     readings: group.readings,
     max_kva: group.max_kva,
-    previous_month_readings: 0,
   }));
 }

@@ -76,8 +76,8 @@ const reading = fc.record({
 const scenario = fc.record({
   readings: fc.array(reading, { minLength: HALF_HOURS, maxLength: HALF_HOURS }),
   tariff: fc.nat({ max: 3 }),
-  // Minutes from READINGS_FROM: a start and a length of the period, mostly on the meter's grid
-  // (the readings read once for all candidates), sometimes anywhere (each candidate reads its own).
+  // Minutes from READINGS_FROM: a start and a length of the period, mostly on the meter's grid,
+  // sometimes anywhere (partial hours at the edges, intervals across them).
   startMinute: fc.oneof(
     { arbitrary: fc.integer({ min: 0, max: 5 * 48 }).map((n) => n * 30), weight: 3 },
     { arbitrary: fc.integer({ min: 0, max: 5 * 24 * 60 }), weight: 1 },

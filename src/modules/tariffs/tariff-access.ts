@@ -1,5 +1,5 @@
 import { cacheKeys, type ReadCache, tariffCacheKeys } from '../../db/read-cache.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Executor, Transaction } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
@@ -79,6 +79,13 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
       if (!type) throw notFound('Tariff');
       return type;
     },
+
+    /** Runs a write of the organization's tariffs in a transaction that checks the caller's role on the database first (AccessGuard.transaction). */
+    transaction: <T>(auth: AuthContext, accountId: string, write: (tx: Transaction) => Promise<T>) =>
+      guard.transaction(auth, accountId, 'write', write),
+
+    /** Within a write's transaction: the caller's role checked on the database (AccessGuard.confirm). */
+    confirm: (tx: Transaction, auth: AuthContext, accountId: string) => guard.confirm(tx, auth, accountId, 'write'),
 
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
     changed: (tx: Executor, id: number) => cache.invalidate(tx, ...tariffCacheKeys(id)),
