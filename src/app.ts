@@ -18,11 +18,13 @@ import { registerBuildingBlocksModule } from './modules/building-blocks/building
 import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
+import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
 import { registerOperationsModule } from './modules/operations/operations.module.ts';
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
 import { createReferenceReader, registerReferenceModule } from './modules/reference/reference.module.ts';
 import { registerSystemModule } from './modules/system/system.module.ts';
+import { registerTariffComparisonModule } from './modules/tariff-comparison/tariff-comparison.module.ts';
 import {
   createTariffHistoryRecorder,
   registerTariffHistoryModule,
@@ -31,6 +33,7 @@ import { createTariffItemsReader, registerTariffItemsModule } from './modules/ta
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
+import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
@@ -112,7 +115,9 @@ export async function buildApp({
   const tariffAccess = createTariffAccess(db, guard, cache, details);
   registerTariffsModule(app, { db, tariffAccess, details, items: tariffItems, reference });
   registerTariffItemsModule(app, { db, tariffAccess });
-  registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
+  registerTenantRecoveryModule(app, { db, guard, admission, cost });
   registerTransitionsModule(app, {
     db,
     tariffAccess,
@@ -122,6 +127,7 @@ export async function buildApp({
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
+  registerInvoicesModule(app, { db, guard, admission, blocks, cost });
   const meters = registerMetersModule(app, {
     db,
     cache,

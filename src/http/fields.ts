@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const INT4_MAX = 2_147_483_647;
+export const INT4_MAX = 2_147_483_647;
 
 /**
  * A uuid (account_id, user and organization ids) in any case, lower-cased before any use: access

@@ -45,6 +45,9 @@ const TAGS = [
   ['Reference data', 'Tariff item types, DSOs and time-of-use schedules'],
   ['Electricity timeseries', 'Interval readings of electricity meters: ingest, profiles, sums'],
   ['Energy cost', 'Bills computed from readings and tariffs'],
+  ['Tariff comparison', 'What a building block’s source would cost on other tariffs'],
+  ['Invoices', 'The utility’s invoices, checked against the computed bills'],
+  ['Tenant recovery', 'The landlord’s supply against what its tenants’ meters bill'],
   ['Administration', 'User management with the service-role key'],
 ].map(([name, description]) => ({ name: name!, description: description! }));
 

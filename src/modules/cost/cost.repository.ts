@@ -11,6 +11,7 @@ import type {
   Reading,
   TariffType,
 } from './engine/index.ts';
+import type { HourlyRow } from './hourly-groups.ts';
 
 /** What pricing needs of a tariff's own row. */
 export interface CostTariffRow {
@@ -207,6 +208,22 @@ export const costRepository = {
         accountId,
         plan.intervalsPerHour,
       ],
+    );
+  },
+
+  /**
+   * The meter's hourly rollups of [from, to) as stored, oldest first: what several tariffs' plans
+   * group each their own way (hourly-groups.ts) when one set of readings is priced with many.
+   */
+  hourlyRows(db: Executor, accountId: string, meterId: number, from: Date, to: Date) {
+    return db.query<HourlyRow>(
+      `SELECT date_part('epoch', h.bucket_start)::int8 / 3600 AS hour, h.import_uwh, h.export_uwh, h.uvarh,
+              h.readings, h.max_kva
+       FROM readings_hourly h
+       WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
+         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)
+       ORDER BY h.bucket_start`,
+      [meterId, from, to, accountId],
     );
   },
 

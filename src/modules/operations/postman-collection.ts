@@ -58,6 +58,7 @@ const VARIABLE_OF_ID: Record<string, string> = {
   tariffs: 'tariff_id',
   catalogue: 'catalogue_tariff_id',
   tou_schedules: 'tou_schedule_id',
+  invoices: 'invoice_id',
 };
 
 /** Variables that hold numbers: written into JSON bodies without quotes. */
@@ -70,6 +71,7 @@ const NUMERIC_VARIABLES = new Set([
   'catalogue_tariff_id',
   'tou_schedule_id',
   'dso_id',
+  'invoice_id',
 ]);
 
 function variableOf(path: string, parameter: { name: string; in: string }): string | undefined {

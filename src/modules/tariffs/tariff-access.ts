@@ -4,7 +4,7 @@ import { type Access, type AccessGuard, assertOwned } from '../../http/access-gu
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
 import type { TariffDetails } from './tariff-details.ts';
-import { isCatalogueAccount } from './tariffs.model.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { tariffsRepository } from './tariffs.repository.ts';
 
 export type TariffAccess = ReturnType<typeof createTariffAccess>;
@@ -58,6 +58,14 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
       if (tariff && isCatalogueAccount(tariff.account_id)) return tariff;
       return assertOwned(tariff, accountId, 'Tariff');
     },
+
+    /**
+     * The tariffs a comparison for the organization prices when none are named: its own live ones
+     * and the catalogue's electricity tariffs in `currency` (any currency when null). The caller
+     * has checked read access to accountId.
+     */
+    comparableTariffIds: (accountId: string, currency: string | null) =>
+      tariffsRepository.comparableIds(db, accountId, CATALOGUE_ACCOUNT_ID, currency),
 
     /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
     lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),
