@@ -1,4 +1,5 @@
-import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
+import { deepFreeze } from './deep-freeze.ts';
 import { createPendingWrites } from './pending-writes.ts';
 import type { Database, Executor, ListenerState, Subscription } from './types.ts';
 
@@ -49,7 +50,8 @@ interface Stamp {
  * from) between the moment before it read and the moment it is kept.
  */
 export function createReadCache(db: Database, { staleMs = 1000, log }: ReadCacheOptions = {}) {
-  const entries = new Map<string, { value: unknown; expires: number }>();
+  /** The values kept, the least recently used dropped first beyond MAX_ENTRIES, none kept past TTL_MS. */
+  const entries = new LRUCache<string, { value: unknown }>({ max: MAX_ENTRIES, ttl: TTL_MS });
   const generations = new Map<string, number>();
   /** The stamp of each value kept, for the values derived from it. */
   const stamps = new WeakMap<object, Stamp>();
@@ -81,17 +83,9 @@ export function createReadCache(db: Database, { staleMs = 1000, log }: ReadCache
     generations.set(key, (generations.get(key) ?? 0) + 1);
   }
 
-  /** Cached values are shared by every request: frozen, so that none can change another's. */
-  function deepFreeze(value: unknown): void {
-    if (value === null || typeof value !== 'object' || Object.isFrozen(value) || value instanceof Map) return;
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-
   function store(stamp: Stamp, value: unknown) {
     deepFreeze(value);
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-    entries.set(stamp.key, { value, expires: performance.now() + TTL_MS });
+    entries.set(stamp.key, { value });
     if (typeof value === 'object' && value !== null) stamps.set(value, stamp);
   }
 
@@ -118,7 +112,7 @@ export function createReadCache(db: Database, { staleMs = 1000, log }: ReadCache
       return load();
     }
     const hit = entries.get(key);
-    if (hit && hit.expires > performance.now()) {
+    if (hit) {
       counts.hits++;
       return hit.value as T;
     }
@@ -153,7 +147,7 @@ export function createReadCache(db: Database, { staleMs = 1000, log }: ReadCache
       // Not get(key, load): two calls of one tick would each make a token, the second kept.
       if (!usable() || pending.has(key)) return {};
       const hit = entries.get(key);
-      if (hit && hit.expires > performance.now()) return hit.value as object;
+      if (hit) return hit.value as object;
       const token = {};
       store(stampOf(key), token);
       return token;
