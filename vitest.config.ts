@@ -12,8 +12,10 @@ export default defineConfig({
     // database and application.
     maxWorkers: availableParallelism(),
     isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Tests wait for events, never for the clock: these limits only end a test that hangs, and
+    // leave room for a machine whose two cores run several suites at once (load average 8 and more).
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     reporters: ['default'],
   },
 });

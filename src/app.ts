@@ -18,11 +18,13 @@ import { registerBuildingBlocksModule } from './modules/building-blocks/building
 import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
+import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
 import { registerOperationsModule } from './modules/operations/operations.module.ts';
 import { registerOrganizationsModule } from './modules/organizations/organizations.module.ts';
 import { createReferenceReader, registerReferenceModule } from './modules/reference/reference.module.ts';
 import { registerSystemModule } from './modules/system/system.module.ts';
+import { registerTariffComparisonModule } from './modules/tariff-comparison/tariff-comparison.module.ts';
 import {
   createTariffHistoryRecorder,
   registerTariffHistoryModule,
@@ -31,6 +33,7 @@ import { createTariffItemsReader, registerTariffItemsModule } from './modules/ta
 import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
+import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
@@ -53,6 +56,8 @@ export interface AppDeps {
   passwordHashing?: PasswordHashing;
   /** The built web console's directory (dist/console when absent). */
   consoleDirectory?: string;
+  /** Swagger UI's assets as the build compressed them (dist/swagger-ui when absent). */
+  swaggerUiDirectory?: string;
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
@@ -64,19 +69,21 @@ export async function buildApp({
   logStream,
   passwordHashing,
   consoleDirectory,
+  swaggerUiDirectory,
 }: AppDeps): Promise<App> {
   const app = await createHttpApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,
     corsOrigins: config.corsOrigins,
     logStream,
+    swaggerUiDirectory,
   });
 
   // Collaborators that several modules share, each built once.
-  const metrics = createMetrics(db);
+  const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
+  const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
-  const cache = createReadCache(db);
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
@@ -111,7 +118,9 @@ export async function buildApp({
   const tariffAccess = createTariffAccess(db, guard, cache, details);
   registerTariffsModule(app, { db, tariffAccess, details, items: tariffItems, reference });
   registerTariffItemsModule(app, { db, tariffAccess });
-  registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
+  registerTenantRecoveryModule(app, { db, guard, admission, cost });
   registerTransitionsModule(app, {
     db,
     tariffAccess,
@@ -121,6 +130,7 @@ export async function buildApp({
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
   const blocks = registerBuildingBlocksModule(app, { db, guard });
+  registerInvoicesModule(app, { db, guard, admission, blocks, cost });
   const meters = registerMetersModule(app, {
     db,
     cache,

@@ -5,6 +5,8 @@ import { openDatabase } from './db/open.ts';
 import { loadSigningKeys } from './modules/auth/signing-keys.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
 
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config, 'the server');
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
   const database = db.kind === 'embedded' ? `embedded (${config.dataDir})` : 'PostgreSQL';
   app.log.info(`Utility management service at ${address} (database: ${database}); API reference at ${address}/docs`);
   if (config.seedDemo) app.log.info(`Demo login: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
+  if (isLoopback(config.host)) app.log.info('Reachable from this machine only: HOST=0.0.0.0 serves the network too');
 }
 
 main().catch((error: unknown) => {

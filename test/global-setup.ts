@@ -3,17 +3,33 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
+import { type CompiledScripts, compileScripts } from './helpers/compiled-scripts.ts';
 import { databaseUrlFor } from './helpers/database-url.ts';
 import { embeddedTemplateDump } from './helpers/embedded-template.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseTemplate: { kind: 'embedded'; dumpPath: string } | { kind: 'postgres'; url: string; template: string };
+    compiledScripts: CompiledScripts;
   }
 }
 
-/** Migrates once into a template; every test file then gets its own fresh copy of it. */
+/**
+ * Migrates once into a template, which every test file then copies fresh; compiles once the
+ * scripts that tests start as processes.
+ */
 export default async function setup(project: TestProject) {
+  const compiled = await compileScripts();
+  project.provide('compiledScripts', compiled.scripts);
+  const removeDatabases = await provideDatabaseTemplate(project);
+  return async () => {
+    compiled.remove();
+    await removeDatabases?.();
+  };
+}
+
+/** The database template, and what removes its databases at the end (PostgreSQL). */
+async function provideDatabaseTemplate(project: TestProject) {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = `ums_template_${randomBytes(4).toString('hex')}`;
@@ -34,4 +50,5 @@ export default async function setup(project: TestProject) {
     };
   }
   project.provide('databaseTemplate', { kind: 'embedded', dumpPath: await embeddedTemplateDump() });
+  return undefined;
 }

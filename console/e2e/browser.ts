@@ -8,6 +8,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const chromiumInstalled = () => existsSync(CHROMIUM);
 
+/** How long Playwright waits for a page to show something (its default, 30 s, is short under load). */
+const TIMEOUT_MS = 100_000;
+
 // Headless, and quiet: this machine's network is closed, and Chromium's own connections would fail.
 const ARGS = [
   '--headless',
@@ -34,6 +37,9 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
     headless: true,
     viewport: { width: 1280, height: 900 },
   });
+  // Waits for what a page shows end only a test that hangs: a loaded machine draws pages slowly.
+  context.setDefaultTimeout(TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(TIMEOUT_MS);
   return {
     context,
     async close() {

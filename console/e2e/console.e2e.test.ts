@@ -35,7 +35,7 @@ describe.runIf(installed)('the console in Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
+    await ensureConsoleBuilt();
     t = await startTestApp();
     seed = (await seedDemo(t.db))!;
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -74,6 +74,34 @@ describe.runIf(installed)('the console in Chromium', () => {
     console.info(
       `console: energy chart drawn ${Math.round(energyMs)} ms after sign-in, whole dashboard ${Math.round(dashboardMs)} ms`,
     );
+  });
+
+  it('keeps no token where a script can read it, and a reload stays signed in through the refresh cookie', async () => {
+    const [cookie] = await browser.context.cookies(`${base}/api/v1/auth/refresh`);
+    expect(cookie).toMatchObject({
+      name: 'ums_refresh_token',
+      path: '/api/v1/auth/refresh',
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: false,
+    });
+    const readable = () =>
+      page.evaluate(() => ({
+        stored: [...Object.values(sessionStorage), ...Object.values(localStorage)],
+        cookies: document.cookie,
+      }));
+    const before = await readable();
+    expect(before.cookies).toBe('');
+    // No stored value is the refresh token or a JWT (an access token).
+    expect(before.stored.filter((value) => value.includes(cookie!.value) || /eyJ[\w-]+\.eyJ/.test(value))).toEqual([]);
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Demo Campus' }).waitFor();
+    const [next] = await browser.context.cookies(`${base}/api/v1/auth/refresh`);
+    // Signing back in spent the cookie's token: the service set the next one.
+    expect(next!.value).not.toBe(cookie!.value);
+    const after = await readable();
+    expect(after.stored.filter((value) => value.includes(next!.value) || /eyJ[\w-]+\.eyJ/.test(value))).toEqual([]);
   });
 
   it("shows the month's bill total that the API computes", async () => {
@@ -195,6 +223,7 @@ describe.runIf(installed)('the console in Chromium', () => {
   it('signs out, and the sign-up page reads well at 375 pixels too', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expect.poll(() => browser.context.cookies(`${base}/api/v1/auth/refresh`)).toEqual([]);
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create an account' }).waitFor();

@@ -2,8 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { buildConsole, consoleIsStale } from '../../scripts/build.mjs';
 
 /** Builds the console when dist/console is missing or older than its sources. */
-export function ensureConsoleBuilt(): void {
-  if (consoleIsStale()) buildConsole();
+export async function ensureConsoleBuilt(): Promise<void> {
+  if (consoleIsStale()) await buildConsole();
 }
 
 /** Signs in through the form, by keyboard. */
@@ -20,9 +20,7 @@ export async function signIn(page: Page, base: string, email: string, password: 
 
 /** Waits until no loading message is left on the page. */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('[role="status"].status').length === 0, undefined, {
-    timeout: 20_000,
-  });
+  await page.waitForFunction(() => document.querySelectorAll('[role="status"].status').length === 0);
 }
 
 /** A page of the console at an address, settled. */
@@ -34,7 +32,7 @@ export async function visit(page: Page, base: string, path: string): Promise<voi
 
 /** The time between two performance marks of the page, in milliseconds. */
 export async function between(page: Page, from: string, to: string): Promise<number> {
-  await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, to, { timeout: 20_000 });
+  await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, to);
   return page.evaluate(
     ([a, b]) => performance.getEntriesByName(b!)[0]!.startTime - performance.getEntriesByName(a!)[0]!.startTime,
     [from, to],

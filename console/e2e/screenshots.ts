@@ -11,7 +11,7 @@ import { ensureConsoleBuilt, signIn, visit } from './pages.ts';
 
 const DOCS = new URL('../../docs/', import.meta.url);
 
-ensureConsoleBuilt();
+await ensureConsoleBuilt();
 const db = await openEmbeddedDatabase({});
 await migrate(db);
 const seed = (await seedDemo(db))!;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/import-readings.ts';
 import { organizationWithRoles } from '../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
-import { insertMeter, TIMESERIES } from '../../test/helpers/timeseries-factories.ts';
+import { insertMeter, storedReadings, type TestMeter, TIMESERIES } from '../../test/helpers/timeseries-factories.ts';
 import { failureReport, READINGS_PATH, successReport, uploadReadings } from '../src/upload/upload-readings.ts';
 
 let t: TestApp;
@@ -30,12 +30,13 @@ const START = Date.UTC(2026, 3, 1);
 const slot = (i: number) => new Date(START + i * 30 * 60_000).toISOString();
 
 /** The import command sending a file to the server: its report (stderr lines) or its summary. */
-async function importCommand(text: string, batchSize: number, token = org.owner.token) {
+async function importCommand(text: string, batchSize: number, token = org.owner.token, options: string[] = []) {
   const file = join(dir, `readings-${Math.random().toString(36).slice(2)}.csv`);
   await writeFile(file, text);
   let stdout = '';
   let stderr = '';
-  await main(['--url', address, '--account', org.accountId, '--file', file, '--batch-size', String(batchSize)], {
+  const args = ['--url', address, '--account', org.accountId, '--file', file, '--batch-size', String(batchSize)];
+  await main([...args, ...options], {
     env: { UMS_TOKEN: token },
     withDatabase: () => Promise.reject(new Error('the database must not be opened')),
     stdout: new PassThrough().on('data', (chunk) => {
@@ -49,7 +50,7 @@ async function importCommand(text: string, batchSize: number, token = org.owner.
 }
 
 /** The console's upload of the same text: its report, and the progress it showed. */
-async function consoleUpload(text: string, batchSize: number, token = org.owner.token) {
+async function consoleUpload(text: string, batchSize: number, token = org.owner.token, timeZone?: string) {
   const progress: number[] = [];
   const post = (body: string) =>
     fetch(`${address}${READINGS_PATH}`, {
@@ -62,6 +63,7 @@ async function consoleUpload(text: string, batchSize: number, token = org.owner.
       accountId: org.accountId,
       file: new Blob([text]),
       batchSize,
+      timeZone,
       post,
       onProgress: ({ bytes, total }) => progress.push(bytes / total),
     });
@@ -135,6 +137,44 @@ describe('readings upload from the console', () => {
       const text = `${HEADER}\n${m},${slot(0)},1,0,0\n`;
       const command = await importCommand(text, 10, org.member.token);
       expect((await consoleUpload(text, 10, org.member.token)).report).toEqual(command.stderr);
+    });
+  });
+
+  describe('local times without offset', () => {
+    const localFile = (meter: string) =>
+      [HEADER, `${meter},2026-04-01 08:00,1,0,0`, `${meter},2026-04-01T08:30,2,0,0`, `${meter},${slot(0)},3,0,0`]
+        .map((line) => `${line}\n`)
+        .join('');
+    const stored = async (meter: TestMeter) => (await storedReadings(t.db, meter.id)).map((r) => [r.ts, r.import_kwh]);
+
+    it('reads them in the chosen time zone, as the command with --tz does', async () => {
+      const byConsole = await insertMeter(t.db, org.accountId);
+      const byCommand = await insertMeter(t.db, org.accountId);
+      const upload = await consoleUpload(localFile(byConsole.meter_sn), 10, org.owner.token, 'Africa/Johannesburg');
+      expect(upload.report).toEqual(['Imported 3 readings (3 inserted, 0 updated) from readings.csv']);
+      const command = await importCommand(localFile(byCommand.meter_sn), 10, org.owner.token, [
+        '--tz',
+        'Africa/Johannesburg',
+      ]);
+      expect(command.stderr).toEqual([]);
+      const expected = [
+        ['2026-04-01T00:00:00.000Z', 3],
+        ['2026-04-01T06:00:00.000Z', 1],
+        ['2026-04-01T06:30:00.000Z', 2],
+      ];
+      expect(await stored(byConsole)).toEqual(expected);
+      expect(await stored(byCommand)).toEqual(expected);
+    });
+
+    it('refuses them without a time zone, and says to choose one', async () => {
+      const meter = await insertMeter(t.db, org.accountId);
+      const upload = await consoleUpload(localFile(meter.meter_sn), 10);
+      expect(upload.report).toEqual([
+        'Import failed: line 2: ts: "2026-04-01 08:00" has no UTC offset: name the file\'s time zone ' +
+          '(e.g. Africa/Johannesburg), or write the offset (e.g. 2026-04-01T08:00:00+02:00)',
+        "The file's times have no UTC offset: choose the time zone they were taken in, and upload it again.",
+      ]);
+      expect(await stored(meter)).toEqual([]);
     });
   });
 });

@@ -151,6 +151,45 @@ describe('import command', () => {
     expect((await storedReadings(t.db, m.id)).map((r) => r.import_kwh)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it('refuses a line over 1 MB by its number, without echoing it; earlier batches stay', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const line = (i: number) => `${m.meter_sn},${new Date(Date.UTC(2026, 3, 1, 0, 30 * i)).toISOString()},1,0,0`;
+    const long = `${m.meter_sn},2026-04-01T05:00:00Z,${'9'.repeat(32 * 1024 * 1024)},0,0`;
+    const failed = await importFile(await csv([HEADER, line(0), line(1), line(2), line(3), long, line(4)]));
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(
+      'Import failed: line 6: longer than 1 MB (1048576 bytes); a line of readings is far shorter: is this the right file?\n' +
+        'Stored before the failure: 3 readings (3 inserted, 0 updated); the batch with the failing line was not stored. ' +
+        'Fix the file and run the import again: readings already stored are replaced by the same values.\n',
+    );
+    expect(await storedReadings(t.db, m.id)).toHaveLength(3);
+  });
+
+  it('refuses an endless file without a line end (/dev/zero) after its first megabyte', async () => {
+    const result = await run(['--account', org.accountId, '--file', '/dev/zero']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Import failed: line 1: longer than 1 MB (1048576 bytes); a line of readings is far shorter: is this the right file?\n',
+    });
+  });
+
+  it('quotes at most the first 40 characters of a bad field', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const huge = `2${'0'.repeat(500_000)}`;
+    const badTs = await importFile(await csv([HEADER, `${m.meter_sn},${huge},1,0,0`]));
+    expect(badTs.stderr).toBe(
+      `Import failed: line 2: ts: Invalid ISO datetime, found "2${'0'.repeat(39)}…" (500001 characters)\n`,
+    );
+    const badSerial = await importFile(await csv([HEADER, `${'S'.repeat(100_000)},2026-04-01T00:00:00Z,1,0,0`]));
+    expect(badSerial.stderr).toBe(
+      `Import failed: line 2: meter_sn: must be 1 to 64 characters, found "${'S'.repeat(40)}…" (100000 characters)\n`,
+    );
+    const badHeader = await importFile(await csv([`${HEADER},${'c'.repeat(1000)}`]));
+    expect(badHeader.stderr).toContain(`unknown column "${'c'.repeat(40)}…" (1000 characters)`);
+  });
+
   describe('batches written side by side', () => {
     let meters: TestMeter[];
     let file: string;
@@ -311,7 +350,7 @@ describe('import command', () => {
     [[], 'line 1: the file is empty (a header line is required)'],
     [['', HEADER], 'line 1: the first line must be the header'],
     [[HEADER, 'M1,2026-04-01T00:00:00Z,1'], 'line 2: expected 5 fields, found 3'],
-    [[HEADER, 'M1,2026-04-01 00:00,1,0,0'], 'line 2: ts: Invalid ISO datetime, found "2026-04-01 00:00"'],
+    [[HEADER, 'M1,2026-04-01 00:00:00Z,1,0,0'], 'line 2: ts: Invalid ISO datetime, found "2026-04-01 00:00:00Z"'],
     [
       [HEADER, 'M1,2026-04-01T00:00:00Z,0x10,0,0'],
       'line 2: import_kwh: must be a number from 0 to 1000000, found "0x10"',
@@ -396,5 +435,111 @@ describe('import command', () => {
     }
     expect(stdout.text()).toMatch(/^Imported 1 readings \(1 inserted, 0 updated\)/);
     expect(await storedReadings(t.db, m.id)).toHaveLength(1);
+  });
+});
+
+describe('import command: local times without offset, with --tz', () => {
+  const importLocal = (file: string, ...options: string[]) =>
+    run(['--account', org.accountId, '--file', file, ...options]);
+  const stored = async (meter: TestMeter) =>
+    (await storedReadings(t.db, meter.id)).map((r) => [r.ts, r.import_kwh] as const);
+
+  it('refuses them without --tz, naming the line and suggesting --tz, and stores nothing', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const file = await csv([
+      HEADER,
+      `${m.meter_sn},2026-11-25T06:00:00Z,1,0,0`,
+      `${m.meter_sn},2026-11-25 08:30,2,0,0`,
+    ]);
+    expect(await importLocal(file)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Import failed: line 3: ts: "2026-11-25 08:30" has no UTC offset: name the file\'s time zone ' +
+        '(e.g. Africa/Johannesburg), or write the offset (e.g. 2026-11-25T08:30:00+02:00)\n' +
+        "The file's times have no UTC offset: run the import again with the time zone they were taken in, " +
+        'e.g. --tz Africa/Johannesburg.\n',
+    });
+    expect(await stored(m)).toEqual([]);
+  });
+
+  it('reads them in a zone without daylight saving (Africa/Johannesburg, UTC+2); times with an offset keep it', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const file = await csv([
+      HEADER,
+      `${m.meter_sn},2026-11-25 08:00,1,0,0`,
+      `${m.meter_sn},2026-11-25T08:30,2,0,0`,
+      `${m.meter_sn},2026-11-25 09:00:00,3,0,0`,
+      `${m.meter_sn},2026-11-25T09:30:00.000,4,0,0`,
+      `${m.meter_sn},2026-11-25T00:00:00+01:00,5,0,0`,
+      `${m.meter_sn},2026-12-31 23:30,6,0,0`,
+    ]);
+    const result = await importLocal(file, '--tz', 'Africa/Johannesburg');
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(await stored(m)).toEqual([
+      ['2026-11-24T23:00:00.000Z', 5],
+      ['2026-11-25T06:00:00.000Z', 1],
+      ['2026-11-25T06:30:00.000Z', 2],
+      ['2026-11-25T07:00:00.000Z', 3],
+      ['2026-11-25T07:30:00.000Z', 4],
+      ['2026-12-31T21:30:00.000Z', 6],
+    ]);
+  });
+
+  it('reads them in a zone with daylight saving (Europe/Berlin) on both sides of the spring gap', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    // 2026-03-29: at 02:00 CET (UTC+1) the clocks go forward to 03:00 CEST (UTC+2).
+    const file = await csv([
+      HEADER,
+      `${m.meter_sn},2026-03-29 01:00,1,0,0`,
+      `${m.meter_sn},2026-03-29 01:30,2,0,0`,
+      `${m.meter_sn},2026-03-29 03:00,3,0,0`,
+      `${m.meter_sn},2026-03-29 03:30,4,0,0`,
+      `${m.meter_sn},2026-07-01 12:00,5,0,0`,
+      `${m.meter_sn},2026-10-25 01:30,6,0,0`,
+      `${m.meter_sn},2026-10-25 03:00,7,0,0`,
+    ]);
+    const result = await importLocal(file, '--tz', 'Europe/Berlin');
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(await stored(m)).toEqual([
+      ['2026-03-29T00:00:00.000Z', 1],
+      ['2026-03-29T00:30:00.000Z', 2],
+      ['2026-03-29T01:00:00.000Z', 3],
+      ['2026-03-29T01:30:00.000Z', 4],
+      ['2026-07-01T10:00:00.000Z', 5],
+      ['2026-10-24T23:30:00.000Z', 6],
+      ['2026-10-25T02:00:00.000Z', 7],
+    ]);
+  });
+
+  it('refuses a local time that the clocks skip or show twice, naming the line', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const gap = await importLocal(await csv([HEADER, `${m.meter_sn},2026-03-29 02:30,1,0,0`]), '--tz', 'Europe/Berlin');
+    expect([gap.code, gap.stderr.split('\n')[0]]).toEqual([
+      1,
+      'Import failed: line 2: ts: "2026-03-29 02:30" does not exist in Europe/Berlin: the clocks skip it (they go forward)',
+    ]);
+    const twice = await importLocal(
+      await csv([HEADER, `${m.meter_sn},2026-10-25 02:30,1,0,0`]),
+      '--tz',
+      'Europe/Berlin',
+    );
+    expect([twice.code, twice.stderr.split('\n')[0]]).toEqual([
+      1,
+      'Import failed: line 2: ts: "2026-10-25 02:30" happens twice in Europe/Berlin (the clocks go back): ' +
+        'write it with its UTC offset (+02:00 or +01:00)',
+    ]);
+    const noDate = await importLocal(await csv([HEADER, `${m.meter_sn},2026-02-30 02:30,1,0,0`]), '--tz', 'UTC');
+    expect([noDate.code, noDate.stderr.split('\n')[0]]).toEqual([
+      1,
+      'Import failed: line 2: ts: "2026-02-30 02:30" is not a date and time',
+    ]);
+    expect(await stored(m)).toEqual([]);
+  });
+
+  it('refuses a --tz that is no time zone, before reading the file', async () => {
+    const result = await importLocal(join(dir, 'none.csv'), '--tz', 'Africa/Nowhere');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^--tz: not a time zone: an IANA name such as Africa\/Johannesburg\nUsage:/);
   });
 });

@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Database } from '../db/types.ts';
 import { uuid } from '../http/fields.ts';
+import { isTimeZone } from '../lib/time-zone.ts';
 import {
   DEFAULT_BATCH_SIZE,
   type ImportProgress,
@@ -16,10 +17,11 @@ import {
 } from '../modules/timeseries/import/csv-import.ts';
 import { importIntoDatabase } from '../modules/timeseries/import/import-into-database.ts';
 import { importThroughServer, READINGS_PATH } from '../modules/timeseries/import/import-through-server.ts';
+import { MissingOffsetError } from '../modules/timeseries/import/readings-csv.ts';
 import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
 
-const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--batch-size <rows>]
-       npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--batch-size <rows>]`;
+const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--tz <time zone>] [--batch-size <rows>]
+       npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--tz <time zone>] [--batch-size <rows>]`;
 
 const HELP = `${USAGE}
 
@@ -39,6 +41,12 @@ The CSV file starts with a header line naming its columns: meter_sn, ts, import_
 optionally export_kwh, kvarh, power_kw, kva. --batch-size: lines per batch, 1 to
 ${MAX_READINGS_PER_REQUEST} (default ${DEFAULT_BATCH_SIZE}).
 
+ts is an ISO 8601 date-time with its UTC offset (2026-11-25T08:00:00+02:00, or Z). A file of local
+times without offset, as spreadsheets write them (2026-11-25 08:00, 2026-11-25T08:00:00), needs
+--tz, the IANA time zone they were taken in (e.g. --tz Africa/Johannesburg); times with an offset
+keep theirs. A local time that the zone's clocks skip or show twice (daylight saving changes) is
+refused: write those lines with their offset.
+
 Batches are stored in file order, each one whole or not at all (through a server: each request,
 one meter's lines of a batch). The import stops at the first bad line or failed request: what was
 stored before it stays, and the summary says how much; run the fixed file again to complete it
@@ -46,6 +54,7 @@ stored before it stays, and the summary says how much; run the fixed file again 
 
 Examples:
   npm run import -- --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file readings.csv
+  npm run import -- --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file local-times.csv --tz Africa/Johannesburg
 
   export UMS_TOKEN=$(curl -s http://127.0.0.1:3000/api/v1/auth/login -H 'content-type: application/json' \\
     -d '{"email":"owner@example.com","password":"..."}' | jq -r .data.access_token)
@@ -56,6 +65,7 @@ const argsSchema = z.object({
   account: uuid,
   file: z.string().min(1),
   'batch-size': z.coerce.number().int().min(1).max(MAX_READINGS_PER_REQUEST).default(DEFAULT_BATCH_SIZE),
+  tz: z.string().refine(isTimeZone, 'not a time zone: an IANA name such as Africa/Johannesburg').optional(),
 });
 
 export interface CliDeps {
@@ -91,6 +101,7 @@ function parseCommandLine(argv: string[]) {
       account: { type: 'string' },
       file: { type: 'string' },
       'batch-size': { type: 'string' },
+      tz: { type: 'string' },
     },
     strict: true,
   });
@@ -140,6 +151,7 @@ export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Pr
       accountId: args.account,
       file: args.file,
       batchSize: args['batch-size'],
+      timeZone: args.tz,
       onProgress: ({ bytes, readings }: ImportProgress) => bar.update(bytes, { readings }),
     };
     const summary = args.url
@@ -156,6 +168,12 @@ export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Pr
   } catch (error) {
     bar.stop();
     deps.stderr.write(`Import failed: ${(error as Error).message}\n`);
+    if (error instanceof MissingOffsetError || (error as Error).cause instanceof MissingOffsetError) {
+      deps.stderr.write(
+        "The file's times have no UTC offset: run the import again with the time zone they were taken in, " +
+          'e.g. --tz Africa/Johannesburg.\n',
+      );
+    }
     if (error instanceof PartialImportError) {
       deps.stderr.write(
         `Stored before the failure: ${counted(error.stored)}; ${error.advice.notStored}. ` +

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /** What the lock file says about the process holding it. */
 export interface LockHolder {
@@ -44,14 +44,26 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
-function readHolder(file: string): LockHolder | undefined {
+const parsedHolder = (text: string): LockHolder | undefined => {
   try {
-    const holder = JSON.parse(readFileSync(file, 'utf8')) as LockHolder;
+    const holder = JSON.parse(text) as LockHolder;
     return Number.isInteger(holder.pid) && holder.pid > 0 ? holder : undefined;
   } catch {
     return undefined;
   }
+};
+
+/** The text of a lock file, undefined when there is none. */
+function lockText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
+
+const readHolder = (file: string) => parsedHolder(lockText(file) ?? '');
 
 /** Locks held by this process, by lock file. */
 const heldHere = new Set<string>();
@@ -69,14 +81,57 @@ function isAlive(file: string, holder: LockHolder): boolean {
   return start === undefined || start === holder.start;
 }
 
-/** Creates the lock file whole, or fails with EEXIST: a reader never sees it half written. */
-function create(file: string, holder: LockHolder): void {
+/** A file next to file holding holder, written whole: linked or renamed into place, never seen half written. */
+function draftOf(file: string, holder: LockHolder): string {
   const draft = `${file}.${process.pid}.${holder.token}`;
   writeFileSync(draft, `${JSON.stringify(holder)}\n`, { flag: 'wx' });
+  return draft;
+}
+
+/** Creates the lock file whole, or fails with EEXIST. */
+function create(file: string, holder: LockHolder): void {
+  const draft = draftOf(file, holder);
   try {
     linkSync(draft, file);
   } finally {
     unlinkSync(draft);
+  }
+}
+
+const isTaken = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EEXIST';
+
+/** The n-th claim file of the takeover of the lock file whose text is left. */
+export const takeoverClaimOf = (file: string, left: string, n: number) =>
+  `${file}.takeover-${createHash('sha256').update(left).digest('hex').slice(0, 16)}.${n}`;
+
+/**
+ * Replaces the lock file, whose text is left by a process that is gone (or unreadable), with
+ * holder's: true once done, false when the file changed meanwhile. Takers of the same left
+ * lock first create a claim file named after its text, exclusively (O_EXCL): the first claim
+ * whose creator is alive wins, and a claim left by a taker that died is passed over to the next
+ * one. The winner checks the lock still has the text it claimed, then renames its own file over
+ * it, so that at most one process ever holds the lock. Throws DatabaseInUseError when another
+ * live process is taking it over.
+ */
+function takeOver(dataDir: string, file: string, left: string, holder: LockHolder): boolean {
+  const claimOf = (n: number) => takeoverClaimOf(file, left, n);
+  let n = 1;
+  for (; ; n++) {
+    try {
+      create(claimOf(n), holder);
+      break;
+    } catch (error) {
+      if (!isTaken(error)) throw error;
+    }
+    const claimant = readHolder(claimOf(n));
+    if (claimant && isAlive(claimOf(n), claimant)) throw new DatabaseInUseError(dataDir, claimant);
+  }
+  try {
+    if (lockText(file) !== left) return false;
+    renameSync(draftOf(file, holder), file);
+    return true;
+  } finally {
+    for (let k = 1; k <= n; k++) rmSync(claimOf(k), { force: true });
   }
 }
 
@@ -103,13 +158,15 @@ export function lockDataDir(dataDir: string, owner?: string): DataDirLock {
       create(file, holder);
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!isTaken(error)) throw error;
     }
-    const current = readHolder(file);
+    const left = lockText(file);
+    if (left === undefined) continue;
+    const current = parsedHolder(left);
     if (current && isAlive(file, current)) throw new DatabaseInUseError(dataDir, current);
-    if (attempt === 2) throw new Error(`could not take over ${file}, left by a process that is gone`);
     // Its holder is gone, or it is unreadable (a lock file is never seen half written): taken over.
-    rmSync(file, { force: true });
+    if (takeOver(dataDir, file, left, holder)) break;
+    if (attempt === 3) throw new Error(`could not take over ${file}, left by a process that is gone`);
   }
   heldHere.add(file);
 

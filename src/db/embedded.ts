@@ -69,11 +69,15 @@ export async function openEmbeddedDatabase(options: {
     async ping() {
       await pg.query('SELECT 1');
     },
+    // One process, no connection to lose: a notification arrives as its transaction commits.
     async listen(channel, onPayload, onState) {
       const unlisten = await pg.listen(channel, onPayload);
-      onState(true);
-      return async () => {
-        if (!pg.closed) await unlisten();
+      onState('listening');
+      return {
+        isCurrent: () => !pg.closed,
+        async stop() {
+          if (!pg.closed) await unlisten();
+        },
       };
     },
     connectionsInUse: () => (pg.closed ? 0 : 1),

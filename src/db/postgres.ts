@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { busyOr } from './database-busy.ts';
+import { listenOn } from './postgres-listener.ts';
 import { typeParsers } from './type-parsers.ts';
 import type { Database, Executor, QueryOptions, Transaction } from './types.ts';
 
@@ -73,60 +74,6 @@ function pacedSocket(): net.Socket {
   return socket;
 }
 
-const RECONNECT_MS = 1000;
-
-/**
- * LISTEN on a dedicated connection (a pooled one would be returned and reused). When the
- * connection drops, it reconnects every second and reports the gap through onState.
- */
-function listenOn(
-  connectionString: string,
-  channel: string,
-  onPayload: (p: string) => void,
-  onState: (l: boolean) => void,
-) {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-
-  const lost = () => {
-    if (stopped || retry) return;
-    onState(false);
-    client?.removeAllListeners();
-    client?.on('error', () => {});
-    client?.end().catch(() => {});
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, RECONNECT_MS);
-    retry.unref();
-  };
-
-  async function connect(): Promise<void> {
-    client = new pg.Client({ connectionString });
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (message) => onPayload(message.payload ?? ''));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      onState(true);
-    } catch {
-      lost();
-    }
-  }
-
-  return {
-    connect,
-    async stop() {
-      stopped = true;
-      if (retry) clearTimeout(retry);
-      client?.removeAllListeners();
-      await client?.end().catch(() => {});
-    },
-  };
-}
-
 export interface PostgresDatabase extends Database {
   readonly pool: pg.Pool;
 }
@@ -176,10 +123,10 @@ export function openPostgresDatabase(
     async ping() {
       await pool.query('SELECT 1');
     },
-    async listen(channel, onPayload, onState) {
-      const listener = listenOn(connectionString, channel, onPayload, onState);
+    async listen(channel, onPayload, onState, staleMs) {
+      const listener = listenOn(connectionString, channel, onPayload, onState, staleMs);
       await listener.connect();
-      return listener.stop;
+      return listener;
     },
     connectionsInUse: () => pool.totalCount - pool.idleCount,
     async close() {

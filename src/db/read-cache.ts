@@ -1,76 +1,137 @@
-import type { Database, Executor } from './types.ts';
+import { LRUCache } from 'lru-cache';
+import { deepFreeze } from './deep-freeze.ts';
+import { createPendingWrites } from './pending-writes.ts';
+import type { Database, Executor, ListenerState, Subscription } from './types.ts';
 
 const CHANNEL = 'ums_cache';
+/** The payload that tells a write committed (its id follows); every other payload is a key. */
+const COMMITTED_PREFIX = 'ums-written:';
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 20_000;
-/** How long a key written by an uncommitted (or rolled back) transaction stays uncached. */
-const DIRTY_MS = 10_000;
+/** Keys whose generation is remembered; beyond, all are forgotten at once (a new epoch). */
+const MAX_GENERATIONS = 100_000;
+
+/** What the log of a listener state says, and how loud. */
+const STATE_LOG: Record<ListenerState, { level: 'info' | 'warn'; message: string }> = {
+  listening: { level: 'info', message: 'Read cache: listening for changes, cache in use' },
+  late: { level: 'warn', message: 'Read cache: change notices are late, cache bypassed' },
+  lost: { level: 'warn', message: 'Read cache: change notice connection lost, cache bypassed, reconnecting' },
+};
+
+/** What the cache logs to (pino's and Fastify's loggers have this shape). */
+export interface CacheLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface ReadCacheOptions {
+  /** The oldest a served value may be, in ms: CACHE_STALE_MS. */
+  staleMs?: number;
+  log?: CacheLog;
+}
+
+/** A value read under key while the epoch and the key's generation were these. */
+interface Stamp {
+  key: string;
+  epoch: number;
+  generation: number;
+}
 
 /**
  * An in-process cache of hot reads (memberships, tariffs with their items) shared by every
  * process on one database. A write names the keys it changes with invalidate() inside its
- * transaction: the key is dropped here at once and stays uncached until the NOTIFY that the
- * commit delivers to every process (this one included) drops it everywhere. While the LISTEN
- * connection is down, nothing is served from the cache; when it comes back, all is dropped.
+ * transaction: the key is dropped here at once and stays uncached until this process sees the
+ * write commit (a notification of the transaction); the NOTIFY that the commit delivers to every
+ * process drops it everywhere. Nothing is served from the cache while the LISTEN subscription is
+ * not current (a notification committed more than staleMs ago may be missing); when its state
+ * changes, all is dropped and a new epoch begins, so that no load begun before is kept.
+ *
+ * A load is kept only if no notice touched its key (or the keys of the values it was derived
+ * from) between the moment before it read and the moment it is kept.
  */
-export function createReadCache(db: Database) {
-  const entries = new Map<string, { value: unknown; expires: number }>();
+export function createReadCache(db: Database, { staleMs = 1000, log }: ReadCacheOptions = {}) {
+  /** The values kept, the least recently used dropped first beyond MAX_ENTRIES, none kept past TTL_MS. */
+  const entries = new LRUCache<string, { value: unknown }>({ max: MAX_ENTRIES, ttl: TTL_MS });
   const generations = new Map<string, number>();
-  const dirtyUntil = new Map<string, number>();
-  let listening = false;
-  let stopListening: (() => Promise<void>) | undefined;
+  /** The stamp of each value kept, for the values derived from it. */
+  const stamps = new WeakMap<object, Stamp>();
+  const pending = createPendingWrites();
+  let epoch = 0;
+  let state: ListenerState | undefined;
+  let subscription: Subscription | undefined;
+  const counts = { hits: 0, misses: 0, bypasses: 0 };
 
-  const bump = (key: string) => generations.set(key, (generations.get(key) ?? 0) + 1);
-  const drop = (key: string) => {
-    entries.delete(key);
-    bump(key);
+  const usable = () => state === 'listening' && subscription?.isCurrent() === true;
+  const stampOf = (key: string): Stamp => ({ key, epoch, generation: generations.get(key) ?? 0 });
+  const unchanged = (stamp: Stamp) =>
+    stamp.epoch === epoch && (generations.get(stamp.key) ?? 0) === stamp.generation && !pending.has(stamp.key);
+  /** Whether a value handed out earlier is still what its key holds (false for one that was never kept). */
+  const stillCurrent = (value: object) => {
+    const stamp = stamps.get(value);
+    return stamp !== undefined && unchanged(stamp);
   };
-  const isDirty = (key: string) => (dirtyUntil.get(key) ?? 0) > Date.now();
 
-  /** Cached values are shared by every request: frozen, so that none can change another's. */
-  function deepFreeze(value: unknown): void {
-    if (value === null || typeof value !== 'object' || Object.isFrozen(value) || value instanceof Map) return;
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+  function newEpoch() {
+    epoch++;
+    entries.clear();
+    generations.clear();
   }
 
-  function store(key: string, value: unknown) {
+  function drop(key: string) {
+    entries.delete(key);
+    if (generations.size >= MAX_GENERATIONS) newEpoch();
+    generations.set(key, (generations.get(key) ?? 0) + 1);
+  }
+
+  function store(stamp: Stamp, value: unknown) {
     deepFreeze(value);
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-    entries.set(key, { value, expires: Date.now() + TTL_MS });
+    entries.set(stamp.key, { value });
+    if (typeof value === 'object' && value !== null) stamps.set(value, stamp);
   }
 
-  /** The cached value of key, or load()'s, which is kept only if no write touched the key meanwhile. */
-  async function get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (!listening || isDirty(key)) return load();
+  function changeState(next: ListenerState) {
+    state = next;
+    newEpoch();
+    const { level, message } = STATE_LOG[next];
+    log?.[level]({ cacheListener: next }, message);
+  }
+
+  function received(payload: string) {
+    if (payload.startsWith(COMMITTED_PREFIX)) pending.committed(payload.slice(COMMITTED_PREFIX.length));
+    else drop(payload);
+  }
+
+  /**
+   * The cached value of key, or load()'s, which is kept only if no write touched the key meanwhile.
+   * derivedFrom names values load() builds on that came from this cache (a tariff row for its
+   * pricing): it is kept only if each of them is still what its own key holds.
+   */
+  async function get<T>(key: string, load: () => Promise<T>, derivedFrom: readonly object[] = []): Promise<T> {
+    if (!usable() || pending.has(key)) {
+      counts.bypasses++;
+      return load();
+    }
     const hit = entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit.value as T;
-    const generation = generations.get(key);
+    if (hit) {
+      counts.hits++;
+      return hit.value as T;
+    }
+    counts.misses++;
+    const stamp = stampOf(key);
     const value = await load();
     // Absent rows are not kept: a row created later under the same key must be seen at once.
-    if (value !== undefined && listening && generations.get(key) === generation && !isDirty(key)) store(key, value);
+    if (value !== undefined && usable() && unchanged(stamp) && derivedFrom.every(stillCurrent)) store(stamp, value);
     return value;
   }
 
   return {
     async start() {
-      stopListening = await db.listen(
-        CHANNEL,
-        (key) => {
-          dirtyUntil.delete(key);
-          drop(key);
-        },
-        (state) => {
-          listening = state;
-          entries.clear();
-          generations.clear();
-        },
-      );
+      subscription = await db.listen(CHANNEL, received, changeState, staleMs);
     },
 
     async stop() {
-      listening = false;
-      await stopListening?.();
+      state = undefined;
+      await subscription?.stop();
     },
 
     get,
@@ -79,29 +140,28 @@ export function createReadCache(db: Database) {
      * A token of what key names as it is now: the same object until the key is invalidated (here or
      * by another process's NOTIFY) or its time to live passes, so that a result computed from the
      * key's data can be kept by it. A fresh one on every call while nothing can be kept (the cache
-     * is not listening, or a transaction not yet committed everywhere wrote the key). Nothing is
+     * is not current, or a write of this process not yet seen committed named the key). Nothing is
      * read: it takes no time.
      */
     version(key: string): object {
       // Not get(key, load): two calls of one tick would each make a token, the second kept.
-      if (!listening || isDirty(key)) return {};
+      if (!usable() || pending.has(key)) return {};
       const hit = entries.get(key);
-      if (hit && hit.expires > Date.now()) return hit.value as object;
+      if (hit) return hit.value as object;
       const token = {};
-      store(key, token);
+      store(stampOf(key), token);
       return token;
     },
 
     /** Marks keys as changed by the transaction tx; every process drops them once it commits. */
     async invalidate(tx: Executor, ...keys: string[]) {
-      if (dirtyUntil.size > MAX_ENTRIES)
-        for (const [key, until] of dirtyUntil) if (until < Date.now()) dirtyUntil.delete(key);
-      for (const key of keys) {
-        dirtyUntil.set(key, Date.now() + DIRTY_MS);
-        drop(key);
-      }
-      await notifyChanged(tx, keys);
+      const write = pending.begin(keys);
+      for (const key of keys) drop(key);
+      await notifyChanged(tx, [...keys, `${COMMITTED_PREFIX}${write}`]);
     },
+
+    /** Whether the cache is in use (its subscription current), and how lookups went since the start. */
+    stats: () => ({ listening: usable(), ...counts }),
   };
 }
 

@@ -24,6 +24,19 @@ export interface Transaction extends Executor {
   copyBinary(table: string, columns: readonly string[], data: Buffer<ArrayBuffer>): Promise<void>;
 }
 
+/**
+ * A LISTEN subscription's state: 'listening' (notifications arrive within the staleness bound),
+ * 'late' (its heartbeat has not come back in time: they may be late), 'lost' (the connection is
+ * gone and being replaced: some may never arrive).
+ */
+export type ListenerState = 'listening' | 'late' | 'lost';
+
+export interface Subscription {
+  /** Whether every notification committed more than the staleness bound ago has arrived (now, to the millisecond). */
+  isCurrent(): boolean;
+  stop(): Promise<void>;
+}
+
 export type DatabaseKind = 'embedded' | 'postgres';
 
 /** The database interface: an executor plus transactions, a health probe and shutdown. */
@@ -33,14 +46,16 @@ export interface Database extends Executor {
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   /**
-   * Subscribes to NOTIFY on a channel. `onState(true)` when the subscription is (re)established,
-   * `onState(false)` when it is lost: notifications may have been missed in between.
+   * Subscribes to NOTIFY on a channel. onState tells each change of the subscription's state;
+   * isCurrent() of the subscription tells, at the moment it is asked, whether every notification
+   * committed more than staleMs ago has arrived.
    */
   listen(
     channel: string,
     onPayload: (payload: string) => void,
-    onState: (listening: boolean) => void,
-  ): Promise<() => Promise<void>>;
+    onState: (state: ListenerState) => void,
+    staleMs: number,
+  ): Promise<Subscription>;
   /** Connections currently checked out (for metrics). */
   connectionsInUse(): number;
   close(): Promise<void>;

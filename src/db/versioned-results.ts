@@ -1,15 +1,9 @@
+import { LRUCache } from 'lru-cache';
+import { deepFreeze } from './deep-freeze.ts';
+
 interface Entry<V> {
   tokens: readonly object[];
   result: Promise<V>;
-  /** Counted once the result is there (0 until then). */
-  size: number;
-}
-
-/** Results are shared by every request: frozen, so that none can change another's. */
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const child of Object.values(value)) deepFreeze(child);
 }
 
 const sameTokens = (a: readonly object[], b: readonly object[]) =>
@@ -22,27 +16,8 @@ const sameTokens = (a: readonly object[], b: readonly object[]) =>
  * e.g. in bytes), the least recently used dropped first; a larger one is not kept.
  */
 export function createVersionedResults<V>(maxSize: number, sizeOf: (value: V) => number) {
-  const entries = new Map<string, Entry<V>>();
-  let total = 0;
-
-  const remove = (key: string, entry: Entry<V>) => {
-    if (entries.get(key) !== entry) return;
-    entries.delete(key);
-    total -= entry.size;
-  };
-
-  /** Counts a result that has come, and drops the least recently used ones beyond maxSize. */
-  const counted = (key: string, entry: Entry<V>, value: V) => {
-    if (entries.get(key) !== entry) return;
-    const size = sizeOf(value);
-    if (size > maxSize) return remove(key, entry);
-    entry.size = size;
-    total += size;
-    for (const [oldest, kept] of entries) {
-      if (total <= maxSize) break;
-      remove(oldest, kept);
-    }
-  };
+  // A result is counted once it has come; until then its entry counts 1.
+  const entries = new LRUCache<string, Entry<V>>({ maxSize });
 
   return {
     /**
@@ -51,24 +26,23 @@ export function createVersionedResults<V>(maxSize: number, sizeOf: (value: V) =>
      */
     get(tokens: readonly object[], key: string, compute: () => Promise<V>): Promise<V> {
       const hit = entries.get(key);
-      if (hit && sameTokens(hit.tokens, tokens)) {
-        // Last in the order: the most recently used.
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit.result;
-      }
-      if (hit) remove(key, hit);
+      if (hit && sameTokens(hit.tokens, tokens)) return hit.result;
       const entry: Entry<V> = {
         tokens,
-        size: 0,
         result: compute().then((value) => {
           deepFreeze(value);
-          counted(key, entry, value);
+          // Counted as a new entry (lru-cache keeps an entry's size while its value stays the
+          // same object); one larger than maxSize is not kept.
+          if (entries.peek(key) === entry) {
+            entries.set(key, { tokens, result: entry.result }, { size: Math.max(1, sizeOf(value)) });
+          }
           return value;
         }),
       };
-      entry.result.catch(() => remove(key, entry));
-      entries.set(key, entry);
+      entry.result.catch(() => {
+        if (entries.peek(key) === entry) entries.delete(key);
+      });
+      entries.set(key, entry, { size: 1 });
       return entry.result;
     },
   };

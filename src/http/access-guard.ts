@@ -1,6 +1,6 @@
-import { memberRoles, type Role } from '../db/memberships.ts';
+import { lockedRole, memberRoles, type Role } from '../db/memberships.ts';
 import { cacheKeys, type ReadCache } from '../db/read-cache.ts';
-import type { Executor } from '../db/types.ts';
+import type { Database, Executor, Transaction } from '../db/types.ts';
 import type { AuthContext } from './auth-context.ts';
 import { forbidden, notFound } from './errors.ts';
 
@@ -19,8 +19,33 @@ export function roleAllows(role: Role, access: Access): boolean {
 }
 
 export interface AccessGuard {
-  /** The caller's role in accountId, or 403 when not a member or the role may not do this. */
+  /**
+   * The caller's role in accountId, or 403 when not a member or the role may not do this. From the
+   * read cache: on another process's change, up to CACHE_STALE_MS old. Enough for a read; a write
+   * runs in transaction() too.
+   */
   require(auth: AuthContext, accountId: string, access: Access): Promise<Role>;
+  /**
+   * Within a write's transaction: the caller's role checked again on the memberships table, its row
+   * locked until the transaction ends (403 as require()). A removal or a change of role answered
+   * before the write began is always seen, on every process; one that comes later waits for the
+   * write. A write that locks the organization's row for an update does so before this (the order
+   * membership changes take).
+   */
+  confirm(tx: Transaction, auth: AuthContext, accountId: string, access: Exclude<Access, 'read'>): Promise<Role>;
+  /** Runs a write of accountId's data in a transaction that confirm()s the caller's role first. */
+  transaction<T>(
+    auth: AuthContext,
+    accountId: string,
+    access: Exclude<Access, 'read'>,
+    write: (tx: Transaction) => Promise<T>,
+  ): Promise<T>;
+}
+
+function assertAllows(role: Role | undefined, access: Access): Role {
+  if (!role) throw forbidden('You are not a member of this organization');
+  if (!roleAllows(role, access)) throw forbidden('Your role does not allow this action');
+  return role;
 }
 
 /** The roles of an organization's members, from the read cache (one entry per organization). */
@@ -28,13 +53,19 @@ function rolesOf(db: Executor, cache: ReadCache, accountId: string): Promise<Map
   return cache.get(cacheKeys.memberships(accountId), () => memberRoles(db, accountId));
 }
 
-export function createAccessGuard(db: Executor, cache: ReadCache): AccessGuard {
+export function createAccessGuard(db: Database, cache: ReadCache): AccessGuard {
+  const confirm: AccessGuard['confirm'] = async (tx, auth, accountId, access) =>
+    assertAllows(await lockedRole(tx, accountId, auth.userId), access);
   return {
     async require(auth, accountId, access) {
-      const role = (await rolesOf(db, cache, accountId)).get(auth.userId);
-      if (!role) throw forbidden('You are not a member of this organization');
-      if (!roleAllows(role, access)) throw forbidden('Your role does not allow this action');
-      return role;
+      return assertAllows((await rolesOf(db, cache, accountId)).get(auth.userId), access);
+    },
+    confirm,
+    transaction(auth, accountId, access, write) {
+      return db.transaction(async (tx) => {
+        await confirm(tx, auth, accountId, access);
+        return write(tx);
+      });
     },
   };
 }

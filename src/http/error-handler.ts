@@ -4,6 +4,7 @@ import { PG_ERROR } from '../db/postgres-errors.ts';
 import { failure } from './envelope.ts';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
+import { UNAVAILABLE_RETRY_AFTER_S } from './response-headers.ts';
 
 /** Anything thrown: Fastify's errors and the database's carry a code, some a status. */
 type Thrown = Error & { code?: string; statusCode?: number };
@@ -109,11 +110,13 @@ function mapError(error: Thrown): Mapped {
 export function sendFailure(error: Thrown, request: FastifyRequest, reply: FastifyReply): void {
   const mapped = mapError(error);
   if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-  // Every 401 carries a challenge (RFC 9110); the authentication hook sets a precise one.
+  // Every 401 carries a challenge (RFC 9110); the authentication hook sets a precise one. Every
+  // 503 says when to ask again.
   const challenge = mapped.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+  const retry = mapped.status === 503 ? { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) } : {};
   reply
     .code(mapped.status)
-    .headers({ ...challenge, ...mapped.headers })
+    .headers({ ...challenge, ...retry, ...mapped.headers })
     .send(failure(mapped.message, mapped.error));
 }
 

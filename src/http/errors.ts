@@ -17,6 +17,7 @@ export class AppError extends Error {
 }
 
 export const INVALID_REQUEST = 'Invalid request body';
+export const INVALID_QUERY = 'Invalid query';
 export const CATALOGUE_READ_ONLY = 'Catalogue is read-only';
 
 export const badRequest = (detail: string) => new AppError(400, INVALID_REQUEST, detail);

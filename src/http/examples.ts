@@ -38,10 +38,40 @@ export function lastWholeMonth(now: Date, offsetHours = EXAMPLE_ZONE_OFFSET_HOUR
 /** The period of the examples that take a time range: the last whole month when the process started. */
 export const EXAMPLE_MONTH = lastWholeMonth(new Date());
 
-/** Ids and instants the examples share, as the demo organization might have them. */
+/**
+ * Ids and instants the examples share. The integer ids and serials of the examples are those of
+ * the demo data of a fresh install; uuids are made anew by each install, so the examples' uuids are
+ * placeholders (zeros but for the last digit), which the reference marks as such.
+ */
 export const EXAMPLE = {
-  accountId: 'ed729863-7e75-4767-aaf7-950dee19f8fd',
-  userId: '631fee26-ba79-48de-ab02-efdce78e89a3',
-  personalAccountId: '988e851a-576b-498a-bff3-c8bd3f748227',
+  accountId: '00000000-0000-4000-8000-000000000001',
+  userId: '00000000-0000-4000-8000-000000000002',
   createdAt: '2026-11-23T08:00:00.000Z',
 } as const;
+
+/** What a placeholder stands for, by its value. */
+const PLACEHOLDERS: Readonly<Record<string, string>> = {
+  [EXAMPLE.accountId]: 'an organization id from GET /api/v1/auth/organizations',
+  [EXAMPLE.userId]: 'a user id from GET /api/v1/organizations/{id}/members',
+};
+
+interface Parameter {
+  description?: string;
+  schema?: { example?: unknown };
+}
+type Paths = Record<string, Record<string, { parameters?: Parameter[] }>>;
+
+/** The document with every parameter whose example is a placeholder saying so, and what to use instead. */
+export function markPlaceholders<T extends { paths?: unknown }>(document: T): T {
+  for (const operations of Object.values((document.paths ?? {}) as Paths)) {
+    for (const operation of Object.values(operations)) {
+      for (const parameter of operation.parameters ?? []) {
+        const standsFor = PLACEHOLDERS[String(parameter.schema?.example)];
+        if (standsFor === undefined) continue;
+        const note = `The example is a placeholder: use ${standsFor}.`;
+        parameter.description = parameter.description ? `${parameter.description}. ${note}` : note;
+      }
+    }
+  }
+  return document;
+}

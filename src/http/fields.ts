@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const INT4_MAX = 2_147_483_647;
+export const INT4_MAX = 2_147_483_647;
 
 /**
  * A uuid (account_id, user and organization ids) in any case, lower-cased before any use: access
@@ -29,19 +29,33 @@ export const bodyId = z.number().int().positive().max(INT4_MAX);
 /** A serial id in a path or query. */
 export const recordId = integerParam(1, INT4_MAX);
 
+/**
+ * An e-mail address: zod's practical rule with a domain of host names (no label starts or ends
+ * with a hyphen, RFC 1123), so that every address accepted is one that `format: email` accepts.
+ * The API reference shows the rule as the field's pattern.
+ */
+const EMAIL =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+export const email = z.email({ pattern: EMAIL }).max(254);
+
 export const idParams = z.object({ id: recordId });
 /** Path parameters of one record: its id, described as `<what> id`. */
 export const recordIdParams = (what: string) => z.object({ id: recordId.describe(`${what} id`) });
 export const accountQuery = z.object({ account_id: uuid });
 
-/** Trimmed text that PostgreSQL can store (it rejects the NUL character). */
+const NUL_REFUSED = 'Must not contain the NUL character';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL character is what it refuses.
+const WITHOUT_NUL = /^[^\u0000]*$/;
+
+/** Text that PostgreSQL can store: it rejects the NUL character (documented as the field's pattern). */
+export function storable(schema: z.ZodString) {
+  return schema.regex(WITHOUT_NUL, NUL_REFUSED);
+}
+
+/** Trimmed text that PostgreSQL can store. */
 export function text(min: number, max: number) {
-  return z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((value) => !value.includes('\u0000'), 'Must not contain the NUL character');
+  return storable(z.string().trim().min(min).max(max));
 }
 
 /**
@@ -70,11 +84,7 @@ export const jsonObject = z.record(z.string(), z.unknown());
 
 /** The credentials of a new user: sign-up, and the service role's user creation. */
 export const credentialsBody = z.strictObject({
-  email: z
-    .email()
-    .max(254)
-    .transform((e) => e.toLowerCase())
-    .describe('E-mail address (stored lower-case)'),
+  email: email.transform((e) => e.toLowerCase()).describe('E-mail address (stored lower-case)'),
   password: z.string().min(8).max(128).describe('8 to 128 characters'),
 });
 

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
+import { BUILT_SWAGGER_UI, registerCompression } from './compression.ts';
 import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
@@ -8,7 +9,7 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
 import { registerTransportHooks, transportOptions } from './transport-errors.ts';
 import type { App } from './types.ts';
-import { zodValidatorCompiler } from './validation.ts';
+import { registerStrictQueries, zodValidatorCompiler } from './validation.ts';
 
 export interface HttpAppOptions {
   logLevel: string;
@@ -16,19 +17,23 @@ export interface HttpAppOptions {
   corsOrigins: readonly string[];
   /** Where JSON log lines go (standard output when absent). */
   logStream?: NodeJS.WritableStream | undefined;
+  /** Swagger UI's assets as the build compressed them (BUILT_SWAGGER_UI unless a test names another). */
+  swaggerUiDirectory?: string | undefined;
 }
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
 
 /**
  * Fastify as every route of the service expects it: zod validation, JSON only, the one error
- * handler, transport limits, security headers, CORS, rate limiting and the API reference.
+ * handler, transport limits, security headers, compression, CORS, rate limiting and the API
+ * reference.
  */
 export async function createHttpApp({
   logLevel,
   requestTimeoutS,
   corsOrigins,
   logStream,
+  swaggerUiDirectory = BUILT_SWAGGER_UI,
 }: HttpAppOptions): Promise<App> {
   const app = Fastify({
     logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
@@ -39,6 +44,7 @@ export async function createHttpApp({
   }).withTypeProvider() as unknown as App;
 
   app.setValidatorCompiler(zodValidatorCompiler);
+  registerStrictQueries(app);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
@@ -46,6 +52,7 @@ export async function createHttpApp({
   registerTransportHooks(app);
   registerSecurityHeaders(app);
   registerReplySerializer(app);
+  await registerCompression(app, swaggerUiDirectory);
   if (corsOrigins.length > 0) await registerCors(app, corsOrigins);
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);

@@ -136,6 +136,6 @@ describe('text the database cannot store', () => {
     const user = await registerUser(t.app);
     const res = await user.client.get(`/api/v1/organizations/${user.personalAccountId}/members`, { query: 'a\u0000b' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid('query: Must not contain NUL characters'));
+    expect(res.body).toEqual(invalid('query: Must not contain the NUL character'));
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SortColumns } from '../db/list-page.ts';
 import { badRequest } from './errors.ts';
-import { integerParam } from './fields.ts';
+import { integerParam, storable } from './fields.ts';
 
 /** The sortable columns every resource with a table alias shares. */
 export function commonSort(alias: string, extra: readonly string[] = []): SortColumns {
@@ -15,12 +15,7 @@ export function listQuerySchema(sortColumns: SortColumns) {
   return z.object({
     page: integerParam(1, 2_147_483_647).default(1).describe('Page number, from 1 (default 1)'),
     limit: integerParam(1, 100).default(10).describe('Rows per page, 1 to 100 (default 10)'),
-    query: z
-      .string()
-      .max(200)
-      .refine((q) => !q.includes('\u0000'), 'Must not contain NUL characters')
-      .optional()
-      .describe('Case-insensitive text search'),
+    query: storable(z.string().max(200)).optional().describe('Case-insensitive text search'),
     sortBy: z.enum(sortable).default('created_at').describe('Sort column (also accepted as sort_by)'),
     sortOrder: z.enum(['asc', 'desc']).default('desc').describe('Sort direction (also accepted as sort_order)'),
   });

@@ -1,9 +1,10 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReadCache } from '../db/read-cache.ts';
 import type { Database } from '../db/types.ts';
 import type { App } from './types.ts';
 
 /** The service's Prometheus metrics; one registry per application instance. */
-export function createMetrics(db: Database) {
+export function createMetrics(db: Database, cache: Pick<ReadCache, 'stats'>) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -27,6 +28,7 @@ export function createMetrics(db: Database) {
       this.set(db.connectionsInUse());
     },
   });
+  registerCacheMetrics(registry, cache);
   const schedulerRuns = new Counter({
     name: 'transition_scheduler_runs_total',
     help: 'Runs of the tariff transition scheduler, by outcome',
@@ -37,6 +39,38 @@ export function createMetrics(db: Database) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The read cache's state and lookups, read from the cache when scraped. */
+function registerCacheMetrics(registry: Registry, cache: Pick<ReadCache, 'stats'>) {
+  new Gauge({
+    name: 'ums_cache_listening',
+    help: 'Whether the read cache is in use: 1 while its change notices arrive within CACHE_STALE_MS, 0 while it is bypassed',
+    registers: [registry],
+    collect() {
+      this.set(cache.stats().listening ? 1 : 0);
+    },
+  });
+  const lookups = [
+    ['ums_cache_hits_total', 'Read cache lookups answered from the cache', 'hits'],
+    ['ums_cache_misses_total', 'Read cache lookups that read the database (and may keep the result)', 'misses'],
+    [
+      'ums_cache_bypasses_total',
+      'Read cache lookups that read the database because the cache was bypassed',
+      'bypasses',
+    ],
+  ] as const;
+  for (const [name, help, count] of lookups) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(cache.stats()[count]);
+      },
+    });
+  }
+}
 
 /** Counts and times every request by its route pattern (never the raw URL: bounded label values). */
 export function registerMetrics(app: App, metrics: Metrics): void {

@@ -3,13 +3,18 @@ import { call } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
   security?: unknown[];
   responses: Record<
     string,
-    { description?: string; content?: Record<string, { schema?: unknown; example?: unknown }> }
+    {
+      description?: string;
+      content?: Record<string, { schema?: unknown; example?: unknown }>;
+      headers?: Record<string, { required?: boolean; schema?: unknown }>;
+    }
   >;
 }
 
@@ -43,6 +48,69 @@ describe('the OpenAPI document', () => {
       expect(op.description?.trim(), name).toBeTruthy();
       expect(op.tags?.length, name).toBe(1);
       expect(tags, name).toContain(op.tags![0]);
+    }
+  });
+
+  it('gives every operation a unique operationId, lowerCamelCase and verb first', () => {
+    const verbs = 'list|get|create|update|delete|add|remove|replace|clone|set|store|sign|refresh';
+    const pattern = new RegExp(`^(${verbs})[A-Z][a-zA-Z]*$|^sign(In|Up|Out)$`);
+    const ids = operations.map(([name, op]) => {
+      expect(op.operationId, name).toMatch(pattern);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(operations.length);
+    expect(document.paths['/api/v1/building_blocks']!.get!.operationId).toBe('listBuildingBlocks');
+    expect(document.paths['/api/v1/tariffs/{id}/cost']!.get!.operationId).toBe('getTariffCost');
+  });
+
+  it('declares WWW-Authenticate on every 401 and Retry-After on every 429 and 503', () => {
+    const expected: Record<string, string> = { '401': 'WWW-Authenticate', '429': 'Retry-After', '503': 'Retry-After' };
+    let declared = 0;
+    for (const [name, op] of operations) {
+      for (const [status, header] of Object.entries(expected)) {
+        const response = op.responses[status];
+        if (!response) continue;
+        expect(response.headers?.[header], `${name} ${status}`).toMatchObject({ required: true });
+        declared++;
+      }
+    }
+    // Every operation answers 503; every operation with a token 401.
+    expect(declared).toBeGreaterThan(2 * operations.length - 10);
+  });
+
+  it('types and constrains the fields as the service reads them', () => {
+    const body = (path: string, method: string) =>
+      (document.paths[path]![method] as any).requestBody.content['application/json'].schema;
+    const parameter = (path: string, method: string, name: string) =>
+      (document.paths[path]![method] as any).parameters.find((p: { name: string }) => p.name === name);
+    const block = body('/api/v1/building_blocks', 'post');
+    expect(block.required).toEqual(
+      expect.arrayContaining(['account_id', 'name', 'building_type', 'address', 'city', 'state', 'postal_code']),
+    );
+    expect(block.required).toContain('country');
+    expect(block.properties.name).toMatchObject({ type: 'string', minLength: 1, pattern: '^[^\\u0000]*$' });
+    expect(parameter('/api/v1/meters/{id}', 'delete', 'force').schema).toEqual({ type: 'boolean' });
+    expect(body('/api/v1/timeseries/electricity/energy-sums', 'post').properties.meter_sns.uniqueItems).toBe(true);
+    expect(body('/api/v1/timeseries/electricity/readings', 'post').properties.readings.uniqueItems).toBe(true);
+    expect(body('/api/v1/organizations', 'post').properties.name.pattern).toBe('^[^\\u0000]*$');
+    expect(body('/api/v1/tariffs', 'post').properties.name.pattern).toBe('^[^\\u0000]*$');
+    expect(body('/api/v1/auth/signup', 'post').properties.email).toMatchObject({
+      format: 'email',
+      pattern: expect.any(String),
+    });
+    const start = parameter('/api/v1/timeseries/electricity/energy-profile', 'get', 'start');
+    expect(start.description).toContain('9999-01-01T00:00:00Z');
+  });
+
+  it('marks the examples that no install has as placeholders', () => {
+    const accountIds = operations.flatMap(([, op]) =>
+      ((op as any).parameters ?? []).filter((p: { name: string }) => p.name === 'account_id'),
+    );
+    expect(accountIds.length).toBeGreaterThan(30);
+    for (const parameter of accountIds) {
+      if (parameter.schema.example === undefined) continue;
+      expect(parameter.schema.example).toBe('00000000-0000-4000-8000-000000000001');
+      expect(parameter.description).toContain('The example is a placeholder');
     }
   });
 

@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { markPlaceholders } from './examples.ts';
+import { declareResponseHeaders } from './response-headers.ts';
 import type { App } from './types.ts';
 
 const DESCRIPTION = `Organizations, building blocks, meters, electricity tariffs and electricity data.
@@ -20,7 +22,14 @@ Limits that apply to every route: request bodies up to 1 MiB (16 MiB for reading
 JSON only else 415, URL up to 8 KiB else 414, headers up to 16 KiB else 431, a whole request
 within REQUEST_TIMEOUT_S (30 s) else 408; 503 with Retry-After while the database is unavailable
 or busy. Lists take page (from 1), limit (1 to 100, default 10), query (text search), sortBy and
-sortOrder (also spelled sort_by and sort_order).`;
+sortOrder (also spelled sort_by and sort_order); a query parameter that an operation does not name is
+400 \`Invalid query\`. Text fields refuse the NUL character (their pattern; 400 naming the field), and
+instants are from 1900-01-01T00:00:00Z up to 9999-01-01T00:00:00Z.
+
+The examples use the demo data of a fresh install (SEED_DEMO): its building blocks, meters, serials
+and tariffs have the same ids on every install. Its organization and user ids are uuids that each
+install makes anew: the examples' uuids (00000000-0000-4000-8000-00000000000n) are placeholders,
+and each parameter that shows one says what to use instead.`;
 
 const TAGS = [
   ['Authentication', 'Sign up, sign in, tokens, and the organizations of a user'],
@@ -36,6 +45,9 @@ const TAGS = [
   ['Reference data', 'Tariff item types, DSOs and time-of-use schedules'],
   ['Electricity timeseries', 'Interval readings of electricity meters: ingest, profiles, sums'],
   ['Energy cost', 'Bills computed from readings and tariffs'],
+  ['Tariff comparison', 'What a building block’s source would cost on other tariffs'],
+  ['Invoices', 'The utility’s invoices, checked against the computed bills'],
+  ['Tenant recovery', 'The landlord’s supply against what its tenants’ meters bill'],
   ['Administration', 'User management with the service-role key'],
 ].map(([name, description]) => ({ name: name!, description: description! }));
 
@@ -72,6 +84,8 @@ export async function registerOpenApi(app: App): Promise<void> {
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (document) =>
+      'openapiObject' in document ? markPlaceholders(declareResponseHeaders(document.openapiObject)) : {},
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

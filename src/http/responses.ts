@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CATALOGUE_READ_ONLY, INVALID_REQUEST } from './errors.ts';
+import { CATALOGUE_READ_ONLY, INVALID_QUERY, INVALID_REQUEST } from './errors.ts';
+import { email } from './fields.ts';
 
 /**
  * Response schemas of the API reference: the envelope around each route's data and the failure
@@ -25,7 +26,7 @@ export const timestamp = formatted('date-time', z.iso.datetime());
 export const isoDate = formatted('date', z.iso.date());
 /** A uuid as answered (lower-case). */
 export const uuidValue = formatted('uuid', z.uuid());
-export const emailValue = formatted('email', z.email());
+export const emailValue = formatted('email', email);
 /** An integer as answered (ids, counts), documented without zod's safe-integer bounds. */
 export const integer = z.number().refine(Number.isInteger, 'Must be an integer').meta({ type: 'integer' });
 
@@ -80,7 +81,7 @@ export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
 
 const FAILURES: Record<FailureStatus, { description: string; message: string | null; error: string }> = {
   400: {
-    description: `Invalid input: message "${INVALID_REQUEST}", error naming each field as \`field: message\` (also "${CATALOGUE_READ_ONLY}" for a write on the catalogue)`,
+    description: `Invalid input: message "${INVALID_REQUEST}", error naming each field as \`field: message\` (also "${CATALOGUE_READ_ONLY}" for a write on the catalogue); a query parameter the operation does not name: message "${INVALID_QUERY}", error \`name: Unrecognized parameter\``,
     message: INVALID_REQUEST,
     error: 'account_id: Invalid UUID',
   },
@@ -124,6 +125,9 @@ function failureSchema(status: FailureStatus, example: FailureExample): Response
 
 type Failures = Partial<Record<FailureStatus, FailureExample>>;
 
+/** The 400 of every operation, also of one without parameters: a query parameter it does not name. */
+const UNKNOWN_PARAMETER: FailureExample = { message: INVALID_QUERY, error: 'bucket_minute: Unrecognized parameter' };
+
 function failureSchemas(errors: Failures): Record<number, ResponseSchema> {
   return Object.fromEntries(
     Object.entries(errors).map(([status, example]) => [
@@ -133,12 +137,15 @@ function failureSchemas(errors: Failures): Record<number, ResponseSchema> {
   );
 }
 
-/** The failure envelopes of a route that needs a token, by status, each with an example; 401 and 503 apply to all. */
+/**
+ * The failure envelopes of a route that needs a token, by status, each with an example; 400 (an
+ * unknown query parameter), 401 and 503 apply to all.
+ */
 export function failures(errors: Failures): Record<number, ResponseSchema> {
-  return failureSchemas({ 401: true, ...errors, 503: errors[503] ?? true });
+  return failureSchemas({ 400: UNKNOWN_PARAMETER, 401: true, ...errors, 503: errors[503] ?? true });
 }
 
-/** The failure envelopes of a route that needs no token; 503 applies to all. */
+/** The failure envelopes of a route that needs no token; 400 (an unknown query parameter) and 503 apply to all. */
 export function publicFailures(errors: Failures): Record<number, ResponseSchema> {
-  return failureSchemas({ ...errors, 503: errors[503] ?? true });
+  return failureSchemas({ 400: UNKNOWN_PARAMETER, ...errors, 503: errors[503] ?? true });
 }

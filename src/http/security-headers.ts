@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';" +
+  "img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';" +
+  "style-src 'self' https: 'unsafe-inline'";
+
 /**
  * Helmet's default security headers, computed once: the @fastify/helmet plugin rebuilt them on
  * every request, which cost about a tenth of the service's time on a cached read.
  */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';" +
-    "img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';" +
-    "style-src 'self' https: 'unsafe-inline';upgrade-insecure-requests",
+  'content-security-policy': CONTENT_SECURITY_POLICY,
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
@@ -22,9 +24,20 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-xss-protection': '0',
 };
 
+/**
+ * Over HTTPS the policy also upgrades the page's plain-HTTP requests. Over plain HTTP (a LAN
+ * address) it must not: the browser would fetch the page's own scripts over HTTPS, which the
+ * service does not speak, and show a blank page.
+ */
+const HTTPS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  'content-security-policy': `${CONTENT_SECURITY_POLICY};upgrade-insecure-requests`,
+};
+
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onRequest', (request, reply, done) => {
+    // The connection's own protocol (a proxy's X-Forwarded-Proto counts only if Fastify trusts proxies).
+    reply.headers(request.protocol === 'https' ? HTTPS_SECURITY_HEADERS : SECURITY_HEADERS);
     done();
   });
 }

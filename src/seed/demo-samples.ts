@@ -1,6 +1,7 @@
 import type { Executor } from '../db/types.ts';
 import { lastWholeMonth } from '../http/examples.ts';
 import { authRepository } from '../modules/auth/auth.repository.ts';
+import { invoicesRepository } from '../modules/invoices/invoices.repository.ts';
 import { metersRepository } from '../modules/meters/meters.repository.ts';
 import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repository.ts';
 import { tariffsRepository } from '../modules/tariffs/tariffs.repository.ts';
@@ -17,7 +18,7 @@ export type DemoSamples = Record<string, string>;
 /**
  * The demo's user, organization, site, grid meter, grid tariff (the demo's first tariff, the
  * predecessor of its transition), one of its items, the catalogue tariff it was cloned from, its
- * schedule and DSO, and the last whole month of the grid meter's readings; undefined without the
+ * schedule and DSO, its first invoice, and the last whole month of the grid meter's readings; undefined without the
  * demo (or without its readings).
  */
 export async function demoSamples(db: Executor): Promise<DemoSamples | undefined> {
@@ -28,9 +29,11 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
   const [found] = await readingsRepository.findMetersBySerial(db, [DEMO_GRID_SERIAL]);
   const grid = found && (await metersRepository.find(db, found.id));
   if (!accountId || grid?.account_id !== accountId) return undefined;
-  const [tariffs, latest] = await Promise.all([
-    tariffsRepository.list(db, { accountId }, { page: 1, limit: 1, sortBy: 'id', sortOrder: 'asc' }),
+  const first = { page: 1, limit: 1, sortBy: 'id', sortOrder: 'asc' } as const;
+  const [tariffs, latest, invoices] = await Promise.all([
+    tariffsRepository.list(db, { accountId }, first),
     aggregatesRepository.latest(db, accountId, grid.id, ALL_TIME),
+    invoicesRepository.list(db, accountId, {}, first),
   ]);
   const [tariff] = tariffs.rows;
   if (!tariff || !latest) return undefined;
@@ -47,6 +50,7 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
       tariff_item_id: item?.id,
       catalogue_tariff_id: tariff.cloned_from,
       tou_schedule_id: tariff.tou_schedule_id,
+      invoice_id: invoices.rows[0]?.id,
       dso_id: tariff.dso_id,
       ...lastWholeMonth(end),
     })

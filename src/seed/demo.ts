@@ -6,6 +6,7 @@ import { metersRepository as meters } from '../modules/meters/meters.repository.
 import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
 import { requestChange } from '../modules/tariff-history/tariff-history.model.ts';
 import { tariffHistoryRepository as history } from '../modules/tariff-history/tariff-history.repository.ts';
+import { seedDemoInvoice } from './demo-invoice.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
@@ -31,6 +32,8 @@ export interface DemoSeed extends DemoSites {
   firstTariffId: number;
   /** The grid tariff's successor from the next 1 April (a pending transition). */
   nextTariffId: number;
+  /** The utility's invoice of the site's grid for the last whole month. */
+  invoiceId: number;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
       tariffIds: { gridTariffId: years.currentTariffId },
       firstTariffId: first.gridTariffId,
       nextTariffId: years.nextTariffId,
+      invoiceId: await seedDemoInvoice(tx, accountId, sites.blockId, now),
     };
   });
 }

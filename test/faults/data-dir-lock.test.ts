@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockFileOf } from '../../src/db/data-dir-lock.ts';
+import { lockFileOf, takeoverClaimOf } from '../../src/db/data-dir-lock.ts';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { embeddedDataDirs } from '../helpers/embedded-data-dir.ts';
 import { type ImportProcess, runScript, SERVER, startServer } from './import-process.ts';
@@ -75,7 +76,7 @@ describe('the embedded database has one owner', () => {
     expect(existsSync(lockFileOf(join(dataDir, 'pglite')))).toBe(false);
     const after = await runScript(['--account', ACCOUNT, '--file', file], embedded(dataDir));
     expect(after.stderr).toMatch(`Import failed: account ${ACCOUNT} not found`);
-  }, 120_000);
+  });
 
   it('takes over a lock whose process is gone, and releases it on close', async () => {
     const pglite = join(dir, 'stale', 'pglite');
@@ -90,6 +91,23 @@ describe('the embedded database has one owner', () => {
       await db.close();
     }
     expect(existsSync(lockFileOf(pglite))).toBe(false);
+  });
+
+  it('passes over the claim of a taker that died during its takeover, and leaves no claim behind', async () => {
+    const pglite = join(dir, 'claimed', 'pglite');
+    await dataDirs.copyTo(pglite);
+    await writeLock(pglite, { pid: goneProcessPid() });
+    const left = await readFile(lockFileOf(pglite), 'utf8');
+    const deadClaim = takeoverClaimOf(lockFileOf(pglite), left, 1);
+    await writeFile(deadClaim, JSON.stringify({ pid: goneProcessPid(), owner: 'the server', since: '', token: 'u' }));
+    const db = await openEmbeddedDatabase({ dataDir: pglite, owner: 'a test' });
+    try {
+      expect(JSON.parse(await readFile(lockFileOf(pglite), 'utf8'))).toMatchObject({ pid: process.pid });
+      expect(existsSync(deadClaim)).toBe(false);
+      expect(existsSync(takeoverClaimOf(lockFileOf(pglite), left, 2))).toBe(false);
+    } finally {
+      await db.close();
+    }
   });
 
   it('takes over a lock whose pid now belongs to another process (the pid was reused)', async () => {
@@ -113,4 +131,37 @@ describe('the embedded database has one owner', () => {
       await db.close();
     }
   });
+
+  it('four processes taking over a stale lock at once: exactly one holds it, in each of 30 rounds', async () => {
+    const contenders = await Promise.all(Array.from({ length: 4 }, startContender));
+    try {
+      const rounds: string[][] = [];
+      for (let round = 1; round <= 30; round++) {
+        const dataDir = join(dir, 'race', String(round), 'pglite');
+        await writeLock(dataDir, { pid: goneProcessPid() });
+        const answers = await Promise.all(contenders.map((contender) => ask(contender, { take: dataDir })));
+        rounds.push(answers.sort());
+        await Promise.all(contenders.map((contender) => ask(contender, { release: true })));
+        expect(existsSync(lockFileOf(dataDir))).toBe(false);
+      }
+      expect(rounds).toEqual(Array.from({ length: 30 }, () => ['held', 'in use', 'in use', 'in use']));
+    } finally {
+      for (const contender of contenders) contender.kill('SIGKILL');
+    }
+  });
 });
+
+/** A process of test/faults/lock-contender.ts, once it is ready for orders. */
+async function startContender(): Promise<ChildProcess> {
+  const child = fork(join(import.meta.dirname, 'lock-contender.ts'), { execArgv: ['--import', 'tsx'] });
+  const [ready] = await once(child, 'message');
+  expect(ready).toBe('ready');
+  return child;
+}
+
+/** Sends an order to a contender and waits for its answer. */
+async function ask(contender: ChildProcess, order: { take?: string; release?: boolean }): Promise<string> {
+  const answer = once(contender, 'message');
+  contender.send(order);
+  return (await answer)[0] as string;
+}

@@ -78,6 +78,7 @@ describe('database outage', () => {
         message: 'Service unavailable',
         error: 'The database is unavailable',
       });
+      expect(failing.headers['retry-after']).toBe('5');
 
       cluster.start();
       let recovered = false;

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'src', 'cli', 'import-readings.ts');
-export const SERVER = join(ROOT, 'src', 'server.ts');
+// Compiled once for the run (test/global-setup.ts): a process starts without a TypeScript compiler.
+const CLI = inject('compiledScripts').importCommand;
+export const SERVER = inject('compiledScripts').server;
 
 /** The application_name of the import command's database sessions, to find them in pg_stat_activity. */
 export const IMPORTER_NAME = 'readings-import-under-test';
@@ -25,7 +27,7 @@ export interface ImportProcess {
  */
 export function startScript(args: string[], env: Record<string, string | undefined>, script = CLI): ImportProcess {
   const merged = Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined);
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     env: Object.fromEntries(merged),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -113,7 +113,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
     const again = await importThroughServer(['--file', file, '--batch-size', '4'], org.owner.token);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^Imported 8 readings \(0 inserted, 8 updated\)/);
-  }, 60_000);
+  });
 
   it.concurrent("reports a bad token with the server's status and message, exits non-zero and stores nothing", async () => {
     const m = await insertMeter(t.db, org.accountId);
@@ -127,7 +127,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
         'Invalid bearer token\n',
     );
     expect(await readingsThroughApi(m)).toEqual([]);
-  }, 60_000);
+  });
 
   it.concurrent('without UMS_TOKEN, stops before sending anything with a clear error', async () => {
     const file = await csv([HEADER]);
@@ -137,7 +137,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
       'UMS_TOKEN is not set: with --url, the import sends the file to the server with an access token read from the ' +
         'environment variable UMS_TOKEN (log in through POST /api/v1/auth/login, then export UMS_TOKEN=<access_token>).\n',
     );
-  }, 60_000);
+  });
 
   it.concurrent('--help explains both ways, with examples', async () => {
     const run = await importProcess(['--help'], {});
@@ -155,7 +155,7 @@ describe('the import command through a running server (--url, UMS_TOKEN)', () =>
     ]) {
       expect(run.stdout).toContain(text);
     }
-  }, 60_000);
+  });
 
   it('stops at a bad line: the batches before it are stored and said so, and a re-run completes the import', async () => {
     const m = await insertMeter(t.db, org.accountId);

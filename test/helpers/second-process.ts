@@ -6,12 +6,18 @@ import { type Client, clientFor } from './http.ts';
 
 /**
  * A second instance of the service on the same PostgreSQL database, as another process would be
- * (its own pool, read cache and LISTEN connection), with a client signed in as user.
+ * (its own pool, read cache and LISTEN connection), with a client signed in as user; env overrides
+ * the settings, its log lines go to logStream when given.
  */
-export async function secondProcess(databaseUrl: string, user: { email: string; password: string }) {
+export async function secondProcess(
+  databaseUrl: string,
+  user: { email: string; password: string },
+  env: Record<string, string> = {},
+  logStream?: NodeJS.WritableStream,
+) {
   const db = openPostgresDatabase(databaseUrl);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT_PER_MIN: '0' });
-  const app = await buildApp({ config, db, keys: generateSigningKeys() });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT_PER_MIN: '0', ...env });
+  const app = await buildApp({ config, db, keys: generateSigningKeys(), logStream });
   await app.ready();
   const login = await app.inject({
     method: 'POST',
@@ -20,6 +26,7 @@ export async function secondProcess(databaseUrl: string, user: { email: string; 
   });
   const client: Client = clientFor(app, login.json().data.access_token);
   return {
+    app,
     client,
     async close() {
       await app.close();

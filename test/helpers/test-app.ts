@@ -48,7 +48,7 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Partial<Pick<AppDeps, 'passwordHashing' | 'consoleDirectory'>> = {},
+  deps: Partial<Pick<AppDeps, 'passwordHashing' | 'consoleDirectory' | 'swaggerUiDirectory'>> = {},
 ): Promise<TestApp> {
   const { db, url, drop } = await createTestDatabase();
   const config = loadConfig({

@@ -5,7 +5,13 @@ import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { tariffBody } from '../helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { buildOrganization, type OrganizationFixture, READINGS_RANGE, snapshotOrganization } from './victim-fixture.ts';
+import {
+  buildOrganization,
+  invoiceBody,
+  type OrganizationFixture,
+  READINGS_RANGE,
+  snapshotOrganization,
+} from './victim-fixture.ts';
 
 /**
  * Every documented operation either addresses no organization's data (this list, with the reason)
@@ -200,12 +206,70 @@ const ROUTES: Record<string, RouteEntry> = {
     victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: { ...account(w.victim), ...READINGS_RANGE } }),
     resource: 'building block',
   },
+  'GET /api/v1/building_blocks/{id}/tariff-comparison': {
+    victim: (w) => ({
+      params: { id: w.victim.parentBlockId },
+      query: { ...account(w.victim), ...READINGS_RANGE, tariff_ids: String(w.victim.blockTariffId) },
+    }),
+    resource: 'building block and tariff',
+    crossTenant: [
+      {
+        names: 'tariff as a candidate for a block of his own',
+        build: (w, call) => ({ ...call, params: { id: w.attacker.parentBlockId } }),
+      },
+    ],
+  },
+  'GET /api/v1/building_blocks/{id}/recovery': {
+    victim: (w) => ({ params: { id: w.victim.parentBlockId }, query: { ...account(w.victim), ...READINGS_RANGE } }),
+    resource: 'building block',
+  },
   'GET /api/v1/building_blocks/{id}/energy-profile': {
     victim: (w) => ({
       params: { id: w.victim.parentBlockId },
       query: { ...account(w.victim), ...READINGS_RANGE, group_by: 'hour', tz: 'Europe/London' },
     }),
     resource: 'building block',
+  },
+
+  'GET /api/v1/invoices': { victim: (w) => ({ query: account(w.victim) }) },
+  'POST /api/v1/invoices': {
+    victim: (w) => ({ body: invoiceBody(w.victim.accountId, w.victim.parentBlockId, 'INV-0002') }),
+    crossTenant: [
+      {
+        names: 'building block for an invoice of his own',
+        build: (w) => ({ body: invoiceBody(w.attacker.accountId, w.victim.parentBlockId, 'INV-0002') }),
+        expect: FOREIGN_REFERENCE,
+      },
+    ],
+  },
+  'GET /api/v1/invoices/{id}': {
+    victim: (w) => ({ params: { id: w.victim.invoiceId }, query: account(w.victim) }),
+    resource: 'invoice',
+  },
+  'PUT /api/v1/invoices/{id}': {
+    victim: (w) => ({
+      params: { id: w.victim.invoiceId },
+      body: { ...invoiceBody(w.victim.accountId, w.victim.parentBlockId), estimated: true },
+    }),
+    resource: 'invoice',
+    crossTenant: [
+      {
+        names: 'building block for an invoice of his own',
+        build: (w) => ({
+          params: { id: w.attacker.invoiceId },
+          body: invoiceBody(w.attacker.accountId, w.victim.parentBlockId),
+        }),
+        expect: FOREIGN_REFERENCE,
+      },
+    ],
+  },
+  'DELETE /api/v1/invoices/{id}': {
+    victim: (w) => ({ params: { id: w.victim.invoiceId }, query: account(w.victim) }),
+    resource: 'invoice',
+  },
+  'GET /api/v1/invoices/{id}/check': {
+    victim: (w) => ({ params: { id: w.victim.invoiceId }, query: account(w.victim) }),
+    resource: 'invoice',
   },
 
   'GET /api/v1/meters': { victim: (w) => ({ query: account(w.victim) }) },
@@ -666,6 +730,7 @@ describe("the victim's data", () => {
       readings: 48,
       readings_hourly: 24,
       readings_daily: 1,
+      invoices: 1,
     });
     expect(await snapshotOrganization(t.db, w.victim.accountId)).toEqual(victimBefore);
   });

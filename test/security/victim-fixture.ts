@@ -26,6 +26,25 @@ export interface OrganizationFixture {
   touTariffId: number;
   /** FLAT tariff nothing names. */
   spareTariffId: number;
+  /** An invoice of the parent block's grid over the readings' day. */
+  invoiceId: number;
+}
+
+/** A valid invoice body for the block's grid over the readings' day, numbered `number`. */
+export function invoiceBody(accountId: string, blockId: number, number = 'INV-0001') {
+  return {
+    account_id: accountId,
+    building_block_id: blockId,
+    supplier: 'City Power',
+    invoice_number: number,
+    issued_on: '2025-03-10',
+    ...READINGS_RANGE,
+    currency: 'ZAR',
+    lines: [{ description: 'Energy', item_type_code: 'IMPORT_ENERGY', quantity: 60, unit: 'kWh', amount: 90 }],
+    subtotal: 90,
+    tax: 13.5,
+    total: 103.5,
+  };
 }
 
 async function expectStatus(response: Promise<{ status: number; body: unknown }>, status: number, what: string) {
@@ -92,6 +111,12 @@ export async function buildOrganization(
     'config upsert',
   );
 
+  const invoice = await expectStatus(
+    client.post('/api/v1/invoices', invoiceBody(accountId, parent.id)),
+    201,
+    'invoice create',
+  );
+
   return {
     accountId,
     parentBlockId: parent.id,
@@ -103,6 +128,7 @@ export async function buildOrganization(
     tierIds: item.tariff_blocks.map((tier: { id: number }) => tier.id),
     touTariffId: touTariff.id,
     spareTariffId: spareTariff.id,
+    invoiceId: invoice.data.id,
   };
 }
 
@@ -138,5 +164,11 @@ export async function snapshotOrganization(db: Executor, accountId: string) {
     readings: await ofMeters('readings', 'ts'),
     readings_hourly: await ofMeters('readings_hourly', 'bucket_start'),
     readings_daily: await ofMeters('readings_daily', 'bucket_start'),
+    // Without the latest check's outcome: the victim's own members check its invoice (and the check records it).
+    invoices: await rows(
+      `SELECT id, account_id, building_block_id, source, supplier, invoice_number, issued_on, period_start, period_end,
+         currency, estimated, lines, subtotal, tax, total, created_at, updated_at
+       FROM invoices WHERE account_id = $1 ORDER BY id`,
+    ),
   };
 }

@@ -1,5 +1,5 @@
 import { api, read } from '../api/client.ts';
-import type { Bill, BillLine, BuildingCost, EnergySource } from '../api/models.ts';
+import type { Bill, BillLine, BillMonth, BuildingCost, EnergySource } from '../api/models.ts';
 import type { MonthSpan } from '../lib/ranges.ts';
 
 /**
@@ -22,6 +22,9 @@ export interface MonthBill {
   tax: number;
   total: number;
   missing_intervals: number;
+  /** Nothing missing and nothing unpriced in this month (§12.1). */
+  complete: boolean;
+  /** This month's own warnings. */
   warnings: string[];
 }
 
@@ -37,27 +40,21 @@ export interface SourceMonth {
 export interface MonthCost extends MonthSpan {
   /** Amount per currency. */
   totals: Record<string, number>;
-  /** Every interval of every priced meter has a reading. */
+  /** Every bill of the month is complete: nothing missing, nothing unpriced. */
   complete: boolean;
   sources: SourceMonth[];
 }
 
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
-function monthBill(
-  bill: Bill,
-  part: Pick<MonthBill, 'start' | 'end' | 'lines' | 'subtotal' | 'tax' | 'total'> & {
-    import_kwh: number;
-    export_kwh: number;
-    missing_intervals: number;
-  },
-): MonthBill {
+function monthBill(bill: Bill, part: BillMonth): MonthBill {
   return {
     tariff_id: bill.tariff_id,
     meter_sn: bill.meter_sn,
     currency: bill.currency,
     approximate: bill.approximate,
-    warnings: bill.warnings ?? [],
+    complete: part.complete,
+    warnings: part.warnings,
     start: part.start,
     end: part.end,
     import_kwh: part.import_kwh,
@@ -74,7 +71,7 @@ function monthOf(span: MonthSpan, sources: SourceMonth[]): MonthCost {
   const totals: Record<string, number> = {};
   const bills = sources.flatMap((s) => s.bills);
   for (const bill of bills) totals[bill.currency] = cents((totals[bill.currency] ?? 0) + bill.total);
-  return { ...span, totals, complete: bills.every((b) => b.missing_intervals === 0), sources };
+  return { ...span, totals, complete: bills.every((b) => b.complete), sources };
 }
 
 /** A month of an answer: each source with the part of each bill that falls in the month. */

@@ -4,26 +4,34 @@ import type { Envelope, Session, User } from './models.ts';
 import type { paths } from './schema.d.ts';
 
 /**
- * The signed-in user's session. The access token lives in this module's memory only; the refresh
- * token is kept in sessionStorage, so that reloading the tab keeps the user signed in, and is
- * single use: every refresh replaces it. A failed refresh signs the user out.
+ * The signed-in user's session. The access token lives in this module's memory only, never in
+ * storage a script can read. The refresh token stays in the cookie the service sets at sign-in
+ * (HttpOnly: out of reach of scripts; sent only to the refresh endpoint): a reload signs back in
+ * through it. It is single use, and every refresh replaces it. A failed refresh signs the user out.
  */
 
-const REFRESH_KEY = 'ums.refresh_token';
+/**
+ * Set while signed in, so that a reload asks for a session only when the cookie may be there. It is
+ * a flag, no secret: scripts cannot read the cookie to tell.
+ */
+const SIGNED_IN_KEY = 'ums.signed_in';
 /** Refresh this long before the access token expires, so no request is sent with a dying token. */
 const EARLY_REFRESH_S = 30;
 
 const publicApi = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
 
-let current: Session | null = null;
-let refreshing: Promise<Session> | null = null;
+/** What the console keeps of a session: the answer without the refresh token (in the cookie). */
+type Kept = Pick<Session, 'access_token' | 'expires_at' | 'user'>;
+
+let current: Kept | null = null;
+let refreshing: Promise<Kept> | null = null;
 let restoring: Promise<void> | null = null;
 const listeners = new Set<() => void>();
 
-function store(session: Session | null): void {
-  current = session;
-  if (session) sessionStorage.setItem(REFRESH_KEY, session.refresh_token);
-  else sessionStorage.removeItem(REFRESH_KEY);
+function store(session: Kept | null): void {
+  current = session && { access_token: session.access_token, expires_at: session.expires_at, user: session.user };
+  if (session) localStorage.setItem(SIGNED_IN_KEY, 'true');
+  else localStorage.removeItem(SIGNED_IN_KEY);
   for (const listener of listeners) listener();
 }
 
@@ -38,13 +46,12 @@ async function answered<T>(call: Promise<{ data?: unknown; error?: unknown; resp
   return (result.data as Envelope<T>).data;
 }
 
-async function refreshWith(refreshToken: string): Promise<Session> {
+/** A new pair of tokens through the refresh cookie, which the browser sends to this endpoint only. */
+async function refreshWithCookie(): Promise<Kept> {
   try {
-    const session = await answered<Session>(
-      publicApi.POST('/api/v1/auth/refresh', { body: { refresh_token: refreshToken } }),
-    );
+    const session = await answered<Kept>(publicApi.POST('/api/v1/auth/refresh', { body: {} }));
     store(session);
-    return session;
+    return current!;
   } catch (error) {
     // An unreachable service keeps the session for a later try; a refused token ends it.
     if (!(error instanceof UnreachableError)) store(null);
@@ -63,7 +70,7 @@ export const session = {
   },
 
   async signIn(email: string, password: string): Promise<void> {
-    store(await answered<Session>(publicApi.POST('/api/v1/auth/login', { body: { email, password } })));
+    store(await answered<Kept>(publicApi.POST('/api/v1/auth/login', { body: { email, password } })));
   },
 
   async signUp(email: string, password: string): Promise<void> {
@@ -71,19 +78,18 @@ export const session = {
     await session.signIn(email, password);
   },
 
-  /** Signs back in with the refresh token kept in this tab, if any. */
+  /** Signs back in with the refresh cookie, after a reload or in another tab of a signed-in user. */
   restore(): Promise<void> {
     restoring ??= (async () => {
-      const refreshToken = sessionStorage.getItem(REFRESH_KEY);
-      if (refreshToken && !current) await refreshWith(refreshToken).catch(() => undefined);
+      if (!current && localStorage.getItem(SIGNED_IN_KEY)) await refreshWithCookie().catch(() => undefined);
     })();
     return restoring;
   },
 
   /** A new pair of tokens; concurrent callers share one refresh (a refresh token works once). */
-  refresh(): Promise<Session> {
+  refresh(): Promise<Kept> {
     if (!current) return Promise.reject(new Error('Not signed in'));
-    refreshing ??= refreshWith(current.refresh_token).finally(() => {
+    refreshing ??= refreshWithCookie().finally(() => {
       refreshing = null;
     });
     return refreshing;

@@ -132,7 +132,7 @@ function MonthBills({ month, tz }: { month: MonthCost; tz: string }) {
         <strong data-testid="month-total" data-amount={amount ?? 0} data-currency={currency ?? ''}>
           {moneyTotals(month.totals)}
         </strong>
-        {!month.complete && <span className="muted"> (incomplete: some readings are missing)</span>}
+        {!month.complete && <span className="muted"> (incomplete: see the warnings of each bill)</span>}
       </p>
       <Async resource={types} label="Loading the bills…">
         {(names) => (

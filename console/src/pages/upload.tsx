@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { isTimeZone } from '../../../src/lib/time-zone.ts';
 import { authorizedFetch } from '../api/client.ts';
 import { formatNumber } from '../lib/format.ts';
 import { useOrganization } from '../organization.tsx';
@@ -11,6 +12,11 @@ import {
 } from '../upload/upload-readings.ts';
 
 type Outcome = { ok: true; lines: string[] } | { ok: false; lines: string[] };
+
+/** The browser's time zone: the default zone of a file's local times. */
+const BROWSER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The zones the browser knows, offered as the field's suggestions. */
+const TIME_ZONES: readonly string[] = Intl.supportedValuesOf?.('timeZone') ?? [];
 
 const post = (body: string) =>
   authorizedFetch(
@@ -25,6 +31,7 @@ const post = (body: string) =>
 export function UploadPage() {
   const { current, canWrite } = useOrganization();
   const [file, setFile] = useState<File | null>(null);
+  const [timeZone, setTimeZone] = useState(BROWSER_TIME_ZONE);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -36,11 +43,22 @@ export function UploadPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!file) return;
+    const zone = timeZone.trim();
+    if (zone !== '' && !isTimeZone(zone)) {
+      setOutcome({ ok: false, lines: [`"${zone}" is not a time zone: an IANA name such as Africa/Johannesburg.`] });
+      return;
+    }
     setBusy(true);
     setOutcome(null);
     setProgress({ bytes: 0, total: file.size, readings: 0 });
     try {
-      const summary = await uploadReadings({ accountId: current.id, file, post, onProgress: setProgress });
+      const summary = await uploadReadings({
+        accountId: current.id,
+        file,
+        timeZone: zone === '' ? undefined : zone,
+        post,
+        onProgress: setProgress,
+      });
       setOutcome({ ok: true, lines: [successReport(summary, file.name)] });
     } catch (error) {
       setOutcome({ ok: false, lines: failureReport(error) });
@@ -58,7 +76,8 @@ export function UploadPage() {
         A CSV file of interval readings of electricity meters of <strong>{current.name}</strong>. Its first line names
         the columns: <code>meter_sn</code>, <code>ts</code> (the start of the interval, ISO 8601),{' '}
         <code>import_kwh</code>, and optionally <code>export_kwh</code>, <code>kvarh</code>, <code>power_kw</code>,{' '}
-        <code>kva</code>.
+        <code>kva</code>. Times written without a UTC offset, as spreadsheets write them (<code>2026-11-25 08:00</code>
+        ), are read in the time zone below; times with an offset keep theirs.
       </p>
       <p className="muted">
         The file is sent in batches, each stored whole or not at all. The upload stops at the first bad line or refused
@@ -80,6 +99,22 @@ export function UploadPage() {
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             disabled={busy}
           />
+        </div>
+        <div>
+          <label htmlFor="readings-time-zone">Time zone of local times</label>
+          <input
+            id="readings-time-zone"
+            list="time-zones"
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.target.value)}
+            placeholder="e.g. Africa/Johannesburg"
+            disabled={busy}
+          />
+          <datalist id="time-zones">
+            {TIME_ZONES.map((zone) => (
+              <option key={zone} value={zone} />
+            ))}
+          </datalist>
         </div>
         <button type="submit" disabled={!file || busy || !canWrite}>
           {busy ? 'Uploading…' : 'Upload'}

@@ -2,6 +2,7 @@ import {
   CsvLines,
   createLineParser,
   ImportError,
+  type LineParserOptions,
   parseHeader,
 } from '../../../src/modules/timeseries/import/readings-csv.ts';
 
@@ -47,9 +48,14 @@ async function* linesOfFile(file: Blob): AsyncGenerator<{ lines: string[]; bytes
 /**
  * The data lines in batches of about batchSize, in file order, a batch ending where a meter's
  * lines end when that keeps at least half of it. At a bad line the last batch comes with the
- * lines before it and the failure. A bad header or an empty file throws.
+ * lines before it and the failure. A bad header or an empty file throws. options: how lines are
+ * read (their time zone).
  */
-export async function* csvTextBatches(file: Blob, batchSize: number): AsyncGenerator<TextBatch> {
+export async function* csvTextBatches(
+  file: Blob,
+  batchSize: number,
+  options: LineParserOptions = {},
+): AsyncGenerator<TextBatch> {
   let parser: ReturnType<typeof createLineParser> | undefined;
   let batch = new CsvLines();
   let lineNumber = 0;
@@ -59,7 +65,7 @@ export async function* csvTextBatches(file: Blob, batchSize: number): AsyncGener
     for (const text of chunk.lines) {
       lineNumber++;
       if (!parser) {
-        parser = createLineParser(parseHeader(text));
+        parser = createLineParser(parseHeader(text), options);
         continue;
       }
       try {

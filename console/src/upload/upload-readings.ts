@@ -1,4 +1,4 @@
-import type { CsvLines } from '../../../src/modules/timeseries/import/readings-csv.ts';
+import { type CsvLines, MissingOffsetError } from '../../../src/modules/timeseries/import/readings-csv.ts';
 import { csvTextBatches } from './csv-text-batches.ts';
 
 /**
@@ -28,6 +28,8 @@ export interface UploadOptions {
   accountId: string;
   file: Blob;
   batchSize?: number;
+  /** The IANA time zone of timestamps written without a UTC offset (refused without one). */
+  timeZone?: string | undefined;
   /** Sends one request body (JSON) to the readings endpoint. */
   post: (body: string) => Promise<Response>;
   onProgress?: (progress: UploadProgress) => void;
@@ -40,8 +42,9 @@ export class UploadFailure extends Error {
     readonly stored: UploadSummary,
     readonly notStored: string,
     readonly fix: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'UploadFailure';
   }
 }
@@ -123,6 +126,7 @@ export async function uploadReadings(options: UploadOptions): Promise<UploadSumm
     for await (const { lines, bytesRead, failure } of csvTextBatches(
       options.file,
       options.batchSize ?? UPLOAD_BATCH_SIZE,
+      { timeZone: options.timeZone },
     )) {
       if (failure) throw failure;
       for (const meter of meterRequests(lines)) {
@@ -141,7 +145,9 @@ export async function uploadReadings(options: UploadOptions): Promise<UploadSumm
     const { message, fix } = error as Error & { fix?: string };
     throw fix
       ? new UploadFailure(message, { ...summary }, REQUEST_NOT_STORED, fix)
-      : new UploadFailure(message, { ...summary }, 'the batch with the failing line was not stored', 'Fix the file');
+      : new UploadFailure(message, { ...summary }, 'the batch with the failing line was not stored', 'Fix the file', {
+          cause: error,
+        });
   }
 }
 
@@ -157,6 +163,9 @@ export function successReport(summary: UploadSummary, fileName: string): string 
 export function failureReport(error: unknown): string[] {
   const message = error instanceof Error ? error.message : String(error);
   const report = [`Import failed: ${message}`];
+  if (error instanceof UploadFailure && error.cause instanceof MissingOffsetError) {
+    report.push("The file's times have no UTC offset: choose the time zone they were taken in, and upload it again.");
+  }
   if (error instanceof UploadFailure && error.stored.readings > 0) {
     report.push(
       `Stored before the failure: ${counted(error.stored)}; ${error.notStored}. ` +

@@ -61,7 +61,8 @@ INSERT INTO tariff_items (id, tariff_id, item_type_code, price, season, unit, de
   -- Megaflex (illustrative): the bases of Eskom's schedule definitions. Network demand on the
   -- month's highest half hour of peak and standard periods; transmission network, network
   -- capacity, urban low-voltage subsidy and generation capacity on the utilised capacity; excess
-  -- network capacity on the demand above the NMD; reactive energy in the high-demand season only.
+  -- network capacity on the demand above the NMD; reactive energy in the high-demand season only,
+  -- the kvarh of peak and standard periods above 30 % of their kWh.
   (1901, 19, 'TOU_PEAK_ENERGY', 6.3865, 'WINTER', NULL, NULL, NULL, NULL),
   (1902, 19, 'TOU_STANDARD_ENERGY', 1.9354, 'WINTER', NULL, NULL, NULL, NULL),
   (1903, 19, 'TOU_OFF_PEAK_ENERGY', 1.0519, 'WINTER', NULL, NULL, NULL, NULL),
@@ -77,7 +78,7 @@ INSERT INTO tariff_items (id, tariff_id, item_type_code, price, season, unit, de
   (1913, 19, 'ELECTRIFICATION_AND_RURAL_SUBSIDY', 0.0774, 'ALL_YEAR', NULL, NULL, NULL, NULL),
   (1914, 19, 'AFFORDABILITY', 0.0532, 'ALL_YEAR', NULL, NULL, NULL, NULL),
   (1915, 19, 'LEGACY', 0.2478, 'ALL_YEAR', NULL, NULL, NULL, NULL),
-  (1916, 19, 'REACTIVE_ENERGY', 0.1903, 'WINTER', NULL, NULL, NULL, 0.3),
+  (1916, 19, 'REACTIVE_ENERGY', 0.1903, 'WINTER', NULL, ARRAY['PEAK', 'STANDARD'], NULL, 0.3),
   (1917, 19, 'SERVICE', 144.61, 'ALL_YEAR', NULL, NULL, NULL, NULL),
   (1918, 19, 'ADMINISTRATION', 34.30, 'ALL_YEAR', NULL, NULL, NULL, NULL),
   (1919, 19, 'REACTIVE_ENERGY', 0, 'SUMMER', NULL, NULL, NULL, 0.3),

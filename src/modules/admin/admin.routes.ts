@@ -21,6 +21,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
       config,
       schema: {
         tags,
+        operationId: 'createUser',
         summary: 'Create a user',
         description: `Creates a user with a personal account, as sign-up would. An e-mail already registered: 409. ${SERVICE_ROLE}`,
         body: withExample(credentialsBody, { email: 'meter.reader@example.com', password: 'correct horse battery' }),
@@ -38,6 +39,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
       config,
       schema: {
         tags,
+        operationId: 'listUsers',
         summary: 'List users',
         description: `Every user, a page at a time: page, limit (1 to 100, default 10), query (searches e-mails), sortBy (created_at, email, id), sortOrder. ${SERVICE_ROLE}`,
         querystring: userListQuery,
@@ -52,6 +54,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
       config,
       schema: {
         tags,
+        operationId: 'deleteUser',
         summary: 'Delete a user',
         description: `Deletes the user with their memberships and personal account. A user who is the primary owner of an organization that still has records: 409. ${SERVICE_ROLE}`,
         params: withParamExamples(userIdParams, { id: EXAMPLE.userId }),

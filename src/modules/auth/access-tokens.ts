@@ -7,7 +7,8 @@ const ISSUER = 'utility-management-service';
 const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessTokens extends TokenVerifier {
-  sign(subject: AuthContext): Promise<{ token: string; expiresAt: number }>;
+  /** A token for subject, with its issue and expiry times (seconds since 1970). */
+  sign(subject: AuthContext): Promise<{ token: string; issuedAt: number; expiresAt: number }>;
   /** Refused as invalid: malformed, signed by another key, without expiry or subject; else expired. */
   verify(token: string): Promise<TokenCheck>;
 }
@@ -35,7 +36,7 @@ export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: (
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
         .sign(keys.privateKey);
-      return { token, expiresAt };
+      return { token, issuedAt, expiresAt };
     },
     async verify(token) {
       const nowSeconds = now().getTime() / 1000;

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { App } from '../../http/types.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
 import { type AuthService, type AuthServiceDeps, createAuthService } from './auth.service.ts';
@@ -10,6 +11,10 @@ export interface AuthModuleDeps extends AuthServiceDeps {
 /** Sign-up, login, token refresh and logout, and the caller's organizations. */
 export function registerAuthModule(app: App, { rateLimitPerMin, ...deps }: AuthModuleDeps): AuthService {
   const auth = createAuthService(deps);
-  registerAuthRoutes(app, auth, rateLimitPerMin > 0 && { max: rateLimitPerMin, timeWindow: '1 minute' });
+  app.register(cookie);
+  registerAuthRoutes(app, auth, {
+    rateLimit: rateLimitPerMin > 0 && { max: rateLimitPerMin, timeWindow: '1 minute' },
+    refreshTokenTtlS: deps.refreshTokenTtlS,
+  });
   return auth;
 }

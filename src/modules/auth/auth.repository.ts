@@ -89,11 +89,12 @@ export const authRepository = {
     await db.query('UPDATE auth_sessions SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1', [sessionId, at]);
   },
 
+  /** The user's organizations with the user's role: the personal account first, then the others oldest first. */
   async organizationsOf(db: Executor, userId: string) {
     return db.query<{ id: string; name: string; is_personal_account: boolean; role: string }>(
       `SELECT a.id, a.name, a.is_personal_account, m.role
        FROM memberships m JOIN accounts a ON a.id = m.account_id
-       WHERE m.user_id = $1 ORDER BY a.created_at, a.id`,
+       WHERE m.user_id = $1 ORDER BY a.is_personal_account DESC, a.created_at, a.id`,
       [userId],
     );
   },

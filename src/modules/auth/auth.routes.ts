@@ -1,4 +1,5 @@
 import { ok, okAll } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
 import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
 import { credentialsBody } from '../../http/fields.ts';
 import { failures, noContent, publicFailures } from '../../http/responses.ts';
@@ -6,13 +7,28 @@ import type { App } from '../../http/types.ts';
 import { authResponses } from './auth.responses.ts';
 import { loginBody, refreshBody, userIdParams } from './auth.schemas.ts';
 import type { AuthService } from './auth.service.ts';
+import { clearRefreshCookie, REFRESH_PATH, refreshCookieOf, setRefreshCookie } from './refresh-cookie.ts';
 
 const tags = ['Authentication'];
 const RATE_LIMITED =
   'Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.';
 const TOO_MANY = 'Rate limit exceeded, retry in 1 minute';
 
-export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: object | false): void {
+const COOKIE =
+  'The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it.';
+
+export interface AuthRouteOptions {
+  /** Sign-up, login and refresh requests a client may make per minute, or no limit. */
+  rateLimit: object | false;
+  /** The lifetime of the refresh cookie: that of a refresh token. */
+  refreshTokenTtlS: number;
+}
+
+export function registerAuthRoutes(
+  app: App,
+  auth: AuthService,
+  { rateLimit, refreshTokenTtlS }: AuthRouteOptions,
+): void {
   const publicLimited = { public: true, ...(rateLimit ? { rateLimit } : {}) };
 
   app.post(
@@ -21,6 +37,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: objec
       config: publicLimited,
       schema: {
         tags,
+        operationId: 'signUp',
         summary: 'Sign up',
         description: `Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. ${RATE_LIMITED}`,
         body: withExample(credentialsBody, { email: 'new.user@example.com', password: 'correct horse battery' }),
@@ -38,8 +55,9 @@ export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: objec
       config: publicLimited,
       schema: {
         tags,
+        operationId: 'signIn',
         summary: 'Sign in',
-        description: `Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. Wrong credentials: 401. ${RATE_LIMITED}`,
+        description: `Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. ${COOKIE} Wrong credentials: 401. ${RATE_LIMITED}`,
         body: withExample(loginBody, { email: 'demo@example.com', password: 'demo-password' }),
         response: {
           200: authResponses.login,
@@ -51,16 +69,21 @@ export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: objec
         },
       },
     },
-    async (req) => ok(await auth.login(req.body)),
+    async (req, reply) => {
+      const session = await auth.login(req.body);
+      setRefreshCookie(req, reply, session.refresh_token, refreshTokenTtlS);
+      return ok(session);
+    },
   );
   app.post(
-    '/api/v1/auth/refresh',
+    REFRESH_PATH,
     {
       config: publicLimited,
       schema: {
         tags,
+        operationId: 'refreshSession',
         summary: 'Refresh the session',
-        description: `Exchanges a refresh token for a new access token and refresh token. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. ${RATE_LIMITED}`,
+        description: `Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. ${RATE_LIMITED}`,
         body: withExample(refreshBody, { refresh_token: 'O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI' }),
         response: {
           200: authResponses.refresh,
@@ -72,21 +95,35 @@ export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: objec
         },
       },
     },
-    async (req) => ok(await auth.refresh(req.body.refresh_token)),
+    async (req, reply) => {
+      const fromBody = req.body?.refresh_token;
+      const token = fromBody ?? refreshCookieOf(req);
+      if (token === undefined) throw badRequest('refresh_token: Invalid input: expected string, received undefined');
+      try {
+        const session = await auth.refresh(token);
+        setRefreshCookie(req, reply, session.refresh_token, refreshTokenTtlS);
+        return ok(session);
+      } catch (error) {
+        if (fromBody === undefined) clearRefreshCookie(req, reply);
+        throw error;
+      }
+    },
   );
   app.post(
     '/api/v1/auth/logout',
     {
       schema: {
         tags,
+        operationId: 'signOut',
         summary: 'Sign out',
         description:
-          'Revokes the session of the access token: its refresh token stops working at once. The access token itself stays valid until it expires.',
+          'Revokes the session of the access token: its refresh token stops working at once, and the refresh cookie is cleared. The access token itself stays valid until it expires.',
         response: { 204: noContent, ...failures({ 400: 'body: Malformed JSON' }) },
       },
     },
     async (req, reply) => {
       await auth.logout(req.auth);
+      clearRefreshCookie(req, reply);
       return reply.code(204).send();
     },
   );
@@ -95,6 +132,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: objec
     {
       schema: {
         tags,
+        operationId: 'listMyOrganizations',
         summary: 'List my organizations',
         description:
           "The organizations the caller is a member of (the personal account first), with the caller's role in each. Their ids are the account_id of every organization-scoped request. Unpaginated.",
@@ -108,6 +146,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, rateLimit: objec
     {
       schema: {
         tags,
+        operationId: 'listUserOrganizations',
         summary: "List a user's organizations",
         description:
           'The organizations of userId that the caller is also a member of, each with the role of userId in it; an organization the caller does not belong to is left out (an unknown user gives an empty list). Unpaginated.',

@@ -56,7 +56,7 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
       return {
         access_token: access.token,
         token_type: 'bearer',
-        expires_in: access.expiresAt - Math.floor(now().getTime() / 1000),
+        expires_in: access.expiresAt - access.issuedAt,
         expires_at: access.expiresAt,
         refresh_token: refreshToken,
         user: publicUser(user),

@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REQUIRED, failure, invalid } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, registerUser } from '../../../test/helpers/factories.ts';
@@ -45,6 +45,9 @@ describe('signup', () => {
 
   it.each([
     [{ email: 'not-an-email', password: 'password1' }, 'email: Invalid email address'],
+    // A domain label that ends (or starts) with a hyphen is no host name: not a `format: email`.
+    [{ email: 'probe@a-.example.com', password: 'password1' }, 'email: Invalid email address'],
+    [{ email: 'probe@-a.example.com', password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'a@example.com', password: 'short' }, 'password: Too small: expected string to have >=8 characters'],
     [
       { email: 'a@example.com', password: 'x'.repeat(129) },
@@ -67,14 +70,19 @@ describe('login', () => {
     });
     expect(res.status).toBe(200);
     const data = res.body.data;
+    const after = Math.floor(t.clock.now().getTime() / 1000);
     expect(data).toMatchObject({
       access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       refresh_token: expect.any(String),
       expires_in: 3600,
       user: { id: expect.any(String), email: 'login@example.com', created_at: expect.any(String) },
     });
-    expect(data.expires_at).toBeGreaterThanOrEqual(before + 3600);
-    expect(data.expires_at).toBeLessThanOrEqual(before + 3601);
+    // The token's own times: issued during the request, valid for exactly expires_in seconds.
+    const { iat, exp } = decodeJwt(data.access_token);
+    expect(iat).toBeGreaterThanOrEqual(before);
+    expect(iat).toBeLessThanOrEqual(after);
+    expect(exp).toBe(iat! + data.expires_in);
+    expect(data.expires_at).toBe(exp);
   });
 
   it.each([
@@ -159,6 +167,93 @@ describe('logout', () => {
     expect(res.body).toBeUndefined();
     const refresh = await call(t.app, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: user.refreshToken } });
     expect(refresh.status).toBe(401);
+  });
+});
+
+describe('refresh cookie', () => {
+  const COOKIE_ATTRIBUTES = 'Path=/api/v1/auth/refresh; HttpOnly; SameSite=Strict';
+  const CLEARED = `ums_refresh_token=; Max-Age=0; ${COOKIE_ATTRIBUTES.replace('; HttpOnly', '; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly')}`;
+
+  async function signIn(headers: Record<string, string> = {}) {
+    const user = await registerUser(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers,
+      payload: { email: user.email, password: user.password },
+    });
+    return { user, res, body: res.json().data };
+  }
+
+  const refreshWithCookie = (token: string, payload?: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      headers: { cookie: `ums_refresh_token=${token}` },
+      ...(payload ? { payload } : {}),
+    });
+
+  it('is set at sign-in: the refresh token, HttpOnly, SameSite=Strict, for the refresh path only, as long as the token lives', async () => {
+    const { res, body } = await signIn();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['set-cookie']).toBe(
+      `ums_refresh_token=${body.refresh_token}; Max-Age=2592000; ${COOKIE_ATTRIBUTES}`,
+    );
+  });
+
+  it('is Secure when the request came over HTTPS', async () => {
+    const { res, body } = await signIn({ 'x-forwarded-proto': 'https' });
+    expect(res.headers['set-cookie']).toBe(
+      `ums_refresh_token=${body.refresh_token}; Max-Age=2592000; ${COOKIE_ATTRIBUTES.replace('HttpOnly', 'HttpOnly; Secure')}`,
+    );
+  });
+
+  it('refreshes the session without a body, setting the next token in the cookie; a spent cookie is refused and cleared', async () => {
+    const { body } = await signIn();
+    const res = await refreshWithCookie(body.refresh_token);
+    expect(res.statusCode).toBe(200);
+    const next = res.json().data;
+    expect(next.user.email).toBe(body.user.email);
+    expect(next.refresh_token).not.toBe(body.refresh_token);
+    expect(res.headers['set-cookie']).toBe(
+      `ums_refresh_token=${next.refresh_token}; Max-Age=2592000; ${COOKIE_ATTRIBUTES}`,
+    );
+    expect((await clientFor(t.app, next.access_token).get('/api/v1/auth/organizations')).status).toBe(200);
+
+    const spent = await refreshWithCookie(body.refresh_token);
+    expect(spent.statusCode).toBe(401);
+    expect(spent.json()).toEqual(failure('Unauthorized', 'Refresh token already used; the session has been revoked'));
+    expect(spent.headers['set-cookie']).toBe(CLEARED);
+  });
+
+  it('takes the token of the body before the cookie (API clients), leaving the cookie alone when the body is refused', async () => {
+    const { body } = await signIn();
+    const other = await signIn();
+    const res = await refreshWithCookie(other.body.refresh_token, { refresh_token: body.refresh_token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user.email).toBe(body.user.email);
+    const refused = await refreshWithCookie(other.body.refresh_token, { refresh_token: 'nope' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect((await refreshWithCookie(other.body.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('without body or cookie, is 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(invalid('refresh_token: Invalid input: expected string, received undefined'));
+  });
+
+  it('is cleared at sign-out, and the token it held stops working', async () => {
+    const { body } = await signIn();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: { authorization: `Bearer ${body.access_token}` },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['set-cookie']).toBe(CLEARED);
+    expect((await refreshWithCookie(body.refresh_token)).statusCode).toBe(401);
   });
 });
 
@@ -279,6 +374,17 @@ describe('bearer token', () => {
 });
 
 describe('organizations of a user', () => {
+  it('lists the personal account first, then the others oldest first, also those older than the user', async () => {
+    const alice = await registerUser(t.app, 'alice');
+    const older = await createOrganization(alice, 'Older than Bob');
+    const bob = await registerUser(t.app, 'bob');
+    await addMember(alice, older, bob, 'MEMBER');
+    const newer = await createOrganization(bob, 'Newer');
+    const res = await bob.client.get('/api/v1/auth/organizations');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((o: { id: string }) => o.id)).toEqual([bob.personalAccountId, older, newer]);
+  });
+
   it('lists only the organizations the requester shares with that user, with that user role', async () => {
     const alice = await registerUser(t.app, 'alice');
     const bob = await registerUser(t.app, 'bob');

@@ -25,6 +25,7 @@ export function registerBuildingBlockRoutes(app: App, blocks: BuildingBlocksServ
     {
       schema: {
         tags,
+        operationId: 'listBuildingBlocks',
         summary: 'List building blocks',
         description: `The organization's building blocks, filtered by parent_id (the children of a block) and building_type (or its other name, type). ${LIST_PARAMETERS} query searches name and description. ${ROLE_NEEDED.read}`,
         querystring: withParamExamples(listBuildingBlocksQuery, { account_id: EXAMPLE.accountId }),
@@ -38,6 +39,7 @@ export function registerBuildingBlockRoutes(app: App, blocks: BuildingBlocksServ
     {
       schema: {
         tags,
+        operationId: 'createBuildingBlock',
         summary: 'Create a building block',
         description: `Creates a site, building or unit; parent_id (a block of the same organization) places it in the tree. A missing required field (name, building_type, address, city, state, postal_code, country) or an unknown parent answers 400 in the database-error form: message null, error a JSON text with the database's message and code. ${ROLE_NEEDED.write}`,
         body: withExample(createBuildingBlockBody, {
@@ -72,6 +74,7 @@ export function registerBuildingBlockRoutes(app: App, blocks: BuildingBlocksServ
     {
       schema: {
         tags,
+        operationId: 'getBuildingBlock',
         summary: 'Get a building block',
         description: `${ROLE_NEEDED.read} ${CHECKS}`,
         params: blockParams,
@@ -86,6 +89,7 @@ export function registerBuildingBlockRoutes(app: App, blocks: BuildingBlocksServ
     {
       schema: {
         tags,
+        operationId: 'updateBuildingBlock',
         summary: 'Update a building block',
         description: `Changes the fields sent; type is another name for building_type. A parent_id that is not a block of the organization, or that would make the block its own ancestor: 400. ${ROLE_NEEDED.write} ${CHECKS}`,
         params: blockParams,
@@ -110,6 +114,7 @@ export function registerBuildingBlockRoutes(app: App, blocks: BuildingBlocksServ
     {
       schema: {
         tags,
+        operationId: 'deleteBuildingBlock',
         summary: 'Delete a building block',
         description: `Deletes the block with its dashboard config. A block that has child blocks or meters: 409. ${ROLE_NEEDED.write} ${CHECKS}`,
         params: blockParams,

@@ -32,20 +32,31 @@ const optionalFields = {
   location: text(0, 500).nullable(),
 };
 
+/**
+ * A required column that may be absent (or null) here: the database then refuses the row (23502),
+ * which the contract reports in its database-error form. A value that is present is still checked.
+ * The reference shows the field as the column needs it: required, not null.
+ */
+function requiredColumn<T extends z.ZodType>(field: T) {
+  const { $schema: _, ...documented } = z.toJSONSchema(field, { io: 'input' });
+  return field.nullish().meta({ anyOf: undefined, ...documented });
+}
+
+const REQUIRED_COLUMNS = Object.keys(requiredFields);
+
 export const createBuildingBlockBody = z
   .strictObject({
     account_id: uuid,
-    // Required columns may be absent (or null) here: the database then refuses the row (23502), which
-    // the contract reports in its database-error form. Values that are present are still checked.
-    name: requiredFields.name.nullish(),
-    building_type: requiredFields.building_type.nullish(),
-    address: requiredFields.address.nullish(),
-    city: requiredFields.city.nullish(),
-    state: requiredFields.state.nullish(),
-    postal_code: requiredFields.postal_code.nullish(),
-    country: requiredFields.country.nullish(),
+    name: requiredColumn(requiredFields.name),
+    building_type: requiredColumn(requiredFields.building_type),
+    address: requiredColumn(requiredFields.address),
+    city: requiredColumn(requiredFields.city),
+    state: requiredColumn(requiredFields.state),
+    postal_code: requiredColumn(requiredFields.postal_code),
+    country: requiredColumn(requiredFields.country),
   })
-  .extend(z.object(optionalFields).partial().shape);
+  .extend(z.object(optionalFields).partial().shape)
+  .meta({ required: ['account_id', ...REQUIRED_COLUMNS] });
 export type CreateBuildingBlock = z.infer<typeof createBuildingBlockBody>;
 
 const typeAlias = {

@@ -52,9 +52,11 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
       await guard.require(auth, accountId, 'write');
       // A new block has no children, so any existing parent of the organization is acceptable; the
       // composite foreign key refuses an unknown or foreign parent (23503).
-      return repo.insert(db, accountId, values).catch((error: unknown) => {
-        throw asDatabaseErrorForm(error);
-      });
+      return guard
+        .transaction(auth, accountId, 'write', (tx) => repo.insert(tx, accountId, values))
+        .catch((error: unknown) => {
+          throw asDatabaseErrorForm(error);
+        });
     },
 
     get: (auth: AuthContext, accountId: string, id: number) => owned(auth, accountId, id, 'read'),
@@ -64,8 +66,11 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
       await owned(auth, accountId, id, 'write');
       return db.transaction(async (tx) => {
         const parentId = values.parent_id;
+        // A move locks the organization's row before the caller's role is confirmed: the order of
+        // membership changes, which lock that row and then change a member's.
+        if (parentId != null) await repo.lockHierarchy(tx, accountId);
+        await guard.confirm(tx, auth, accountId, 'write');
         if (parentId != null) {
-          await repo.lockHierarchy(tx, accountId);
           await assertReferencesExist(tx, accountId, [{ kind: 'Building block', path: ['parent_id'], id: parentId }], {
             'Building block': repo.lockExisting,
           });
@@ -82,7 +87,7 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
     async remove(auth: AuthContext, accountId: string, id: number) {
       await owned(auth, accountId, id, 'write');
       const deleted = await conflictOn(
-        repo.delete(db, accountId, id),
+        guard.transaction(auth, accountId, 'write', (tx) => repo.delete(tx, accountId, id)),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',
       );

@@ -1,18 +1,29 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../../http/errors.ts';
 import { MAX_PARAM_LENGTH } from '../../http/limits.ts';
 import type { App } from '../../http/types.ts';
 
-/** Paths that belong to the API and the service's documents: never the console's pages. */
-const SERVICE_PATHS = /^\/(api|docs|\.well-known|metrics|healthz|readyz)(\/|$)/;
+/**
+ * Paths that belong to the API and the service's documents, in any case (`/HEALTHZ` is a
+ * mistyped service path, not a console page).
+ */
+const SERVICE_PATHS = /^\/(api|docs|\.well-known|metrics|healthz|readyz)(\/|$)/i;
 
-/** A console page: a path outside the service's own, whose last segment is not a file name. */
+/**
+ * A console page: a path outside the service's own without a dot (a dot makes a file name, or a
+ * hidden directory such as /.git).
+ */
 export function isConsolePage(url: string): boolean {
   const path = url.split('?')[0] ?? '/';
-  return !SERVICE_PATHS.test(path) && !/\.[^/]*$/.test(path);
+  return !SERVICE_PATHS.test(path) && !path.includes('.');
+}
+
+/** A browser asking for a page: its Accept names text/html (a JSON client's does not). */
+function acceptsHtml(request: FastifyRequest): boolean {
+  return /\btext\/html\b/i.test(request.headers.accept ?? '');
 }
 
 /**
@@ -34,12 +45,14 @@ function cacheHeaders(reply: FastifyReply, path: string): void {
   reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
 }
 
-const sendPage = (reply: FastifyReply) => reply.sendFile('index.html', { maxAge: 0, immutable: false });
+/** The page, from the directory, checked on every visit (the service's reply.sendFile: compression.ts). */
+const sendPage = (reply: FastifyReply, directory: string) =>
+  reply.header('cache-control', 'no-cache').sendFile('index.html', directory, { cacheControl: false });
 
 /**
  * The built console (directory: index.html and assets/) at /, without a token: its files, and
- * its page for every console path (the browser's router shows the page the path names). Other
- * unknown paths keep the API's 404 envelope.
+ * its page for every console path asked for by a browser (Accept: text/html; the browser's
+ * router shows the page the path names). Other unknown paths keep the API's 404 envelope.
  */
 export async function registerConsoleRoutes(app: App, directory: string): Promise<void> {
   if (!existsSync(join(directory, 'index.html'))) {
@@ -60,11 +73,14 @@ export async function registerConsoleRoutes(app: App, directory: string): Promis
       root: directory,
       wildcard: false,
       preCompressed: true,
+      decorateReply: false,
       cacheControl: false,
       setHeaders: cacheHeaders,
     });
     scope.get('/*', { schema: { hide: true } }, async (request, reply) =>
-      isConsolePage(request.url) ? sendPage(reply) : notConsolePage(request.url, reply),
+      isConsolePage(request.url) && acceptsHtml(request)
+        ? sendPage(reply, directory)
+        : notConsolePage(request.url, reply),
     );
   });
 }

@@ -8,6 +8,8 @@ import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { isConsolePage } from './console.routes.ts';
 
 const PAGE = '<!doctype html><title>console</title>';
+/** What a browser sends when it navigates to a page. */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
 describe('the console at /', () => {
   let t: TestApp;
@@ -26,7 +28,7 @@ describe('the console at /', () => {
   });
 
   it('serves its page at / without a token, checked on every visit', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: BROWSER });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -40,9 +42,49 @@ describe('the console at /', () => {
   });
 
   it("answers its own pages' paths with its page, so that a reload or a link opens them", async () => {
-    for (const url of ['/buildings/12', '/tariffs/3?cloned=8', '/sign-in']) {
-      const res = await t.app.inject({ method: 'GET', url });
-      expect({ url, status: res.statusCode, body: res.body }).toEqual({ url, status: 200, body: PAGE });
+    for (const url of ['/buildings/12', '/tariffs/3?cloned=8', '/sign-in', '/no-such-page']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: BROWSER });
+      expect({ url, status: res.statusCode, body: res.body, cache: res.headers['cache-control'] }).toEqual({
+        url,
+        status: 200,
+        body: PAGE,
+        cache: 'no-cache',
+      });
+    }
+    const html = await t.app.inject({ method: 'GET', url: '/buildings', headers: { accept: 'TEXT/HTML' } });
+    expect(html.body).toBe(PAGE);
+  });
+
+  it('answers a path outside the API with the 404 envelope to a client that does not ask for a page', async () => {
+    for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }, { accept: 'text/plain' }]) {
+      for (const url of ['/buildings/12', '/tarifs', '/sign-in']) {
+        const res = await t.app.inject({ method: 'GET', url, headers });
+        expect({ url, headers, status: res.statusCode, body: res.json() }).toEqual({
+          url,
+          headers,
+          status: 404,
+          body: notFound(`Route GET ${url}`),
+        });
+      }
+    }
+  });
+
+  it('never answers a service path with the page, in any case, even to a browser', async () => {
+    for (const url of [
+      '/HEALTHZ',
+      '/API/V1/TARIFFS',
+      '/Api',
+      '/Docs/nothing',
+      '/METRICS/x',
+      '/ReadyZ',
+      '/.git/config',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: BROWSER });
+      expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+        url,
+        status: 404,
+        body: notFound(`Route GET ${url}`),
+      });
     }
   });
 
@@ -66,9 +108,12 @@ describe('the console at /', () => {
   });
 
   it('tells console pages from the service paths', () => {
-    expect(['/', '/buildings', '/meters/3', '/catalogue?query=x'].every(isConsolePage)).toBe(true);
+    expect(['/', '/buildings', '/meters/3', '/catalogue?query=x', '/apis', '/healthzz'].every(isConsolePage)).toBe(
+      true,
+    );
+    const service = ['/api/v1/x', '/api', '/docs', '/metrics', '/healthz', '/readyz', '/.well-known/jwks.json'];
     expect(
-      ['/api/v1/x', '/api', '/docs', '/metrics', '/healthz', '/readyz', '/.well-known/jwks.json', '/a/b.js'].some(
+      [...service, ...service.map((path) => path.toUpperCase()), '/a/b.js', '/.env', '/.git/config'].some(
         isConsolePage,
       ),
     ).toBe(false);

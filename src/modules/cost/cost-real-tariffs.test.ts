@@ -83,9 +83,18 @@ describe('Megaflex-style day in June', () => {
     // Subtotal 1,498.83; tax 15% = 224.8245 -> 224.82; total 1,723.65.
     expect(res.body.data).toMatchObject({ subtotal: 1498.83, tax: 224.82, total: 1723.65, max_kva: 200 });
     expect(res.body.data.months).toHaveLength(1);
-    expect(res.body.data.months[0]).toMatchObject({ month: '2025-06', max_kva: 200, chargeable_kva: 200 });
+    // chargeable_kva is the network demand's 110 (peak and standard), not the transmission charge's 200 (§12.1).
+    expect(res.body.data.months[0]).toMatchObject({
+      month: '2025-06',
+      max_kva: 200,
+      chargeable_kva: 110,
+      demand: { max_kva: 200, chargeable_kva: 110, utilised_kva: 200, nmd_kva: 100, excess_kva: 100 },
+      complete: false,
+      warnings: ['Missing readings: 45 of 48 intervals of 2025-06 have no reading'],
+    });
     expect(res.body.data.complete).toBe(false);
-    expect(res.body.data.warnings).toEqual(['Missing readings: 45 of 48 intervals of the period have no reading']);
+    // Each month names its own missing readings (§12.1).
+    expect(res.body.data.warnings).toEqual(['Missing readings: 45 of 48 intervals of 2025-06 have no reading']);
   });
 
   it('warns when the meter has no NMD and counts it as 0', async () => {
@@ -97,17 +106,13 @@ describe('Megaflex-style day in June', () => {
       end: '2025-06-03T00:00:00+02:00',
     });
     expect(res.status).toBe(200);
+    // A month without readings says so; kVA charged on the 0 kVA of no readings is not a further warning (§12.1).
     expect(res.body.data.warnings).toEqual([
-      'Missing readings: 48 of 48 intervals of the period have no reading',
-      'TRANSMISSION_NETWORK is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-      'NETWORK_CAPACITY is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-      'NETWORK_DEMAND is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-      'URBAN_LV_SUBSIDY is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-      'GENERATION_CAPACITY is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-      'EXCESS_NETWORK_CAPACITY is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-      "NETWORK_CAPACITY (UTILISED_CAPACITY) needs the meter's notified maximum demand, which is not set: counted as 0 kVA",
-      "EXCESS_NETWORK_CAPACITY (EXCESS) needs the meter's notified maximum demand, which is not set: counted as 0 kVA",
+      'No readings in 2025-06',
+      "NETWORK_CAPACITY (UTILISED_CAPACITY) needs the meter's notified maximum demand, which is missing: counted as 0 kVA",
+      "EXCESS_NETWORK_CAPACITY (EXCESS) needs the meter's notified maximum demand, which is missing: counted as 0 kVA",
     ]);
+    expect(res.body.data.complete).toBe(false);
   });
 });
 
@@ -133,7 +138,8 @@ describe('Homeflex 1', () => {
       lineOf('NETWORK_CAPACITY', 'ALL_YEAR', null, 1, 'day', 12.13, 12.13),
       lineOf('GENERATION_CAPACITY', 'ALL_YEAR', null, 1, 'day', 0.72, 0.72),
     ]);
-    expect(inside.body.data.warnings).toEqual(['Missing readings: 47 of 48 intervals of the period have no reading']);
+    // Each month names its own missing readings (§12.1).
+    expect(inside.body.data.warnings).toEqual(['Missing readings: 47 of 48 intervals of 2025-10 have no reading']);
 
     // Homeflex 2025/26 is effective to 2026-03-31: October 2026 is priced, and says so.
     const after = await r.member.client.get(`/api/v1/tariffs/${HOMEFLEX}/cost`, {

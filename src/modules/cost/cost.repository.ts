@@ -11,6 +11,7 @@ import type {
   Reading,
   TariffType,
 } from './engine/index.ts';
+import type { HourlyRow } from './hourly-groups.ts';
 
 /** What pricing needs of a tariff's own row. */
 export interface CostTariffRow {
@@ -180,31 +181,23 @@ export const costRepository = {
 
   /**
    * The meter's hourly rollups from plan.from to plan.hoursEnd, summed by the plan's key of each hour
-   * (its local month, day class and period) and by whether they fall before plan.hoursStart. Sums in millionths, as the
-   * engine measures readings. previous_month_readings: the readings of [B, B + plan.lagMs) after each
-   * of plan.monthStarts (in its own group: B's month is in the key), one index probe per month start.
+   * (its local month, day class and period) and by whether they fall before plan.hoursStart. Sums in
+   * millionths, as the engine measures readings; readings: the read intervals, at most the meter's
+   * intervals of each hour (readings off the grid of a changed interval count once per interval).
    * (date_part, a double, is exact on whole hours and about 3 times as fast as extract, a numeric,
    * over a year of hours.)
    */
   hourlyAggregates(db: Executor, accountId: string, meterId: number, plan: HourlyPlan) {
     return db.query<HourlyAggregate>(
-      `WITH late AS (
-         SELECT ($4::int[])[(date_part('epoch', b)::bigint / 3600 - $5)::int + 1] AS key,
-                (SELECT count(*) FROM readings r
-                 WHERE r.meter_id = $1 AND r.ts >= b AND r.ts < b + $9 * interval '1 ms')::int AS readings
-         FROM unnest($8::timestamptz[]) AS b
-       )
-       SELECT hours.*, coalesce(late.readings, 0) AS previous_month_readings
-       FROM (
-         SELECT ($4::int[])[(date_part('epoch', h.bucket_start)::bigint / 3600 - $5)::int + 1] AS key,
-                h.bucket_start >= $6 AS in_period,
-                sum(h.import_uwh) / 1000 AS import_micro, sum(h.export_uwh) / 1000 AS export_micro,
-                sum(h.uvarh) / 1000 AS kvarh_micro, sum(h.readings)::int AS readings, max(h.max_kva) AS max_kva
-         FROM readings_hourly h
-         WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
-           AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $7)
-         GROUP BY 1, 2
-       ) hours LEFT JOIN late ON late.key = hours.key AND hours.in_period`,
+      `SELECT ($4::int[])[(date_part('epoch', h.bucket_start)::bigint / 3600 - $5)::int + 1] AS key,
+              h.bucket_start >= $6 AS in_period,
+              sum(h.import_uwh) / 1000 AS import_micro, sum(h.export_uwh) / 1000 AS export_micro,
+              sum(h.uvarh) / 1000 AS kvarh_micro, sum(least(h.readings, $8))::int AS readings,
+              max(h.max_kva) AS max_kva
+       FROM readings_hourly h
+       WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
+         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $7)
+       GROUP BY 1, 2`,
       [
         meterId,
         plan.from,
@@ -213,9 +206,24 @@ export const costRepository = {
         plan.firstHour,
         plan.hoursStart,
         accountId,
-        plan.monthStarts,
-        plan.lagMs,
+        plan.intervalsPerHour,
       ],
+    );
+  },
+
+  /**
+   * The meter's hourly rollups of [from, to) as stored, oldest first: what several tariffs' plans
+   * group each their own way (hourly-groups.ts) when one set of readings is priced with many.
+   */
+  hourlyRows(db: Executor, accountId: string, meterId: number, from: Date, to: Date) {
+    return db.query<HourlyRow>(
+      `SELECT date_part('epoch', h.bucket_start)::int8 / 3600 AS hour, h.import_uwh, h.export_uwh, h.uvarh,
+              h.readings, h.max_kva
+       FROM readings_hourly h
+       WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
+         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)
+       ORDER BY h.bucket_start`,
+      [meterId, from, to, accountId],
     );
   },
 

@@ -79,15 +79,40 @@ function onlyMonth(b: typeof DEMO_BILL) {
     kvarh,
     max_kva,
     chargeable_kva: null,
+    demand: { max_kva, chargeable_kva: null, utilised_kva: null, nmd_kva: null, excess_kva: null },
     lines,
     subtotal,
     tax,
     total,
     missing_intervals,
+    complete: b.complete,
+    warnings: b.warnings,
   };
 }
 
 const DEMO_BILL_WITH_MONTHS = { ...DEMO_BILL, months: [onlyMonth(DEMO_BILL)] };
+
+const kva = (description: string) => z.number().nullable().describe(description);
+
+const demand = z
+  .strictObject({
+    max_kva: kva("The month's highest half-hour demand; null without readings"),
+    chargeable_kva: kva(
+      'The highest half-hour demand in the demand_periods of the NETWORK_DEMAND kVA/month item, else of the first MONTH_MAX kVA/month item; null without either',
+    ),
+    utilised_kva: kva(
+      'The UTILISED_CAPACITY basis: the higher of the NMD and the highest half hour of the 12 months ending with this one; null when no item uses it',
+    ),
+    nmd_kva: kva("The meter's notified maximum demand; null when not set"),
+    excess_kva: kva("The EXCESS basis: the month's maximum above the NMD, else 0; null when no item uses it"),
+  })
+  .describe("The month's demand figures in kVA");
+
+const WARNINGS =
+  "Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items";
+
+const COMPLETE =
+  'Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand';
 
 const billMonth = z.strictObject({
   month: z.string().describe("YYYY-MM, a calendar month of the tariff's timezone"),
@@ -97,17 +122,17 @@ const billMonth = z.strictObject({
   export_kwh: z.number(),
   kvarh: z.number(),
   max_kva: z.number().nullable().describe("The month's highest half-hour demand; null without readings"),
-  chargeable_kva: z
-    .number()
-    .nullable()
-    .describe(
-      "The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one",
-    ),
+  chargeable_kva: z.number().nullable().describe('demand.chargeable_kva'),
+  demand,
   lines: z.array(billLine),
   subtotal: money,
-  tax: money.describe("Rounded on the month's subtotal"),
+  tax: money.describe("subtotal x tax_rate / 100, rounded to the cent: each month's tax is its own"),
   total: money,
-  missing_intervals: integer,
+  missing_intervals: integer.describe(
+    "The meter's aligned interval starts in the month's part of the period without a reading",
+  ),
+  complete: z.boolean().describe(COMPLETE),
+  warnings: z.array(z.string()).describe(`The month's own warnings. ${WARNINGS}`),
 });
 
 const bill = z
@@ -125,15 +150,11 @@ const bill = z
     lines: z.array(billLine),
     subtotal: money,
     tax_rate: z.number().describe('Percentage'),
-    tax: money,
+    tax: money.describe("The months' taxes added up"),
     total: money,
-    missing_intervals: integer.describe("The meter's intervals in the period without a reading"),
-    complete: z.boolean().describe('No interval of the period lacks a reading'),
-    warnings: z
-      .array(z.string())
-      .describe(
-        "Missing readings, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items, energy outside the schedule, kVA items without kVA data, a notified maximum demand needed and not set",
-      ),
+    missing_intervals: integer.describe("The meter's aligned interval starts in the period without a reading"),
+    complete: z.boolean().describe(`Every month is complete. ${COMPLETE}`),
+    warnings: z.array(z.string()).describe(`The months' warnings. ${WARNINGS}`),
     months: z
       .array(billMonth)
       .describe("The bill per calendar month; the bill's lines, subtotal, tax and total are the months' added up"),

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { SOURCES } from '../../db/energy-sources.ts';
+import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
@@ -14,17 +14,32 @@ import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {
   type BillingContext,
   demandFromRollups,
+  type HourlyPlan,
   priceHourly,
   priceReadings,
   utilisationWindowStart,
 } from './engine/index.ts';
 import { assertExactBill, assertExactSum } from './exact-money.ts';
+import { groupHourlyRows } from './hourly-groups.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
 
 const NO_TARIFF = 'No tariff configured';
+
+/** A source of a block without a dashboard config, as the building cost would list it if it had one. */
+const unconfigured = (source: Source) =>
+  ({
+    source,
+    meter_id: null,
+    tariff_id: null,
+    meter_sn: null,
+    priced: false,
+    reason: 'No dashboard config',
+    bills: [],
+    total: null,
+  }) as const;
 
 const periodName = (start: Date, end: Date) => `period ${start.toISOString()} to ${end.toISOString()}`;
 
@@ -55,7 +70,11 @@ export interface CostDeps {
 export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
   const planFor = createPlanCache();
 
-  /** The tariff's items as the engine takes them and its calendar (the reference data it names does not change). */
+  /**
+   * The tariff's items as the engine takes them and its calendar (the reference data it names does
+   * not change). Built on the tariff row at hand (its tax rate, type, dates), so kept only while that
+   * row is still the cached one: a pricing built on a row older than a write is never kept.
+   */
   function pricingOf(tariff: PricedTariff) {
     return cache.get(cacheKeys.tariffPricing(tariff.id), async () => {
       const [pricing, calendar] = await Promise.all([
@@ -63,13 +82,13 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
         repo.calendar(db, tariff, touScheduleId(tariff)),
       ]);
       return { pricing, calendar };
-    });
+    }, [tariff]);
   }
 
-  /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
-  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
+  /** What the engine prices a meter's period with under one tariff. */
+  async function contextOf(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<BillingContext> {
     const { pricing, calendar } = await pricingOf(tariff);
-    const context: BillingContext = {
+    return {
       tariff: pricing,
       calendar,
       start,
@@ -77,9 +96,19 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
       intervalMinutes: meter.interval_minutes,
       notifiedMaxDemandKva: meter.notified_max_demand_kva,
     };
-    const { tariff_id, ...priced } = await price(meter, context);
-    assertExactBill(priced, periodName(start, end));
-    return { tariff_id, meter_sn: meter.meter_sn, start: start.toISOString(), end: end.toISOString(), ...priced };
+  }
+
+  function billOf(meter: CostMeterRow, context: BillingContext, priced: Awaited<ReturnType<typeof price>>) {
+    const { tariff_id, ...rest } = priced;
+    assertExactBill(rest, periodName(context.start, context.end));
+    const period = { start: context.start.toISOString(), end: context.end.toISOString() };
+    return { tariff_id, meter_sn: meter.meter_sn, ...period, ...rest };
+  }
+
+  /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
+  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
+    const context = await contextOf(tariff, meter, start, end);
+    return billOf(meter, context, await price(meter, context));
   }
 
   type Bill = Awaited<ReturnType<typeof bill>>;
@@ -142,37 +171,56 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
     return bill(tariff, meter, new Date(query.start), new Date(query.end));
   }
 
+  type Facts = NonNullable<Awaited<ReturnType<typeof repo.buildingFacts>>>;
+
+  /** The block's facts for a building cost of the organization addressed (403/404 for the block). */
+  async function blockFacts(accountId: string, blockId: number, end: Date) {
+    return assertOwned(await repo.buildingFacts(db, accountId, blockId, end), accountId, 'Building block');
+  }
+
+  /** The block's facts for a building cost of the organization addressed: 404 without a dashboard config. */
+  async function configuredBlock(accountId: string, blockId: number, end: Date) {
+    const facts = await blockFacts(accountId, blockId, end);
+    if (!facts.config) throw notFound('Dashboard config');
+    return { ...facts, config: facts.config };
+  }
+
+  /** One source of the block as the building cost prices it: its bills by tariff history, or unpriced with the reason. */
+  async function sourceCost(
+    auth: AuthContext,
+    accountId: string,
+    facts: Facts & { config: NonNullable<Facts['config']> },
+    source: Source,
+    start: Date,
+    end: Date,
+  ) {
+    const { config, meters, history, pending } = facts;
+    const meterId = config[`${source}_meter_id`] ?? null;
+    const tariffId = config[`${source}_tariff_id`] ?? null;
+    const base = { source, meter_id: meterId, tariff_id: tariffId };
+    const unpriced = (meter_sn: string | null, reason: string) =>
+      ({ ...base, meter_sn, priced: false, reason, bills: [], total: null }) as const;
+    if (meterId === null) return unpriced(null, unpricedReason(meterId, tariffId));
+    const records = history.filter((record) => record.source === source);
+    const {
+      meterSn,
+      bills,
+      unpriced: reason,
+    } = await priceSource(auth, accountId, meters.get(meterId), { records, pending }, start, end);
+    if (reason) return unpriced(meterSn, reason);
+    const total = exactTotal(
+      bills.map((b) => b.total),
+      start,
+      end,
+    ).toNumber();
+    return { ...base, meter_sn: meterSn, priced: true as const, reason: null, bills, total };
+  }
+
   async function buildingCost(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
     const [start, end] = [new Date(query.start), new Date(query.end)];
-    const facts = assertOwned(
-      await repo.buildingFacts(db, query.account_id, blockId, end),
-      query.account_id,
-      'Building block',
-    );
-    const { config, meters, history, pending } = facts;
-    if (!config) throw notFound('Dashboard config');
+    const facts = await configuredBlock(query.account_id, blockId, end);
     const sources = await Promise.all(
-      SOURCES.map(async (source) => {
-        const meterId = config[`${source}_meter_id`] ?? null;
-        const tariffId = config[`${source}_tariff_id`] ?? null;
-        const base = { source, meter_id: meterId, tariff_id: tariffId };
-        const unpriced = (meter_sn: string | null, reason: string) =>
-          ({ ...base, meter_sn, priced: false, reason, bills: [], total: null }) as const;
-        if (meterId === null) return unpriced(null, unpricedReason(meterId, tariffId));
-        const records = history.filter((record) => record.source === source);
-        const {
-          meterSn,
-          bills,
-          unpriced: reason,
-        } = await priceSource(auth, query.account_id, meters.get(meterId), { records, pending }, start, end);
-        if (reason) return unpriced(meterSn, reason);
-        const total = exactTotal(
-          bills.map((b) => b.total),
-          start,
-          end,
-        ).toNumber();
-        return { ...base, meter_sn: meterSn, priced: true, reason: null, bills, total };
-      }),
+      SOURCES.map((source) => sourceCost(auth, query.account_id, facts, source, start, end)),
     );
     const byCurrency = new Map<string, number[]>();
     for (const b of sources.flatMap((s) => s.bills)) {
@@ -190,6 +238,55 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
     };
   }
 
+  /**
+   * The plan of a bill priced from hourly rows shared with other tariffs (hourly-groups.ts), or
+   * null when this bill needs its own reads: no plan, or demand from half hours.
+   */
+  function sharedPlan(context: BillingContext) {
+    const plan = planFor(context);
+    return plan && demandFromRollups(context.intervalMinutes) ? plan : null;
+  }
+
+  /**
+   * The bills of one meter's readings over [start, end), one per tariff, each priced over the whole
+   * period as the one-meter cost does: the hourly rollups and the edge readings are read once for
+   * all the tariffs and grouped by each tariff's own plan.
+   */
+  async function billsWithTariffs(tariffs: PricedTariff[], meter: CostMeterRow, start: Date, end: Date) {
+    const planned = await Promise.all(
+      tariffs.map(async (tariff) => {
+        const context = await contextOf(tariff, meter, start, end);
+        return { context, plan: sharedPlan(context) };
+      }),
+    );
+    const plans = planned.flatMap(({ plan }) => (plan ? [plan] : []));
+    const shared = plans.length === 0 ? undefined : await sharedReadings(meter, plans, start, end);
+    return Promise.all(
+      planned.map(async ({ context, plan }) => {
+        const priced =
+          plan && shared
+            ? priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges)
+            : await price(meter, context);
+        return billOf(meter, context, priced);
+      }),
+    );
+  }
+
+  /** The hourly rows from the earliest plan's look-back to the whole hours' end, and the readings of the partial hours at the edges. */
+  async function sharedReadings(meter: CostMeterRow, plans: HourlyPlan[], start: Date, end: Date) {
+    // Every plan of one period has the same whole hours; only the look-back (`from`) differs.
+    const { hoursStart, hoursEnd } = plans[0]!;
+    const from = new Date(Math.min(...plans.map((plan) => plan.from.getTime())));
+    const edge = (a: Date, b: Date) =>
+      a < b ? repo.readings(db, meter.account_id, meter.id, a, b) : Promise.resolve([]);
+    const [rows, before, after] = await Promise.all([
+      repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd),
+      edge(start, hoursStart),
+      edge(hoursEnd, end),
+    ]);
+    return { rows, edges: [...before, ...after] };
+  }
+
   // Admission comes right after the organization's access check: a refused request costs no
   // database work, which matters when one organization floods.
   return {
@@ -201,6 +298,52 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
     async priceBuilding(auth: AuthContext, blockId: number, query: BuildingCostQuery) {
       await guard.require(auth, query.account_id, 'read');
       return admission.admit(auth, query.account_id, () => buildingCost(auth, blockId, query));
+    },
+
+    // For other modules' expensive requests, which check access and take admission themselves.
+
+    /**
+     * One source of a block exactly as its building cost prices it, with the source's meter: 403/404
+     * for the block as the building cost, 404 without a dashboard config (unless configRequired is
+     * false: then unpriced, `No dashboard config`).
+     */
+    async sourceOfBlock(
+      auth: AuthContext,
+      accountId: string,
+      blockId: number,
+      source: Source,
+      start: Date,
+      end: Date,
+      { configRequired = true } = {},
+    ) {
+      const facts = await blockFacts(accountId, blockId, end);
+      if (!facts.config) {
+        if (configRequired) throw notFound('Dashboard config');
+        return { meter: undefined, cost: unconfigured(source) };
+      }
+      const configured = { ...facts, config: facts.config };
+      const meterId = facts.config[`${source}_meter_id`] ?? null;
+      const meter = meterId === null ? undefined : facts.meters.get(meterId);
+      return { meter, cost: await sourceCost(auth, accountId, configured, source, start, end) };
+    },
+
+    /**
+     * The meter's bills over [start, end) with each of the tariffs, the readings read once. The
+     * tariffs are resolved as the one-meter cost resolves its tariff (403 another organization's,
+     * 404 unknown), in order, before anything is priced.
+     */
+    async priceWithTariffs(
+      auth: AuthContext,
+      accountId: string,
+      meter: CostMeterRow,
+      tariffIds: number[],
+      start: Date,
+      end: Date,
+    ) {
+      const tariffs: PricedTariff[] = [];
+      for (const id of tariffIds) tariffs.push(await tariffAccess.usableTariff(auth, id, accountId));
+      const bills = await billsWithTariffs(tariffs, meter, start, end);
+      return tariffs.map((tariff, i) => ({ tariff, bill: bills[i]! }));
     },
   };
 }

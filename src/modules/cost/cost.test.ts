@@ -102,7 +102,18 @@ describe('one meter with one tariff', () => {
         complete: true,
         warnings: [],
         months: [
-          { month: '2025-03', ...period, ...usage, chargeable_kva: null, lines, ...money, missing_intervals: 0 },
+          {
+            month: '2025-03',
+            ...period,
+            ...usage,
+            chargeable_kva: null,
+            demand: { max_kva: 3, chargeable_kva: null, utilised_kva: null, nmd_kva: null, excess_kva: null },
+            lines,
+            ...money,
+            missing_intervals: 0,
+            complete: true,
+            warnings: [],
+          },
         ],
       },
     });

@@ -150,5 +150,6 @@ describe('pricing from hourly rollups', () => {
       }),
       { numRuns: 60 },
     );
-  });
+    // 60 scenarios, each a meter and its readings written and read back: far more than one request.
+  }, 600_000);
 });

@@ -21,6 +21,7 @@ export function registerDashboardConfigRoutes(app: App, configs: DashboardConfig
     {
       schema: {
         tags,
+        operationId: 'getDashboardConfig',
         summary: "Get a block's energy dashboard config",
         description: `Which meter measures each energy source of the block (grid, solar, genset, inverter, load, water supply, further submeters) and which tariff prices it. ${ROLE_NEEDED.read} ${CHECKS}`,
         params: blockParams,
@@ -35,6 +36,7 @@ export function registerDashboardConfigRoutes(app: App, configs: DashboardConfig
     {
       schema: {
         tags,
+        operationId: 'setDashboardConfig',
         summary: "Create or update a block's energy dashboard config",
         description: `Creates the config or changes the fields sent (null clears a field). Meters and tariffs must be the organization's (400 naming the field). ${ROLE_NEEDED.write} Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when the block does not exist or is not in account_id.`,
         params: blockParams,
@@ -62,6 +64,7 @@ export function registerDashboardConfigRoutes(app: App, configs: DashboardConfig
     {
       schema: {
         tags,
+        operationId: 'deleteDashboardConfig',
         summary: "Delete a block's energy dashboard config",
         description: `${ROLE_NEEDED.write} ${CHECKS}`,
         params: blockParams,

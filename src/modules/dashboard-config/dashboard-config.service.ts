@@ -67,7 +67,7 @@ export function createDashboardConfigService({
       // The contract answers 404, not 403, for a block outside account_id on this one operation (spec Errors rule 9).
       const block = await blocks.find(blockId);
       if (block?.account_id !== accountId) throw notFound('Building block');
-      return db.transaction(async (tx) => {
+      return guard.transaction(auth, accountId, 'write', async (tx) => {
         await assertReferencesExist(tx, accountId, referencesOf(values), {
           Meter: meters.lockReferenced,
           Tariff: tariffs.lockLive,
@@ -83,7 +83,7 @@ export function createDashboardConfigService({
     /** The block's source history stays: its sources have no tariff from now on. */
     async remove(auth: AuthContext, accountId: string, blockId: number) {
       await ownedBlock(auth, accountId, blockId, 'write');
-      await db.transaction(async (tx) => {
+      await guard.transaction(auth, accountId, 'write', async (tx) => {
         if (!(await repo.delete(tx, accountId, blockId))) throw notFound('Dashboard config');
         await history.recordConfigs(tx, accountId, [blockId], requestChange(now(), 'DELETE'));
       });

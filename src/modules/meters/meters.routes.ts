@@ -28,6 +28,7 @@ export function registerMeterRoutes(app: App, meters: MetersService): void {
     {
       schema: {
         tags,
+        operationId: 'listMeters',
         summary: 'List meters',
         description: `The organization's meters, filtered by building_block_id and meter_type. ${LISTED} ${ROLE_NEEDED.read}`,
         querystring: withParamExamples(listMetersQuery, { account_id: EXAMPLE.accountId }),
@@ -41,6 +42,7 @@ export function registerMeterRoutes(app: App, meters: MetersService): void {
     {
       schema: {
         tags,
+        operationId: 'listBuildingBlockMeters',
         summary: 'List the meters of a building block',
         description: `The meters whose building_block_id is the block in the path (not those of its children), filtered by meter_type. ${LISTED} ${ROLE_NEEDED.read} ${recordChecks('building block')}`,
         params: withParamExamples(idParams, { id: 1 }),
@@ -58,6 +60,7 @@ export function registerMeterRoutes(app: App, meters: MetersService): void {
     {
       schema: {
         tags,
+        operationId: 'createMeter',
         summary: 'Create a meter',
         description: `Creates a meter on a building block of the organization, optionally priced by one of its tariffs (tariff_id); interval_minutes is 5, 10, 15, 30 (default) or 60. A block or tariff that is not the organization's: 400; a serial already in use anywhere in the service: 409. ${ROLE_NEEDED.write}`,
         body: withExample(createMeterBody, {
@@ -85,6 +88,7 @@ export function registerMeterRoutes(app: App, meters: MetersService): void {
     {
       schema: {
         tags,
+        operationId: 'getMeter',
         summary: 'Get a meter',
         description: `${ROLE_NEEDED.read} ${CHECKS}`,
         params: meterParams,
@@ -99,6 +103,7 @@ export function registerMeterRoutes(app: App, meters: MetersService): void {
     {
       schema: {
         tags,
+        operationId: 'updateMeter',
         summary: 'Update a meter',
         description: `Changes the fields sent; tariff_id null removes the meter's tariff. A block or tariff that is not the organization's: 400; a serial in use: 409. ${ROLE_NEEDED.write} ${CHECKS}`,
         params: meterParams,
@@ -121,6 +126,7 @@ export function registerMeterRoutes(app: App, meters: MetersService): void {
     {
       schema: {
         tags,
+        operationId: 'deleteMeter',
         summary: 'Delete a meter',
         description: `Deletes the meter; dashboard configs naming it forget it. A meter with readings: 409 unless force=true, which deletes its readings too. ${ROLE_NEEDED.write} ${CHECKS}`,
         params: meterParams,

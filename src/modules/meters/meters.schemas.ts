@@ -39,5 +39,10 @@ export const blockMetersQuery = meterListQuery;
 export type BlockMetersQuery = z.infer<typeof blockMetersQuery>;
 
 export const deleteMeterQuery = accountQuery.extend({
-  force: z.stringbool().default(false).describe('Also delete the meter’s readings'),
+  force: z
+    .stringbool()
+    .default(false)
+    // Read from the query's text (true, false, 1, 0, yes, no, on, off), documented as the boolean it is.
+    .meta({ type: 'boolean' })
+    .describe('Also delete the meter’s readings'),
 });

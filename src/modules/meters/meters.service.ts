@@ -83,7 +83,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
     async create(auth: AuthContext, body: CreateMeter) {
       const { account_id: accountId, ...values } = body;
       await guard.require(auth, accountId, 'write');
-      return db.transaction(async (tx) => {
+      return guard.transaction(auth, accountId, 'write', async (tx) => {
         await assertMeterReferences(tx, accountId, values);
         const meter = await conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
         await recordTariff(tx, meter, body, 'CREATE');
@@ -96,7 +96,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
     async update(auth: AuthContext, id: number, body: UpdateMeter): Promise<Meter> {
       const { account_id: accountId, ...values } = body;
       await owned(auth, accountId, id, 'write');
-      return db.transaction(async (tx) => {
+      return guard.transaction(auth, accountId, 'write', async (tx) => {
         // The block and tariff named are locked first, then the meter: the order of every other
         // write that takes both (a transition locks its tariffs, then updates their meters).
         await assertMeterReferences(tx, accountId, values);
@@ -117,7 +117,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
     /** Readings make a meter worth keeping: deleting them too takes force. Configs naming it forget it. */
     async remove(auth: AuthContext, accountId: string, id: number, force: boolean) {
       await owned(auth, accountId, id, 'write');
-      await db.transaction(async (tx) => {
+      await guard.transaction(auth, accountId, 'write', async (tx) => {
         const current = await repo.lock(tx, accountId, id);
         if (!current) throw notFound('Meter');
         if (!force && (await repo.hasReadings(tx, id))) {

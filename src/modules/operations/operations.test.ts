@@ -49,6 +49,58 @@ describe('sample request collection', () => {
   });
 });
 
+describe('the collection runs as documented', () => {
+  /** The collection's requests and the document's operations, by "METHOD /path/:param". */
+  async function requestsAndOperations() {
+    const collection = new Collection((await call(t.app, 'GET', '/api/v1/collection.json')).body);
+    const openapi = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+    const operations = new Map<string, any>(
+      Object.entries(openapi.paths).flatMap(([path, ops]) =>
+        Object.entries(ops as object).map(([m, op]) => [`${m.toUpperCase()} ${path.replace(/\{(.+?)\}/g, ':$1')}`, op]),
+      ),
+    );
+    const requests: { key: string; item: any }[] = [];
+    collection.forEachItem((item) => {
+      requests.push({ key: `${item.request.method} /${item.request.url.path?.join('/')}`, item: item.toJSON() });
+    });
+    return { requests, operations };
+  }
+
+  it('gives every request a test of the status its operation documents for success', async () => {
+    const { requests, operations } = await requestsAndOperations();
+    for (const { key, item } of requests) {
+      const success = Object.keys(operations.get(key).responses).find((status) => status.startsWith('2'));
+      const script = item.event?.find((e: { listen: string }) => e.listen === 'test')?.script.exec.join('\n');
+      expect(script, key).toContain(`pm.response.to.have.status(${success})`);
+    }
+  });
+
+  it('sends {{account_id}} exactly where the operation takes an account_id, and none elsewhere', async () => {
+    const { requests, operations } = await requestsAndOperations();
+    for (const { key, item } of requests) {
+      const declared = operations.get(key).parameters?.find((p: any) => p.in === 'query' && p.name === 'account_id');
+      const sent = item.request.url.query?.find((q: { key: string }) => q.key === 'account_id');
+      if (declared) expect([key, sent?.value, sent?.disabled ?? false]).toEqual([key, '{{account_id}}', false]);
+      else expect([key, sent]).toEqual([key, undefined]);
+    }
+    const catalogue = requests.find(({ item }) => item.name === 'List catalogue tariffs')!;
+    expect(catalogue.item.request.url.query.map((q: { key: string }) => q.key)).not.toContain('account_id');
+  });
+
+  it('ends with a folder that deletes what the run created, and signs out last', async () => {
+    const res = await call(t.app, 'GET', '/api/v1/collection.json');
+    const last = res.body.item.at(-1);
+    expect(last.name).toBe('Clean up');
+    expect(last.item.every((item: any) => item.request.method === 'DELETE' || item.name === 'Sign out')).toBe(true);
+    expect(last.item.at(-1).name).toBe('Sign out');
+    const writes = res.body.item
+      .slice(0, -1)
+      .flatMap((folder: { item: any[] }) => folder.item)
+      .filter((item: any) => item.request.method === 'DELETE');
+    expect(writes).toEqual([]);
+  });
+});
+
 describe('metrics', () => {
   it('exposes request counts and durations by route pattern and status, and pool use', async () => {
     const user = await registerUser(t.app);

@@ -1,3 +1,5 @@
+import { CLEAN_UP, STEPS, type Step } from './collection-plan.ts';
+import { testScript } from './collection-scripts.ts';
 import { exampleFromSchema, type JsonSchema } from './example-from-schema.ts';
 
 interface Parameter {
@@ -9,12 +11,14 @@ interface Parameter {
 }
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
   security?: Record<string, unknown>[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, unknown>;
 }
 
 export interface OpenApiDocument {
@@ -54,6 +58,7 @@ const VARIABLE_OF_ID: Record<string, string> = {
   tariffs: 'tariff_id',
   catalogue: 'catalogue_tariff_id',
   tou_schedules: 'tou_schedule_id',
+  invoices: 'invoice_id',
 };
 
 /** Variables that hold numbers: written into JSON bodies without quotes. */
@@ -66,6 +71,7 @@ const NUMERIC_VARIABLES = new Set([
   'catalogue_tariff_id',
   'tou_schedule_id',
   'dso_id',
+  'invoice_id',
 ]);
 
 function variableOf(path: string, parameter: { name: string; in: string }): string | undefined {
@@ -79,10 +85,12 @@ function variableOf(path: string, parameter: { name: string; in: string }): stri
 /** Examples of the document, by the variable that stands for them: the variables' values without samples. */
 type Fallbacks = Map<string, string>;
 
-/** The value of a parameter in a request: its variable, else the example of the reference. */
-function parameterValue(path: string, parameter: Parameter, fallbacks: Fallbacks) {
+/** The value of a parameter in a request: the step's text or variable, its own variable, else the example of the reference. */
+function parameterValue(path: string, parameter: Parameter, fallbacks: Fallbacks, step: Step) {
+  const written = step.writes?.[parameter.name];
+  if (written !== undefined) return { value: written, variable: written };
   const example = parameter.example ?? exampleFromSchema(parameter.schema);
-  const variable = variableOf(path, parameter);
+  const variable = step.uses?.[parameter.name] ?? variableOf(path, parameter);
   if (variable === undefined) return { value: String(example ?? ''), variable };
   if (example != null && !fallbacks.has(variable)) fallbacks.set(variable, String(example));
   return { value: `{{${variable}}}`, variable };
@@ -92,13 +100,15 @@ function parameterValue(path: string, parameter: Parameter, fallbacks: Fallbacks
 const OWN_IN_BODIES = new Set(['meter_sn']);
 
 /** The body's example as JSON, its top-level fields that a variable stands for written as that variable. */
-function bodyText(schema: JsonSchema, fallbacks: Fallbacks): string {
+function bodyText(schema: JsonSchema, fallbacks: Fallbacks, step: Step): string {
   const example = exampleFromSchema(schema);
   if (example === null || typeof example !== 'object' || Array.isArray(example)) {
     return JSON.stringify(example, null, 2);
   }
   const fields = Object.entries(example).map(([key, value]) => {
-    const variable = OWN_IN_BODIES.has(key) ? undefined : VARIABLE_OF_FIELD[key];
+    const written = step.writes?.[key];
+    if (written !== undefined) return [key, written];
+    const variable = step.uses?.[key] ?? (OWN_IN_BODIES.has(key) ? undefined : VARIABLE_OF_FIELD[key]);
     if (variable === undefined || typeof value === 'object') return [key, value];
     if (!fallbacks.has(variable)) fallbacks.set(variable, String(value));
     return [key, `{{${variable}}}`];
@@ -107,31 +117,6 @@ function bodyText(schema: JsonSchema, fallbacks: Fallbacks): string {
   for (const variable of NUMERIC_VARIABLES) text = text.replaceAll(`"{{${variable}}}"`, `{{${variable}}}`);
   return text;
 }
-
-/**
- * After signing in: the access token into bearerToken, and the first organization of the user
- * that is not a personal account (the personal one comes first and holds nothing), else the
- * first, into account_id.
- */
-const SIGN_IN_SCRIPT = [
-  'if (pm.response.code === 200) {',
-  '  const token = pm.response.json().data.access_token;',
-  "  pm.collectionVariables.set('bearerToken', token);",
-  '  pm.sendRequest(',
-  '    {',
-  "      url: pm.collectionVariables.get('baseUrl') + '/api/v1/auth/organizations',",
-  "      method: 'GET',",
-  "      header: { Authorization: 'Bearer ' + token },",
-  '    },',
-  '    (error, response) => {',
-  '      if (error) return;',
-  '      const organizations = response.json().data;',
-  '      const first = organizations.find((o) => !o.is_personal_account) || organizations[0];',
-  "      if (first) pm.collectionVariables.set('account_id', first.id);",
-  '    },',
-  '  );',
-  '}',
-];
 
 const needsServiceRole = (op: Operation) =>
   op.security?.some((requirement) => 'serviceRoleKey' in requirement) ?? false;
@@ -144,20 +129,28 @@ function authOf(op: Operation) {
   return {};
 }
 
+/** The status an operation answers when it succeeds: its one 2xx of the document. */
+function successOf(op: Operation): number {
+  const status = Object.keys(op.responses ?? {}).find((code) => code.startsWith('2'));
+  return Number(status ?? 200);
+}
+
 function requestItem(path: string, method: string, op: Operation, fallbacks: Fallbacks) {
+  const step = STEPS[op.operationId ?? ''] ?? {};
   const parameters = op.parameters ?? [];
   const query = parameters
     .filter((p) => p.in === 'query')
     .map((p) => {
-      const { value, variable } = parameterValue(path, p, fallbacks);
+      const { value, variable } = parameterValue(path, p, fallbacks, step);
       return { key: p.name, value, disabled: !p.required && variable === undefined };
     });
   const variable = parameters
     .filter((p) => p.in === 'path')
-    .map((p) => ({ key: p.name, value: parameterValue(path, p, fallbacks).value }));
+    .map((p) => ({ key: p.name, value: parameterValue(path, p, fallbacks, step).value }));
+  const name = op.summary ?? `${method.toUpperCase()} ${path}`;
   const bodySchema = op.requestBody?.content?.['application/json']?.schema;
   return {
-    name: op.summary ?? `${method.toUpperCase()} ${path}`,
+    name,
     request: {
       method: method.toUpperCase(),
       description: op.description ?? '',
@@ -174,16 +167,35 @@ function requestItem(path: string, method: string, op: Operation, fallbacks: Fal
       },
       ...authOf(op),
       ...(bodySchema
-        ? { body: { mode: 'raw', raw: bodyText(bodySchema, fallbacks), options: { raw: { language: 'json' } } } }
+        ? {
+            body: { mode: 'raw', raw: bodyText(bodySchema, fallbacks, step), options: { raw: { language: 'json' } } },
+          }
         : {}),
     },
-    ...(path === SIGN_IN
-      ? { event: [{ listen: 'test', script: { type: 'text/javascript', exec: SIGN_IN_SCRIPT } }] }
-      : {}),
+    event: [
+      {
+        listen: 'test',
+        script: { type: 'text/javascript', exec: testScript(name, successOf(op), step, path === SIGN_IN) },
+      },
+    ],
   };
 }
 
-const DESCRIPTION = `Run "Sign in" (Authentication) first: it stores the access token in bearerToken and the first organization that is not a personal account in account_id. The other variables hold ids of the demo data (building block, meters, tariffs) and a month of its readings (start, end); change them to address your own records. Administration requests use serviceRoleKey.`;
+/** Where a request runs: after the creating requests (POST), the changes (PUT), then the reads. */
+const METHOD_ORDER = ['post', 'put', 'get', 'delete'];
+
+/** Variables that a run fills in (the ids of what it creates), empty until then. */
+function runVariables(): string[] {
+  const names = Object.values(STEPS).flatMap((step) => [
+    ...Object.values(step.uses ?? {}),
+    ...Object.keys(step.stores ?? {}),
+  ]);
+  return [...new Set(names)].filter((name) => name !== 'bearerToken');
+}
+
+const DESCRIPTION = `Runs top to bottom against the demo (the Collection Runner or newman) and leaves it as it found it. "Sign in" (Authentication) stores the access token in bearerToken and the first organization that is not a personal account in account_id. Reads use the demo's records, whose ids the variables hold, with a month of its readings (start, end); every write works on a record that an earlier request created (the new_* variables), and "Clean up" deletes those at the end. Every request's test checks its documented status. Administration requests use serviceRoleKey.`;
+
+const CLEAN_UP_FOLDER = 'Clean up';
 
 /**
  * A Postman v2.1 collection of every operation of the OpenAPI document, one folder per tag in the
@@ -192,16 +204,31 @@ const DESCRIPTION = `Run "Sign in" (Authentication) first: it stores the access 
  */
 export function postmanCollection(doc: OpenApiDocument, baseUrl: string, samples: SampleValues = {}) {
   const fallbacks: Fallbacks = new Map();
-  const folders = new Map<string, ReturnType<typeof requestItem>[]>((doc.tags ?? []).map((t) => [t.name, []]));
+  type Entry = { method: string; item: ReturnType<typeof requestItem> };
+  const folders = new Map<string, Entry[]>((doc.tags ?? []).map((t) => [t.name, []]));
+  const cleanUp = new Map<string, ReturnType<typeof requestItem>>();
   let serviceRole = false;
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       const tag = op.tags?.[0] ?? 'Other';
       serviceRole ||= needsServiceRole(op);
-      folders.set(tag, [...(folders.get(tag) ?? []), requestItem(path, method, op, fallbacks)]);
+      const item = requestItem(path, method, op, fallbacks);
+      if ((CLEAN_UP as readonly string[]).includes(op.operationId ?? '')) cleanUp.set(op.operationId!, item);
+      else folders.set(tag, [...(folders.get(tag) ?? []), { method, item }]);
     }
   }
-  const values = new Map([...fallbacks, ...Object.entries(samples)]);
+  const ordered = (entries: Entry[]) =>
+    entries
+      .map((entry, index) => ({ entry, index }))
+      .sort((a, b) => METHOD_ORDER.indexOf(a.entry.method) - METHOD_ORDER.indexOf(b.entry.method) || a.index - b.index)
+      .map(({ entry }) => entry.item);
+  const lastItems = CLEAN_UP.flatMap((operationId) => cleanUp.get(operationId) ?? []);
+  // A run's own records have no value before the run: a write never falls back on a demo record.
+  const values = new Map([
+    ...fallbacks,
+    ...Object.entries(samples),
+    ...runVariables().map((name): [string, string] => [name, '']),
+  ]);
   return {
     info: { name: doc.info.title, description: DESCRIPTION, schema: POSTMAN_SCHEMA },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{bearerToken}}', type: 'string' }] },
@@ -211,6 +238,11 @@ export function postmanCollection(doc: OpenApiDocument, baseUrl: string, samples
       ...(serviceRole ? [{ key: 'serviceRoleKey', value: '' }] : []),
       ...[...values].sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => ({ key, value })),
     ],
-    item: [...folders].filter(([, item]) => item.length > 0).map(([name, item]) => ({ name, item })),
+    item: [
+      ...[...folders]
+        .filter(([, entries]) => entries.length > 0)
+        .map(([name, entries]) => ({ name, item: ordered(entries) })),
+      ...(lastItems.length > 0 ? [{ name: CLEAN_UP_FOLDER, item: lastItems }] : []),
+    ],
   };
 }

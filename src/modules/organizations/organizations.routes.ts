@@ -28,6 +28,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'createOrganization',
         summary: 'Create an organization',
         description:
           'Creates an organization (not a personal account) whose primary owner and OWNER is the caller: primary_owner_user_id must be the caller’s id (403 otherwise). A user creates at most ORGANIZATIONS_PER_USER_PER_DAY (default 20) organizations in any 24 hours, deleted ones included; beyond, 429 with Retry-After (the seconds until the oldest of them is a day old).',
@@ -52,6 +53,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'getOrganization',
         summary: 'Get an organization',
         description: `The organization record. Any member may read it. ${ORDER}`,
         params: organizationParams,
@@ -68,6 +70,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'updateOrganization',
         summary: 'Update an organization',
         description: `Changes the name, email, picture_url or public_data (a JSON object at most 32 levels deep); fields not sent stay. Needs the OWNER or ADMIN role. ${ORDER}`,
         params: organizationParams,
@@ -85,6 +88,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'deleteOrganization',
         summary: 'Delete an organization',
         description: `Deletes the organization with its memberships. OWNER only. A personal account cannot be deleted (400); an organization that still has building blocks, meters or tariffs: 409. ${ORDER}`,
         params: organizationParams,
@@ -109,6 +113,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'listMembers',
         summary: 'List the members',
         description: `The members with their roles; any member may list them. ${LIST_PARAMETERS} query searches e-mails; sortBy: created_at, email, role. ${ORDER}`,
         params: organizationParams,
@@ -123,6 +128,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'addMember',
         summary: 'Add a member',
         description: `Adds an existing user with a role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may add an OWNER. An unknown user: 404; a user who is already a member: 409. ${ORDER}`,
         params: organizationParams,
@@ -145,6 +151,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
     {
       schema: {
         tags,
+        operationId: 'removeMember',
         summary: 'Remove a member',
         description: `Removes a user from the organization. Needs the OWNER or ADMIN role; only an OWNER may remove an OWNER. A user who is not a member: 404; the primary owner cannot be removed: 409. ${ORDER}`,
         params: withParamExamples(memberParams, { id: EXAMPLE.accountId, userId: EXAMPLE.userId }),

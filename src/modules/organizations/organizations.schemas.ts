@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { ROLES } from '../../db/memberships.ts';
-import { jsonObject, uuid } from '../../http/fields.ts';
+import { email, jsonObject, text, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 
 export const organizationIdParams = z.object({ id: uuid });
 export const memberParams = z.object({ id: uuid, userId: uuid });
 
 export const createOrganizationBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: text(1, 200),
   primary_owner_user_id: uuid.describe('Must be the caller, who becomes OWNER'),
 });
 
 export const updateOrganizationBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
-    email: z.email().max(254).nullable(),
+    name: text(1, 200),
+    email: email.nullable(),
     picture_url: z.url().max(2048).nullable(),
     public_data: jsonObject,
   })

@@ -75,7 +75,10 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
 
     async update(auth: AuthContext, id: string, changes: OrganizationChanges) {
       await access(auth, id, 'write');
-      return repo.update(db, id, changes);
+      return db.transaction(async (tx) => {
+        await lockedRole(tx, auth, id, 'write');
+        return repo.update(tx, id, changes);
+      });
     },
 
     async remove(auth: AuthContext, id: string) {

@@ -65,6 +65,22 @@ describe('create', () => {
     const missing = await owner.client.post(base, { primary_owner_user_id: owner.id });
     expect(missing.body.error).toBe('name: Invalid input: expected string, received undefined');
   });
+
+  it('refuses a NUL character in the name with 400 naming the field, on create and update', async () => {
+    const owner = await registerUser(t.app);
+    const created = await owner.client.post(base, { name: 'Grid\u0000Co', primary_owner_user_id: owner.id });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual(invalid('name: Must not contain the NUL character'));
+    const updated = await shared.owner.client.put(`${base}/${shared.accountId}`, { name: 'Grid\u0000Co' });
+    expect(updated.status).toBe(400);
+    expect(updated.body).toEqual(invalid('name: Must not contain the NUL character'));
+  });
+
+  it('refuses an e-mail whose domain is no host name, as the reference does', async () => {
+    const res = await shared.owner.client.put(`${base}/${shared.accountId}`, { email: 'energy@a-.example.com' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid('email: Invalid email address'));
+  });
 });
 
 describe('read, update, delete', () => {

@@ -15,6 +15,7 @@ export function registerReferenceRoutes(app: App, reference: ReferenceService): 
     {
       schema: {
         tags,
+        operationId: 'listTariffItemTypes',
         summary: 'List tariff item types',
         description: `The 23 kinds of tariff item with their display name and the unit of their price. ${READ_BY_ALL}`,
         response: { 200: referenceResponses.itemTypes, ...failures({}) },
@@ -27,6 +28,7 @@ export function registerReferenceRoutes(app: App, reference: ReferenceService): 
     {
       schema: {
         tags,
+        operationId: 'listDsos',
         summary: 'List DSOs',
         description: `The energy providers (distribution system operators) a tariff may name as dso_id. ${READ_BY_ALL}`,
         response: { 200: referenceResponses.dsos, ...failures({}) },
@@ -39,6 +41,7 @@ export function registerReferenceRoutes(app: App, reference: ReferenceService): 
     {
       schema: {
         tags,
+        operationId: 'listTouSchedules',
         summary: 'List time-of-use schedules',
         description: `Every time-of-use schedule (or those of one DSO), each with its DSO, seasons and rules. ${READ_BY_ALL}`,
         querystring: withParamExamples(scheduleListQuery, { dso_id: 1 }),
@@ -52,6 +55,7 @@ export function registerReferenceRoutes(app: App, reference: ReferenceService): 
     {
       schema: {
         tags,
+        operationId: 'getTouSchedule',
         summary: 'Get a time-of-use schedule',
         description: `One schedule with its DSO and seasons, each season with its rules (periods of each day type, minutes from midnight). ${READ_BY_ALL}`,
         params: withParamExamples(scheduleIdParams, { id: 3 }),

@@ -17,6 +17,7 @@ export function registerTariffHistoryRoutes(app: App, history: TariffHistoryServ
     {
       schema: {
         tags: ['Meters'],
+        operationId: 'listMeterTariffHistory',
         summary: "The meter's tariff history",
         description: `Every change of the tariff of the meter, with the instant it takes effect. ${RECORD}`,
         params: historyParams('The meter'),
@@ -34,6 +35,7 @@ export function registerTariffHistoryRoutes(app: App, history: TariffHistoryServ
     {
       schema: {
         tags: ['Energy dashboard config'],
+        operationId: 'listDashboardConfigTariffHistory',
         summary: 'The tariff history of the config’s sources',
         description:
           'Every change of the tariff of each source (grid, solar, genset, inverter, load) of the ' +

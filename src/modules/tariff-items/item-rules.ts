@@ -1,7 +1,7 @@
 import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariff-enums.ts';
 import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariff-rules.ts';
 
-// The rules of extensions §11.5 on an item's unit, demand_periods, demand_basis and free_ratio:
+// The rules of extensions §11.5 and §12.1 on an item's unit, demand_periods, demand_basis and free_ratio:
 // the schemas check each value, these rules what an item's values may be together with its item
 // type's unit and its tariff's type (the services check them on the rows they lock).
 
@@ -41,8 +41,11 @@ export function itemFieldViolations(
   if (item.demand_periods != null) {
     if (tariffType !== 'TIME_OF_USE') {
       violations.push({ path: ['demand_periods'], message: DEMAND_PERIODS_NEED_TIME_OF_USE });
-    } else if (unit !== 'kVA/month') {
-      violations.push({ path: ['demand_periods'], message: `Only a kVA/month item may have them; ${pricedPer}` });
+    } else if (unit !== 'kVA/month' && unit !== 'kvarh') {
+      violations.push({
+        path: ['demand_periods'],
+        message: `Only a kVA/month or kvarh item may have them; ${pricedPer}`,
+      });
     }
   }
   if (item.demand_basis != null && unit !== 'kVA/month') {

@@ -29,6 +29,7 @@ export function registerTariffBlockRoutes(app: App, blocks: TariffBlocksService)
     {
       schema: {
         tags,
+        operationId: 'listTariffItemBlocks',
         summary: "List an item's tiers",
         description: `The tiers of a tariff item, by block_index. Unpaginated. ${ROLE_NEEDED.read} ${CHECKS}`,
         params: itemAddress,
@@ -46,6 +47,7 @@ export function registerTariffBlockRoutes(app: App, blocks: TariffBlocksService)
     {
       schema: {
         tags,
+        operationId: 'replaceTariffItemBlocks',
         summary: "Replace an item's tiers",
         description: `Replaces the item's whole tier set with the array sent (an empty array removes every tier), all at once. ${TIER_RULES} A set that breaks these rules: 400 naming the tier. ${ROLE_NEEDED.write} ${CHECKS}`,
         params: itemAddress,
@@ -72,6 +74,7 @@ export function registerTariffBlockRoutes(app: App, blocks: TariffBlocksService)
     {
       schema: {
         tags,
+        operationId: 'updateTariffItemBlock',
         summary: 'Update a tier',
         description: `Changes the fields sent of one tier; the item's tiers must still follow the rules. ${TIER_RULES} Another tier with the block_index sent: 409. ${ROLE_NEEDED.write} ${CHECKS} An unknown tier: 404.`,
         params: blockAddress,
@@ -95,6 +98,7 @@ export function registerTariffBlockRoutes(app: App, blocks: TariffBlocksService)
     {
       schema: {
         tags,
+        operationId: 'deleteTariffItemBlock',
         summary: 'Delete a tier',
         description: `Deletes one tier; the tiers left must still follow the rules. ${ROLE_NEEDED.write} ${CHECKS} An unknown tier: 404.`,
         params: blockAddress,

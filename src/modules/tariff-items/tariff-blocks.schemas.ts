@@ -22,13 +22,22 @@ export const blockInput = z.strictObject({
 });
 
 /** A whole tier set: each tier valid and the tiers consistent with each other (400). */
-export const tierSet = z.array(blockInput).superRefine(checkTierRules);
+export const tierSet = z
+  .array(blockInput)
+  .meta({ uniqueItems: true, description: 'Each block_index at most once (a repeated one: 400)' })
+  .superRefine(checkTierRules);
 
 export const optionalAccountQuery = z.object({
   account_id: uuid.optional().describe("Must be the tariff's organization when given"),
 });
 
-export const blockParams = z.object({ id: recordId, itemId: recordId, blockId: recordId });
+export const blockParams = z.object({
+  id: recordId,
+  itemId: recordId,
+  blockId: recordId.describe(
+    "A tier's id, from GET /api/v1/tariffs/{id}/items/{itemId}/blocks (the demo's time-of-use tariffs have no tiers: the example is a placeholder)",
+  ),
+});
 
 export const updateBlockBody = z.strictObject(blockFields).partial().extend({ account_id: uuid.optional() });
 export type BlockChanges = z.infer<typeof updateBlockBody>;

@@ -28,7 +28,7 @@ export function createTariffBlocksService({ db, tariffAccess: access }: TariffBl
     write: (tx: Executor, accountId: string) => Promise<T>,
   ) {
     const { account_id: accountId } = await access.tariff(auth, at.tariffId, at.accountId, 'write');
-    return db.transaction(async (tx) => {
+    return access.transaction(auth, accountId, async (tx) => {
       await lockItem(tx, { accountId, tariffId: at.tariffId, itemId: at.itemId });
       await access.changed(tx, at.tariffId);
       return write(tx, accountId);

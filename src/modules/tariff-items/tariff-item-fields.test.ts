@@ -121,6 +121,72 @@ describe('create and read', () => {
   });
 });
 
+describe('reactive energy of the demand periods (extensions §12.1)', () => {
+  it('takes demand_periods on a kvarh item of a TIME_OF_USE tariff, with a free ratio', async () => {
+    const tariff = await touTariff();
+    const [reactive, perKvarh] = await createItems(r.owner.client, tariff.id, [
+      {
+        item_type_code: 'REACTIVE_ENERGY',
+        price: 0.175,
+        season: 'WINTER',
+        free_ratio: 0.3,
+        demand_periods: ['STANDARD', 'PEAK'],
+      },
+      { item_type_code: 'LEGACY', price: 0.1, unit: 'kvarh', demand_periods: ['OFF_PEAK'] },
+    ]);
+    expect(reactive).toMatchObject({ unit: null, demand_periods: ['PEAK', 'STANDARD'], free_ratio: 0.3 });
+    expect(perKvarh).toMatchObject({ unit: 'kvarh', demand_periods: ['OFF_PEAK'] });
+    expect(await itemsRead(tariff.id)).toEqual([reactive, perKvarh]);
+  });
+
+  it('refuses them on a kvarh item of a tariff that is not TIME_OF_USE', async () => {
+    const flat = await createTariff(r.owner.client, r.accountId);
+    const res = await r.owner.client.post(itemsOf(flat.id), [
+      { item_type_code: 'REACTIVE_ENERGY', price: 0.175, demand_periods: ['PEAK'] },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`0.demand_periods: ${NOT_TOU}`));
+  });
+});
+
+describe('a seasonal item the tariff can never apply (extensions §12.1)', () => {
+  const NEVER =
+    'Items that can never apply, as no day has their season and their type has other items: IMPORT_ENERGY SUMMER, IMPORT_ENERGY WINTER (the tariff has no DSO, so no seasons)';
+
+  it('is stored, and the write says it can never apply on a tariff without a DSO', async () => {
+    const tariff = await createTariff(r.owner.client, r.accountId);
+    const res = await r.owner.client.post(itemsOf(tariff.id), [
+      { item_type_code: 'IMPORT_ENERGY', price: 2, season: 'SUMMER' },
+      { item_type_code: 'IMPORT_ENERGY', price: 3, season: 'WINTER' },
+      { item_type_code: 'SERVICE', price: 3, season: 'WINTER' },
+      { item_type_code: 'LEGACY', price: 0.2, season: 'ALL_YEAR' },
+    ]);
+    expect(res.status).toBe(201);
+    // The single SERVICE item applies to every day whatever its season; ALL_YEAR items always.
+    expect(res.body.message).toBe(NEVER);
+    expect(res.body.data).toHaveLength(4);
+    const update = await r.owner.client.put(`${itemsOf(tariff.id)}/${res.body.data[1].id}`, { price: 3.5 });
+    expect(update.status).toBe(200);
+    expect(update.body.message).toBe(NEVER);
+  });
+
+  it("names the season the tariff's DSO does not have; says nothing when every item can apply", async () => {
+    const tariff = await createTariff(r.owner.client, r.accountId, { dso_id: 1 });
+    const res = await r.owner.client.post(itemsOf(tariff.id), [
+      { item_type_code: 'IMPORT_ENERGY', price: 2, season: 'SUMMER' },
+      { item_type_code: 'IMPORT_ENERGY', price: 3, season: 'WINTER' },
+    ]);
+    expect(res.body).toMatchObject({ success: true, message: null });
+    const transition = await r.owner.client.post(itemsOf(tariff.id), [
+      { item_type_code: 'IMPORT_ENERGY', price: 4, season: 'TRANSITION' },
+    ]);
+    expect(transition.status).toBe(201);
+    expect(transition.body.message).toBe(
+      "Items that can never apply, as no day has their season and their type has other items: IMPORT_ENERGY TRANSITION (the tariff's DSO has no such season)",
+    );
+  });
+});
+
 describe('validation (400 naming the field; nothing is created)', () => {
   async function itemCount(tariffId: number) {
     return (await r.owner.client.get(itemsOf(tariffId))).body.count;
@@ -176,11 +242,11 @@ describe('validation (400 naming the field; nothing is created)', () => {
   it.each([
     [
       { item_type_code: 'IMPORT_ENERGY', price: 1, demand_periods: ['PEAK'] },
-      'demand_periods: Only a kVA/month item may have them; this item is priced per kWh',
+      'demand_periods: Only a kVA/month or kvarh item may have them; this item is priced per kWh',
     ],
     [
       { item_type_code: 'NETWORK_DEMAND', price: 1, unit: 'kWh', demand_periods: ['PEAK'] },
-      'demand_periods: Only a kVA/month item may have them; this item is priced per kWh',
+      'demand_periods: Only a kVA/month or kvarh item may have them; this item is priced per kWh',
     ],
     [
       { item_type_code: 'SERVICE', price: 1, demand_basis: 'NMD' },
@@ -289,7 +355,7 @@ describe('update', () => {
       [
         capacity.id,
         { item_type_code: 'SERVICE' },
-        'demand_periods: Only a kVA/month item may have them; this item is priced per day; demand_basis: Only a kVA/month item may have one; this item is priced per day',
+        'demand_periods: Only a kVA/month or kvarh item may have them; this item is priced per day; demand_basis: Only a kVA/month item may have one; this item is priced per day',
       ],
       [
         capacity.id,
@@ -423,7 +489,7 @@ describe('API reference', () => {
           },
           { type: 'null' },
         ],
-        description: expect.stringContaining('Only on kVA/month items of a TIME_OF_USE tariff'),
+        description: expect.stringContaining('Only on kVA/month and kvarh items of a TIME_OF_USE tariff'),
       });
       expect(properties.demand_basis).toEqual({
         anyOf: [{ type: 'string', enum: ['MONTH_MAX', 'NMD', 'UTILISED_CAPACITY', 'EXCESS'] }, { type: 'null' }],

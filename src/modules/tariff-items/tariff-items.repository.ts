@@ -36,6 +36,26 @@ const OF_ACCOUNT = (placeholder: string) =>
   `EXISTS (SELECT 1 FROM tariffs t WHERE t.id = i.tariff_id AND t.account_id = ${placeholder})`;
 
 export const tariffItemsRepository = {
+  /**
+   * The tariff's seasonal items that no day can be priced with: no day of the distributor's calendar
+   * (the tariff's DSO, else its schedule's; none: no seasons) has their season, and their type has
+   * other items (the single item of a type prices every day). no_dso: the tariff has no calendar.
+   */
+  neverApplying(db: Executor, tariffId: number, dsoId: number | null, scheduleId: number | null) {
+    return db.query<{ item_type_code: string; season: string; no_dso: boolean }>(
+      `WITH calendar AS (
+         SELECT coalesce($2::int, (SELECT s.dso_id FROM tou_schedules s WHERE s.id = $3::int)) AS dso_id)
+       SELECT i.item_type_code, i.season, c.dso_id IS NULL AS no_dso
+       FROM tariff_items i CROSS JOIN calendar c
+       WHERE i.tariff_id = $1 AND i.season <> 'ALL_YEAR'
+         AND NOT EXISTS (SELECT 1 FROM dso_seasons d WHERE d.dso_id = c.dso_id AND d.label = i.season)
+         AND EXISTS (SELECT 1 FROM tariff_items o
+                     WHERE o.tariff_id = i.tariff_id AND o.item_type_code = i.item_type_code AND o.id <> i.id)
+       ORDER BY i.item_type_code, i.season`,
+      [tariffId, dsoId, scheduleId],
+    );
+  },
+
   list(db: Executor, accountId: string, tariffId: number, list: ListParams) {
     const params = new SqlParams();
     return listPage<TariffItem>(

@@ -32,7 +32,7 @@ const demandFields = {
   demand_periods: periodSet
     .nullable()
     .describe(
-      'Time-of-use periods whose half hours count for the demand of a kVA/month item, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK). Only on kVA/month items of a TIME_OF_USE tariff. Null: all periods',
+      'Time-of-use periods, each at most once (read back in the order PEAK, STANDARD, OFF_PEAK): on a kVA/month item the periods whose half hours count for its demand; on a kvarh item the periods whose kvarh are charged, above free_ratio x the kWh of the same periods. Only on kVA/month and kvarh items of a TIME_OF_USE tariff. Null: all periods',
     ),
   demand_basis: z
     .enum(DEMAND_BASES)
@@ -43,7 +43,7 @@ const demandFields = {
   free_ratio: decimal(0, 1, 4)
     .nullable()
     .describe(
-      'Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season is charged. Null: all kvarh',
+      'Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh',
     ),
 };
 

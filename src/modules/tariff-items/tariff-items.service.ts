@@ -4,6 +4,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues, notFound } from '../../http/errors.ts';
 import { addressedAccount, type TariffAccess } from '../tariffs/tariff-access.ts';
+import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import type { TariffItem } from '../tariffs/tariffs.model.ts';
 import { hasDemandFields, type ItemDemandFields, itemFieldViolations } from './item-rules.ts';
 import { type ItemInput, tariffItemsRepository as repo } from './tariff-items.repository.ts';
@@ -11,7 +12,7 @@ import type { CreateItemsBody, ItemChanges } from './tariff-items.schemas.ts';
 
 export interface TariffItemsDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed' | 'lockedType'>;
+  tariffAccess: Pick<TariffAccess, 'tariff' | 'changed' | 'lockedType' | 'transaction'>;
 }
 
 /** An item as a write leaves it, and where its fields sit in the request body. */
@@ -41,6 +42,21 @@ export async function requireItem(db: Executor, { accountId, tariffId, itemId }:
 export async function lockItem(tx: Executor, key: ItemKey): Promise<TariffItem> {
   if (!(await repo.lock(tx, key.accountId, key.tariffId, key.itemId))) throw notFound('Tariff item');
   return requireItem(tx, key);
+}
+
+type AccessedTariff = Awaited<ReturnType<TariffItemsDeps['tariffAccess']['tariff']>>;
+
+/**
+ * Write-time help (extensions §12.1): the tariff's items that can never apply, named in the
+ * answer's message (null when every item can apply). They are stored all the same; a bill names
+ * the quantities no item prices.
+ */
+async function neverApplyingMessage(tx: Executor, tariff: AccessedTariff): Promise<string | null> {
+  const items = await repo.neverApplying(tx, tariff.id, tariff.dso_id, touScheduleId(tariff));
+  if (items.length === 0) return null;
+  const why = items[0]!.no_dso ? 'the tariff has no DSO, so no seasons' : "the tariff's DSO has no such season";
+  const names = items.map((item) => `${item.item_type_code} ${item.season}`).join(', ');
+  return `Items that can never apply, as no day has their season and their type has other items: ${names} (${why})`;
 }
 
 export function createTariffItemsService({ db, tariffAccess: access }: TariffItemsDeps) {
@@ -74,7 +90,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
       const items: ItemInput[] = Array.isArray(body) ? body : [body];
       const bodyAccountId = Array.isArray(body) ? undefined : body.account_id;
       const tariff = await access.tariff(auth, tariffId, addressedAccount(accountId, bodyAccountId), 'write');
-      return db.transaction(async (tx) => {
+      return access.transaction(auth, tariff.account_id, async (tx) => {
         await access.changed(tx, tariffId);
         const paths = (index: number) => (Array.isArray(body) ? [String(index)] : []);
         await assertItemFields(
@@ -92,7 +108,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
           if (!inserted) throw notFound('Tariff');
           created.push(inserted);
         }
-        return created;
+        return { items: created, message: await neverApplyingMessage(tx, tariff) };
       });
     },
 
@@ -104,7 +120,7 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
       changes: ItemChanges,
     ) {
       const tariff = await access.tariff(auth, tariffId, addressedAccount(accountId, changes.account_id), 'write');
-      return db.transaction(async (tx) => {
+      return access.transaction(auth, tariff.account_id, async (tx) => {
         const current = await lockItem(tx, { accountId: tariff.account_id, tariffId, itemId });
         await access.changed(tx, tariffId);
         const { account_id: _account, ...fieldChanges } = changes;
@@ -115,13 +131,13 @@ export function createTariffItemsService({ db, tariffAccess: access }: TariffIte
           duplicateMessage(next),
         );
         if (!updated) throw notFound('Tariff item');
-        return updated;
+        return { item: updated, message: await neverApplyingMessage(tx, tariff) };
       });
     },
 
     async remove(auth: AuthContext, tariffId: number, itemId: number, accountId: string | undefined) {
       const tariff = await access.tariff(auth, tariffId, accountId, 'write');
-      await db.transaction(async (tx) => {
+      await access.transaction(auth, tariff.account_id, async (tx) => {
         await lockItem(tx, { accountId: tariff.account_id, tariffId, itemId });
         await access.changed(tx, tariffId);
         await repo.delete(tx, tariff.account_id, tariffId, itemId);

@@ -139,6 +139,10 @@ describe('the 2026/27 Eskom tariffs of the catalogue', () => {
           ['TRANSMISSION_NETWORK', 'URBAN_LV_SUBSIDY', 'GENERATION_CAPACITY'].includes(i.item_type_code)
             ? { demand_basis: 'UTILISED_CAPACITY' }
             : {}),
+          // and its high-demand season's reactive energy counts the kvarh of peak and standard periods.
+          ...(id === 19 && i.item_type_code === 'REACTIVE_ENERGY' && i.season === 'WINTER'
+            ? { demand_periods: ['PEAK', 'STANDARD'] }
+            : {}),
         })),
       );
       current.tariff_items.forEach((item, n) => {
@@ -179,12 +183,15 @@ describe('the 2026/27 Eskom tariffs of the catalogue', () => {
     ]);
     // 52.90 -> 57.534... -> 57.53 per kVA above the NMD.
     expect(byType(items, 'EXCESS_NETWORK_CAPACITY')).toMatchObject({ price: 57.53, demand_basis: 'EXCESS' });
-    // 17.50 c/kvarh -> 19.033... -> 19.03, in the high-demand season only, above 30% of the kWh.
+    // 17.50 c/kvarh -> 19.033... -> 19.03, in the high-demand season only, on the kvarh of peak and
+    // standard periods above 30% of their kWh.
     expect(
-      items.filter((i) => i.item_type_code === 'REACTIVE_ENERGY').map((i) => [i.season, i.price, i.free_ratio]),
+      items
+        .filter((i) => i.item_type_code === 'REACTIVE_ENERGY')
+        .map((i) => [i.season, i.price, i.free_ratio, i.demand_periods]),
     ).toEqual([
-      ['WINTER', 0.1903, 0.3],
-      ['SUMMER', 0, 0.3],
+      ['WINTER', 0.1903, 0.3, ['PEAK', 'STANDARD']],
+      ['SUMMER', 0, 0.3, null],
     ]);
   });
 });

@@ -19,6 +19,7 @@ export function registerCatalogueRoutes(app: App, catalogue: CatalogueService): 
     {
       schema: {
         tags,
+        operationId: 'listCatalogueTariffs',
         summary: 'List catalogue tariffs',
         description: `Published tariffs, readable by every signed-in user (no account_id), filtered by meter_type, tariff_type, dso_id and effective_from range. ${LIST_PARAMETERS} query is fuzzy (trigram similarity) on name and description.`,
         querystring: catalogueListQuery,
@@ -32,6 +33,7 @@ export function registerCatalogueRoutes(app: App, catalogue: CatalogueService): 
     {
       schema: {
         tags,
+        operationId: 'getCatalogueTariff',
         summary: 'Get a catalogue tariff',
         description:
           'A catalogue tariff with its items (each with its tiers) and its DSO; readable by every signed-in user.',
@@ -46,6 +48,7 @@ export function registerCatalogueRoutes(app: App, catalogue: CatalogueService): 
     {
       schema: {
         tags,
+        operationId: 'cloneCatalogueTariff',
         summary: 'Clone a catalogue tariff',
         description: `Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. ${ROLE_NEEDED.write} Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.`,
         params: catalogueParams,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateText, recordId, uuid } from '../../http/fields.ts';
+import { dateText, recordId, text, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { TARIFF_SORT, tariffFilters } from './tariffs.schemas.ts';
 
@@ -14,6 +14,6 @@ export const catalogueIdParams = z.object({ id: recordId.describe('Catalogue tar
 
 export const cloneBody = z.strictObject({
   account_id: uuid.describe('Destination organization'),
-  name: z.string().trim().min(1).max(200).optional().describe("Defaults to the source tariff's name"),
+  name: text(1, 200).optional().describe("Defaults to the source tariff's name"),
 });
 export type CloneBody = z.infer<typeof cloneBody>;

@@ -10,7 +10,7 @@ import { tariffsRepository } from './tariffs.repository.ts';
 
 export interface CatalogueDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'requireAccount'>;
+  tariffAccess: Pick<TariffAccess, 'requireAccount' | 'transaction'>;
   details: TariffDetails;
 }
 
@@ -35,7 +35,7 @@ export function createCatalogueService({ db, tariffAccess: access, details: tari
     async clone(auth: AuthContext, id: number, body: CloneBody) {
       await access.requireAccount(auth, body.account_id, 'write');
       const source = await catalogueTariff(id);
-      return db.transaction(async (tx) =>
+      return access.transaction(auth, body.account_id, async (tx) =>
         tariffDetails(tx, await catalogueRepository.clone(tx, source.id, body.account_id, body.name)),
       );
     },

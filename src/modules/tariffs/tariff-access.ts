@@ -1,10 +1,10 @@
 import { cacheKeys, type ReadCache, tariffCacheKeys } from '../../db/read-cache.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Executor, Transaction } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
 import type { TariffDetails } from './tariff-details.ts';
-import { isCatalogueAccount } from './tariffs.model.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { tariffsRepository } from './tariffs.repository.ts';
 
 export type TariffAccess = ReturnType<typeof createTariffAccess>;
@@ -59,6 +59,14 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
       return assertOwned(tariff, accountId, 'Tariff');
     },
 
+    /**
+     * The tariffs a comparison for the organization prices when none are named: its own live ones
+     * and the catalogue's electricity tariffs in `currency` (any currency when null). The caller
+     * has checked read access to accountId.
+     */
+    comparableTariffIds: (accountId: string, currency: string | null) =>
+      tariffsRepository.comparableIds(db, accountId, CATALOGUE_ACCOUNT_ID, currency),
+
     /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
     lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),
 
@@ -71,6 +79,13 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
       if (!type) throw notFound('Tariff');
       return type;
     },
+
+    /** Runs a write of the organization's tariffs in a transaction that checks the caller's role on the database first (AccessGuard.transaction). */
+    transaction: <T>(auth: AuthContext, accountId: string, write: (tx: Transaction) => Promise<T>) =>
+      guard.transaction(auth, accountId, 'write', write),
+
+    /** Within a write's transaction: the caller's role checked on the database (AccessGuard.confirm). */
+    confirm: (tx: Transaction, auth: AuthContext, accountId: string) => guard.confirm(tx, auth, accountId, 'write'),
 
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
     changed: (tx: Executor, id: number) => cache.invalidate(tx, ...tariffCacheKeys(id)),

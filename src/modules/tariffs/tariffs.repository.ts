@@ -104,6 +104,20 @@ export const tariffsRepository = {
   },
 
   /**
+   * The ids of the tariffs a comparison prices by default: every live tariff of the organization,
+   * and the catalogue's live electricity tariffs in `currency` (all of them when currency is null).
+   */
+  async comparableIds(db: Executor, accountId: string, catalogueAccountId: string, currency: string | null) {
+    const rows = await db.query<{ id: number }>(
+      `SELECT id FROM tariffs WHERE deleted_at IS NULL AND (account_id = $1
+         OR (account_id = $2 AND meter_type = 'ELECTRICITY' AND ($3::text IS NULL OR currency = $3)))
+       ORDER BY id`,
+      [accountId, catalogueAccountId, currency],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /**
    * Which of ids are live tariffs of the organization (not deleted): the ones another record may
    * name. Locked (FOR SHARE) until the transaction ends: a delete of one waits, then finds the
    * record that names it.

@@ -50,7 +50,9 @@ export const tariffItemRecord = z
     demand_periods: z
       .array(z.enum(TOU_PERIODS))
       .nullable()
-      .describe('kVA/month items of a TIME_OF_USE tariff: the periods whose half hours count; null: all'),
+      .describe(
+        'Items of a TIME_OF_USE tariff: on kVA/month items the periods whose half hours count, on kvarh items the periods whose kvarh and kWh count; null: all',
+      ),
     demand_basis: z.enum(DEMAND_BASES).nullable().describe('kVA/month items: what is charged; null: MONTH_MAX'),
     free_ratio: z.number().nullable().describe('kvarh items: the share of the kWh of the month and season not charged'),
     tariff_blocks: z.array(tariffBlock),

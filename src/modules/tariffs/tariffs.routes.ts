@@ -21,6 +21,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
     {
       schema: {
         tags,
+        operationId: 'listTariffs',
         summary: 'List tariffs',
         description: `The organization's live tariffs (without their items), filtered by meter_type, tariff_type and dso_id. ${LIST_PARAMETERS} query searches name and description; sortBy also takes effective_from, effective_to, meter_type, tariff_type. ${ROLE_NEEDED.read}`,
         querystring: withParamExamples(tariffListQuery, { account_id: EXAMPLE.accountId }),
@@ -34,6 +35,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
     {
       schema: {
         tags,
+        operationId: 'createTariff',
         summary: 'Create a tariff',
         description: `Creates a tariff (FLAT by default; add its priced items next). effective_to must not be before effective_from; a TIME_OF_USE tariff needs tou_schedule_id of an existing schedule, other types must not have one; tax_rate is a percentage (0 to 100); dso_id must be a DSO. ${ROLE_NEEDED.write}`,
         body: withExample(createTariffBody, {
@@ -59,6 +61,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
     {
       schema: {
         tags,
+        operationId: 'getTariff',
         summary: 'Get a tariff',
         description: `The tariff with its items (each with its tiers) and its DSO. ${ROLE_NEEDED.read} ${TARIFF_CHECKS}`,
         params: tariffParams,
@@ -73,6 +76,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
     {
       schema: {
         tags,
+        operationId: 'updateTariff',
         summary: 'Update a tariff',
         description: `Changes the fields sent; the rules of creation hold for the result. deleted_at (a time) deletes the tariff, which a meter, config or transition naming it prevents (409). ${ROLE_NEEDED.write} ${TARIFF_CHECKS}`,
         params: tariffParams,
@@ -93,6 +97,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
     {
       schema: {
         tags,
+        operationId: 'deleteTariff',
         summary: 'Delete a tariff',
         description: `Deletes the tariff (it is gone from reads and lists). A tariff that a meter, a dashboard config or a transition names: 409. ${ROLE_NEEDED.write} ${TARIFF_CHECKS}`,
         params: tariffParams,
@@ -110,6 +115,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
     {
       schema: {
         tags,
+        operationId: 'getTariffSchedule',
         summary: "Get a tariff's time-of-use schedule",
         description: `The schedule of a TIME_OF_USE tariff (schedule 3 when it names none), with its DSO and seasons, each with its rules. Another tariff type: 400. ${ROLE_NEEDED.read} ${TARIFF_CHECKS}`,
         params: tariffParams,

@@ -6,6 +6,8 @@ import {
   dateTimeText,
   recordId,
   recordIdParams,
+  storable,
+  text,
   uuid,
 } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
@@ -26,14 +28,14 @@ function isTimeZone(name: string): boolean {
 }
 
 const tariffFields = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(4000).nullable(),
+  name: text(1, 200),
+  description: storable(z.string().max(4000)).nullable(),
   timezone: z
     .string()
     .max(64)
     .refine(isTimeZone, 'Invalid IANA time zone')
     .describe('IANA time zone, e.g. Africa/Johannesburg'),
-  notes: z.string().max(4000).nullable(),
+  notes: storable(z.string().max(4000)).nullable(),
   meter_type: z.enum(METER_TYPES),
   tariff_type: z.enum(TARIFF_TYPES),
   dso_id: bodyId.nullable().describe('Energy provider (DSO); must exist'),

@@ -10,7 +10,7 @@ import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody
 
 export interface TariffsDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'requireAccount' | 'tariff' | 'changed'>;
+  tariffAccess: Pick<TariffAccess, 'requireAccount' | 'tariff' | 'changed' | 'transaction'>;
   details: TariffDetails;
   items: Pick<TariffItemsReader, 'withDemandPeriods'>;
   reference: ReferenceReader;
@@ -83,8 +83,10 @@ export function createTariffsService({
     async create(auth: AuthContext, body: CreateTariffBody) {
       const { account_id, ...fields } = body;
       await access.requireAccount(auth, account_id, 'write');
-      await assertReferencesExist(db, fields);
-      return tariffDetails(db, await repo.insert(db, account_id, fields));
+      return access.transaction(auth, account_id, async (tx) => {
+        await assertReferencesExist(tx, fields);
+        return tariffDetails(tx, await repo.insert(tx, account_id, fields));
+      });
     },
 
     async get(auth: AuthContext, id: number, accountId: string) {
@@ -97,7 +99,7 @@ export function createTariffsService({
       if (updated_by !== undefined && updated_by !== auth.userId) {
         throw badRequest("updated_by: Must be the signed-in user's id (the change is recorded as theirs)");
       }
-      return db.transaction(async (tx) => {
+      return access.transaction(auth, account_id, async (tx) => {
         const current = await lockTariff(tx, id, account_id);
         assertTariffRules({ ...current, ...changes });
         await assertItemsAllowType(tx, id, current.tariff_type, changes.tariff_type ?? current.tariff_type);
@@ -111,7 +113,7 @@ export function createTariffsService({
 
     async remove(auth: AuthContext, id: number, accountId: string) {
       await access.tariff(auth, id, accountId, 'write');
-      await db.transaction(async (tx) => {
+      await access.transaction(auth, accountId, async (tx) => {
         await lockTariff(tx, id, accountId);
         await access.changed(tx, id);
         await softDelete(tx, id, accountId, null);

@@ -194,6 +194,14 @@ describe('create', () => {
     expect(await countTariffs(r.owner.client, r.accountId)).toBe(1);
   });
 
+  it('refuses a NUL character in the name with 400 naming the field, and creates nothing', async () => {
+    const r = untouched;
+    const res = await r.owner.client.post(base, tariffBody(r.accountId, { name: 'Home\u0000Power' }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid('name: Must not contain the NUL character'));
+    expect(await countTariffs(r.owner.client, r.accountId)).toBe(0);
+  });
+
   it('refuses the catalogue account as destination with 400 Catalogue is read-only, before the 403', async () => {
     const r = shared;
     const res = await r.outsider.client.post(base, tariffBody(CATALOGUE_ACCOUNT_ID));
@@ -474,6 +482,9 @@ describe('update', () => {
       [flat.id, { currency: 'BTC' }, expect.stringMatching(/^currency: Invalid option/) as unknown as string],
       [flat.id, { name: '' }, 'name: Too small: expected string to have >=1 characters'],
       [flat.id, { timezone: 'Nowhere/Special' }, 'timezone: Invalid IANA time zone'],
+      [flat.id, { name: 'Home\u0000Power' }, 'name: Must not contain the NUL character'],
+      [flat.id, { description: 'a\u0000b' }, 'description: Must not contain the NUL character'],
+      [flat.id, { notes: 'a\u0000b' }, 'notes: Must not contain the NUL character'],
     ];
     for (const [id, change, error] of cases) {
       const res = await r.owner.client.put(`${base}/${id}`, { account_id: r.accountId, ...change });

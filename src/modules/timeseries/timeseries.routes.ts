@@ -39,6 +39,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
       bodyLimit: INGEST_BODY_LIMIT,
       schema: {
         tags,
+        operationId: 'storeReadings',
         summary: 'Store readings',
         description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
         body: withExample(ingestBody, {
@@ -62,6 +63,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
     {
       schema: {
         tags,
+        operationId: 'getEnergyProfile',
         summary: "A meter's energy profile",
         description: `Energy per bucket: imported, exported, net (import - export) kWh and kvarh. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         querystring: withParamExamples(profileQuery, { ...meterRange, ...byLocalDay }),
@@ -75,6 +77,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
     {
       schema: {
         tags,
+        operationId: 'getPowerProfile',
         summary: "A meter's power profile",
         description: `Power per bucket: mean and maximum of the readings' kW and kVA. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         querystring: withParamExamples(profileQuery, { ...meterRange, ...byLocalDay }),
@@ -88,6 +91,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
     {
       schema: {
         tags,
+        operationId: 'getLatestPower',
         summary: "A meter's latest power",
         description: `The power of the latest reading in the range, or data null when the range has none. ${RANGE} bucket_minutes is accepted and unused. ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         querystring: withParamExamples(meterRangeQuery, meterRange),
@@ -101,6 +105,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
     {
       schema: {
         tags,
+        operationId: 'getEnergySum',
         summary: "A meter's energy sum",
         description: `Imported, exported and net kWh, kvarh, the highest kVA and the number of readings over the range (zeros and max_kva null without readings). ${RANGE} bucket_minutes is accepted and unused. ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         querystring: withParamExamples(meterRangeQuery, meterRange),
@@ -114,6 +119,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
     {
       schema: {
         tags,
+        operationId: 'getEnergySums',
         summary: 'Energy sums of many meters',
         description: `The energy sum of each serial in meter_sns (1 to ${MAX_METERS_PER_BATCH.toLocaleString('en')}, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. ${RANGE} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         body: withExample(energySumsBody, {
@@ -134,6 +140,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
     {
       schema: {
         tags,
+        operationId: 'getBuildingBlockEnergyProfile',
         summary: "A building block's energy profile by source",
         description: `Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. ${RANGE} ${BUCKETS} ${ROLE_NEEDED.read} ${recordChecks('building block')} A block without a dashboard config: 404.`,
         params: withParamExamples(idParams, { id: 1 }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, integerParam, uuid } from '../../http/fields.ts';
+import { dateTime, integerParam, storable, uuid } from '../../http/fields.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 import { CALENDAR_UNITS } from './calendar.ts';
 import { type BucketFields, bucketCount, DEFAULT_BUCKET_MINUTES, groupingOf } from './profile-buckets.ts';
@@ -15,11 +15,7 @@ export const timestamp = dateTime("Start of the meter's interval");
 /** What a start or end of a query that is no date-time at all is told. */
 const EXPECTED_DATE_TIME = 'expected an ISO 8601 date-time with offset, e.g. 2025-06-01T00:00:00+02:00';
 
-const meterSn = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((value) => !value.includes('\u0000'), 'Must not contain the NUL character');
+const meterSn = storable(z.string().min(1).max(64));
 
 const BUCKET_MINUTES = 'Bucket size in minutes, 1 to 1440; buckets are counted from start';
 const bucketMinutesParam = integerParam(1, 1440).default(DEFAULT_BUCKET_MINUTES).describe(BUCKET_MINUTES);
@@ -63,6 +59,7 @@ export const ingestBody = z.strictObject({
     .array(readingSchema)
     .min(1)
     .max(MAX_READINGS_PER_REQUEST)
+    .meta({ uniqueItems: true, description: 'At most one reading per ts (a repeated ts: 400)' })
     .superRefine(
       noDuplicates(
         // Also runs when a row failed: its ts may still be the unparsed text.
@@ -154,6 +151,7 @@ export const energySumsBody = z
       .array(meterSn)
       .min(1)
       .max(MAX_METERS_PER_BATCH)
+      .meta({ uniqueItems: true, description: 'Each serial at most once (a repeated one: 400)' })
       .superRefine(
         noDuplicates(
           (serial: string) => serial,

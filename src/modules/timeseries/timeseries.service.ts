@@ -183,7 +183,9 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
       for (const r of body.readings)
         readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
       const prepared = prepareReadings(readings);
-      return db.transaction((tx) => storeReadings(tx, body.account_id, prepared, cache));
+      return guard.transaction(auth, body.account_id, 'write', (tx) =>
+        storeReadings(tx, body.account_id, prepared, cache),
+      );
     },
 
     async energyProfile(auth: AuthContext, query: ProfileQuery) {

@@ -23,6 +23,7 @@ export function registerTransitionRoutes(app: App, transitions: TransitionsServi
     {
       schema: {
         tags,
+        operationId: 'getTariffTransition',
         summary: "Get a tariff's transition",
         description: `The successor transition of the tariff in the path (its predecessor). ${ROLE_NEEDED.read} ${TARIFF_CHECKS} A tariff without a transition: 404.`,
         params: predecessor,
@@ -37,6 +38,7 @@ export function registerTransitionRoutes(app: App, transitions: TransitionsServi
     {
       schema: {
         tags,
+        operationId: 'createTariffTransition',
         summary: 'Create a transition',
         description: `Names the successor of the tariff in the path from effective_from on; a tariff has at most one (409). ${SUCCESSOR_RULES} ${APPLYING} ${ROLE_NEEDED.write} ${TARIFF_CHECKS}`,
         params: predecessor,
@@ -64,6 +66,7 @@ export function registerTransitionRoutes(app: App, transitions: TransitionsServi
     {
       schema: {
         tags,
+        operationId: 'updateTariffTransition',
         summary: 'Update a transition',
         description: `Changes the successor, effective_from or notes of a transition not yet applied (an applied one: 409). ${SUCCESSOR_RULES} ${APPLYING} ${ROLE_NEEDED.write} ${TARIFF_CHECKS} A tariff without a transition: 404.`,
         params: predecessor,
@@ -89,6 +92,7 @@ export function registerTransitionRoutes(app: App, transitions: TransitionsServi
     {
       schema: {
         tags,
+        operationId: 'deleteTariffTransition',
         summary: 'Delete a transition',
         description: `Removes the tariff's transition (an applied one too; what it switched stays). ${ROLE_NEEDED.write} ${TARIFF_CHECKS} A tariff without a transition: 404.`,
         params: predecessor,

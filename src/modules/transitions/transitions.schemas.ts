@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, dateTimeText, recordIdParams, uuid } from '../../http/fields.ts';
+import { accountQuery, bodyId, dateTimeText, recordIdParams, storable, uuid } from '../../http/fields.ts';
 
 export { accountQuery };
 export const tariffIdParams = recordIdParams('Tariff');
@@ -10,7 +10,7 @@ export const createTransitionBody = z.strictObject({
   account_id: uuid,
   successor_id: bodyId.describe('Tariff that replaces the predecessor (same organization)'),
   effective_from: effectiveFrom,
-  notes: z.string().max(2000).optional(),
+  notes: storable(z.string().max(2000)).optional(),
 });
 export type CreateTransitionBody = z.infer<typeof createTransitionBody>;
 
@@ -18,6 +18,6 @@ export const updateTransitionBody = z.strictObject({
   account_id: uuid,
   successor_id: bodyId.optional(),
   effective_from: effectiveFrom.optional(),
-  notes: z.string().max(2000).optional(),
+  notes: storable(z.string().max(2000)).optional(),
 });
 export type UpdateTransitionBody = z.infer<typeof updateTransitionBody>;

@@ -9,7 +9,7 @@ import type { CreateTransitionBody, UpdateTransitionBody } from './transitions.s
 
 export interface TransitionsDeps {
   db: Database;
-  tariffAccess: Pick<TariffAccess, 'tariff' | 'lockLive'>;
+  tariffAccess: Pick<TariffAccess, 'tariff' | 'lockLive' | 'confirm' | 'transaction'>;
   /** Records each meter's and config source's switch in the tariff history, in the switch's transaction. */
   history: TariffHistoryRecorder;
   now: () => Date;
@@ -54,6 +54,7 @@ export function createTransitionsService({ db, tariffAccess, history, now }: Tra
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
         await repo.lockChains(tx, body.account_id);
+        await tariffAccess.confirm(tx, auth, body.account_id);
         if (!(await lockLiveTariff(tx, body.account_id, tariffId))) throw notFound('Tariff');
         await assertValidSuccessor(tx, body.account_id, tariffId, body.successor_id);
         const inserted = await repo.insert(tx, {
@@ -75,6 +76,7 @@ export function createTransitionsService({ db, tariffAccess, history, now }: Tra
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
         await repo.lockChains(tx, body.account_id);
+        await tariffAccess.confirm(tx, auth, body.account_id);
         const current = await repo.findByPredecessor(tx, body.account_id, tariffId, true);
         if (!current) throw notFound('Transition');
         if (current.applied_at) throw conflict('The transition has already been applied');
@@ -92,7 +94,10 @@ export function createTransitionsService({ db, tariffAccess, history, now }: Tra
 
     async remove(auth: AuthContext, tariffId: number, accountId: string) {
       await tariffAccess.tariff(auth, tariffId, accountId, 'write');
-      if (!(await repo.deleteOfPredecessor(db, accountId, tariffId))) throw notFound('Transition');
+      const deleted = await tariffAccess.transaction(auth, accountId, (tx) =>
+        repo.deleteOfPredecessor(tx, accountId, tariffId),
+      );
+      if (!deleted) throw notFound('Transition');
     },
   };
 }

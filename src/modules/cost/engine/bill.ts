@@ -41,13 +41,16 @@ function toBillLine(line: RoundedLine): BillLine {
 
 const sum = (values: Dec[]) => values.reduce((total, value) => total.plus(value), ZERO);
 
+const quantityOrNull = (value: Dec | null) => (value === null ? null : roundQuantity(value));
+
 function priceMonth(monthCharges: MonthCharges, taxRate: Dec) {
   const lines = monthCharges.lines.map(roundLine);
   const subtotal = sum(lines.map((line) => line.amount));
   const tax = roundCents(subtotal.times(taxRate).div(100));
-  const { month, segments } = monthCharges;
+  const { month, segments, demand } = monthCharges;
   const micro = (pick: (segment: (typeof segments)[number]) => number) =>
     millionthsToNumber(segments.reduce((total, segment) => total + pick(segment), 0));
+  const chargeableKva = quantityOrNull(demand.chargeableKva);
   const billMonth: BillMonth = {
     month: monthLabel(month.monthKey),
     start: new Date(month.startMs).toISOString(),
@@ -55,13 +58,22 @@ function priceMonth(monthCharges: MonthCharges, taxRate: Dec) {
     import_kwh: micro((segment) => segment.importMicro),
     export_kwh: micro((segment) => segment.exportMicro),
     kvarh: micro((segment) => segment.kvarhMicro),
-    max_kva: monthCharges.maxKva === null ? null : roundQuantity(monthCharges.maxKva),
-    chargeable_kva: monthCharges.chargeableKva === null ? null : roundQuantity(monthCharges.chargeableKva),
+    max_kva: quantityOrNull(demand.maxKva),
+    chargeable_kva: chargeableKva,
+    demand: {
+      max_kva: quantityOrNull(demand.maxKva),
+      chargeable_kva: chargeableKva,
+      utilised_kva: quantityOrNull(demand.utilisedKva),
+      nmd_kva: quantityOrNull(demand.nmdKva),
+      excess_kva: quantityOrNull(demand.excessKva),
+    },
     lines: lines.map(toBillLine),
     subtotal: toNumber(subtotal),
     tax: toNumber(tax),
     total: toNumber(subtotal.plus(tax)),
     missing_intervals: monthCharges.missingIntervals,
+    complete: monthCharges.complete,
+    warnings: monthCharges.warnings,
   };
   return { billMonth, lines, subtotal, tax };
 }
@@ -85,7 +97,7 @@ function addUp(lines: RoundedLine[]): RoundedLine[] {
   );
 }
 
-/** Rounds each month as billed, and the bill as the sum of its months (extensions §11.6). */
+/** Rounds each month as billed, and the bill as the sum of its months (extensions §11.6, §12.1). */
 export function assembleBill(tariff: PricingTariff, priced: PricedUsage): Bill {
   const taxRate = new Dec(tariff.tax_rate);
   const months = priced.months.map((month) => priceMonth(month, taxRate));
@@ -109,8 +121,8 @@ export function assembleBill(tariff: PricingTariff, priced: PricedUsage): Bill {
     tax: toNumber(tax),
     total: toNumber(subtotal.plus(tax)),
     missing_intervals: missing,
-    complete: missing === 0,
-    warnings: priced.warnings,
+    complete: billMonths.every((month) => month.complete),
+    warnings: [...new Set(billMonths.flatMap((month) => month.warnings))],
     months: billMonths,
   };
 }

@@ -26,13 +26,27 @@ export interface Charge {
 
 export const METERED_BASES: ReadonlySet<ChargeBasis> = new Set(['IMPORT', 'TOU', 'EXPORT', 'REACTIVE']);
 
-const PERIOD_OF_TOU_ITEM: ReadonlyMap<string, Period> = new Map([
+/** Item types that mean nothing on an electricity meter's bill: never priced (extensions §12.1). */
+const NON_ELECTRIC_TYPES: ReadonlySet<string> = new Set([
+  'WATER_CONSUMPTION',
+  'EV_SESSION_FEE',
+  'EV_MIN',
+  'CARBON',
+] satisfies ItemTypeCode[]);
+
+/** The tariff's item types that mean nothing on an electricity bill, each once, in the order of its items. */
+export function nonElectricTypes(items: PricingItem[]): string[] {
+  return [...new Set(items.map((item) => item.item_type_code).filter((code) => NON_ELECTRIC_TYPES.has(code)))];
+}
+
+export const PERIOD_OF_TOU_ITEM: ReadonlyMap<string, Period> = new Map([
   ['TOU_PEAK_ENERGY', 'PEAK'],
   ['TOU_STANDARD_ENERGY', 'STANDARD'],
   ['TOU_OFF_PEAK_ENERGY', 'OFF_PEAK'],
 ] satisfies [ItemTypeCode, Period][]);
 
 function basisOf(item: PricingItem): ChargeBasis | null {
+  if (NON_ELECTRIC_TYPES.has(item.item_type_code)) return null;
   switch (item.unit.trim().toLowerCase()) {
     case 'kwh':
       if (item.item_type_code === ('EXPORTED_ENERGY' satisfies ItemTypeCode)) return 'EXPORT';
@@ -67,7 +81,7 @@ function tiersOf(item: PricingItem, sign: number): Tier[] {
   }));
 }
 
-/** The tariff's priceable items grouped by item type; items of other units (kL, minute, ...) are left out. */
+/** The tariff's priceable items grouped by item type; items without meaning for electricity are left out. */
 export function chargesByType(items: PricingItem[]): Map<string, Charge[]> {
   const byType = new Map<string, Charge[]>();
   items.forEach((item, position) => {

@@ -14,33 +14,31 @@ export interface DemandContext {
   earlierDemand: DemandPeaks;
   /** The meter's notified maximum demand; null when it has none. */
   notifiedMaxDemandKva: number | string | null | undefined;
-  /** Collects what the bill must warn about. */
-  warn: (warning: string) => void;
 }
 
 /** The kVA of each kVA/month item in a month, by its demand_basis (extensions §11.5). */
-export function createKvaBasis({ demand, earlierDemand, notifiedMaxDemandKva, warn }: DemandContext): KvaBasis {
-  function nmd(charge: Charge): Dec {
+export function createKvaBasis({ demand, earlierDemand, notifiedMaxDemandKva }: DemandContext): KvaBasis {
+  function nmd(charge: Charge, warn: ((text: string) => void) | undefined): Dec {
     if (notifiedMaxDemandKva !== null && notifiedMaxDemandKva !== undefined) return new Dec(notifiedMaxDemandKva);
-    warn(
-      `${charge.item.item_type_code} (${charge.item.demand_basis}) needs the meter's notified maximum demand, which is not set: counted as 0 kVA`,
+    warn?.(
+      `${charge.item.item_type_code} (${charge.item.demand_basis}) needs the meter's notified maximum demand, which is missing: counted as 0 kVA`,
     );
     return ZERO;
   }
 
-  return (charge, monthKey) => {
+  return (charge, monthKey, warn) => {
     const periods = charge.item.demand_periods;
     switch (charge.item.demand_basis ?? 'MONTH_MAX') {
       case 'NMD':
-        return nmd(charge);
+        return nmd(charge, warn);
       case 'UTILISED_CAPACITY':
         return Dec.max(
-          nmd(charge),
+          nmd(charge, warn),
           demand.highestOver(monthKey, UTILISATION_MONTHS, periods),
           earlierDemand.highestOver(monthKey, UTILISATION_MONTHS, periods),
         );
       case 'EXCESS':
-        return Dec.max(ZERO, demand.monthMax(monthKey, periods).minus(nmd(charge)));
+        return Dec.max(ZERO, demand.monthMax(monthKey, periods).minus(nmd(charge, warn)));
       default:
         return demand.monthMax(monthKey, periods);
     }

@@ -1,8 +1,16 @@
+import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
 import { fillTiers } from './blocks.ts';
-import { type Charge, chargeForSeason, METERED_BASES } from './charges.ts';
+import { type Charge, chargeForSeason, METERED_BASES, PERIOD_OF_TOU_ITEM } from './charges.ts';
 import type { LineBook } from './line-book.ts';
 import { Dec, millionthsToDecimal } from './money.ts';
+import type { MonthNotes } from './month-notes.ts';
+import type { Period } from './types.ts';
 import type { UsageSegment } from './usage.ts';
+
+const TOU_ITEM_OF_PERIOD = new Map([...PERIOD_OF_TOU_ITEM].map(([code, period]) => [period, code]));
+
+const sumOf = (values: Record<Period, number>, periods: readonly Period[]) =>
+  periods.reduce((total, period) => total + values[period], 0);
 
 /** Millionths of the charge's unit it is priced on in the segment. */
 function meteredMicro(charge: Charge, segment: UsageSegment): number {
@@ -18,25 +26,67 @@ function meteredMicro(charge: Charge, segment: UsageSegment): number {
   }
 }
 
-/** kvarh above free_ratio × the kWh of the same month and season (all of it without a free ratio). */
+/**
+ * kvarh above free_ratio × the kWh of the same month and season (all of it without a free ratio);
+ * with demand_periods, only the kvarh and kWh of those periods count (extensions §12.1).
+ */
 function chargeableKvarhMicro(charge: Charge, segment: UsageSegment): number {
-  const freeRatio = charge.item.free_ratio;
-  if (freeRatio === null || freeRatio === undefined) return segment.kvarhMicro;
-  const freeMicro = new Dec(freeRatio).times(segment.importMicro).toNumber();
-  return Math.max(0, segment.kvarhMicro - freeMicro);
+  const { free_ratio: freeRatio, demand_periods: periods } = charge.item;
+  const kvarhMicro = periods ? sumOf(segment.kvarhByPeriodMicro, periods) : segment.kvarhMicro;
+  if (freeRatio === null || freeRatio === undefined) return kvarhMicro;
+  const kwhMicro = periods ? sumOf(segment.importByPeriodMicro, periods) : segment.importMicro;
+  const freeMicro = new Dec(freeRatio).times(kwhMicro).toNumber();
+  return Math.max(0, kvarhMicro - freeMicro);
+}
+
+/**
+ * Imported kWh that no item type prices at all: all of it when the tariff has no kWh item on
+ * imported energy, a period's when time-of-use energy items lack that period (and no IMPORT_ENERGY
+ * item prices every period).
+ */
+function addUncoveredEnergy(notes: MonthNotes, chargesByType: Map<string, Charge[]>, segment: UsageSegment): void {
+  const groups = [...chargesByType.values()];
+  const pricesImport = groups.some((group) => group[0]!.basis === 'IMPORT' || group[0]!.basis === 'TOU');
+  if (!pricesImport) {
+    notes.addUnpriced('IMPORT_ENERGY', segment.season, 'kWh', millionthsToDecimal(segment.importMicro));
+    return;
+  }
+  const hasTou = groups.some((group) => group[0]!.basis === 'TOU');
+  if (!hasTou || chargesByType.has('IMPORT_ENERGY')) return;
+  for (const period of TOU_PERIODS) {
+    const code = TOU_ITEM_OF_PERIOD.get(period)!;
+    if (chargesByType.has(code)) continue;
+    notes.addUnpriced(code, segment.season, 'kWh', millionthsToDecimal(segment.importByPeriodMicro[period]));
+  }
 }
 
 /**
  * Prices one month's kWh and kvarh per segment with the item of the segment's season, by its
- * blocks when it has some (the month's cumulative energy fills the tiers).
+ * blocks when it has some (the month's cumulative energy fills the tiers); what no item prices is
+ * noted as unpriced.
  */
-export function addEnergyCharges(book: LineBook, chargesByType: Map<string, Charge[]>, segments: UsageSegment[]): void {
+export function addEnergyCharges(
+  book: LineBook,
+  chargesByType: Map<string, Charge[]>,
+  segments: UsageSegment[],
+  notes: MonthNotes,
+): void {
+  for (const segment of segments) addUncoveredEnergy(notes, chargesByType, segment);
   for (const group of chargesByType.values()) {
     if (!METERED_BASES.has(group[0]!.basis)) continue;
     let cumulative = 0;
     for (const segment of segments) {
       const charge = chargeForSeason(group, segment.season);
-      if (!charge) continue;
+      if (!charge) {
+        const { item } = group[0]!;
+        notes.addUnpriced(
+          item.item_type_code,
+          segment.season,
+          item.unit,
+          millionthsToDecimal(meteredMicro(group[0]!, segment)),
+        );
+        continue;
+      }
       const micro = meteredMicro(charge, segment);
       if (charge.tiers.length === 0) book.add(charge, null, millionthsToDecimal(micro), charge.unitPrice);
       else {

@@ -1,12 +1,12 @@
 import { createLocalClock, DAY_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { billingMonths, createDayDescriber, monthKeyOf } from './calendar.ts';
+import { createDayDescriber, monthKeyOf } from './calendar.ts';
 import { type HalfHourDemand, peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
 import { toMillionths } from './money.ts';
 import { createPeriodLookup, type LookupPeriods } from './tou.ts';
 import type { BillingContext, DayType, Season } from './types.ts';
-import type { Usage, UsageSegment } from './usage.ts';
+import { newSegment, type Usage, type UsageSegment } from './usage.ts';
 
 const HOUR_MS = 3_600_000;
 const MINUTES_PER_HOUR = 60;
@@ -29,18 +29,12 @@ export interface HourlyPlan {
   from: Date;
   /** Hours since 1970 of `from`. */
   firstHour: number;
+  /** The meter's intervals in an hour: the most readings of an hour that count as read intervals. */
+  intervalsPerHour: number;
   /** Per hour from `from`: (local month - firstMonthKey) * 1024 + day class * 4 + period code. */
   hourKeys: number[];
   firstMonthKey: number;
   classes: DayClass[];
-  /**
-   * With a start off the meter's interval grid, an interval begins lagMs before the grid instant it
-   * holds: a reading of [B, B + lagMs) after a local month's start B counts for the month before
-   * (usage.ts counts intervals by the local month of their start). The month starts inside the
-   * hours; none on the grid.
-   */
-  monthStarts: Date[];
-  lagMs: number;
 }
 
 /** One group of hourly aggregates: a plan key, inside [start, end) or before it. */
@@ -54,8 +48,6 @@ export interface HourlyAggregate {
   readings: number;
   /** The highest kVA of a reading in the group. */
   max_kva: number;
-  /** Its readings of [B, B + plan.lagMs) after a month start B: intervals of the month before. */
-  previous_month_readings: number;
 }
 
 const MONTH_FACTOR = 1024;
@@ -74,13 +66,6 @@ function hourlyPeriods(lookupPeriods: LookupPeriods, dayClass: DayClass): number
     codes.push(code);
   }
   return codes;
-}
-
-/** The instants local months begin in [fromMs, toMs). */
-function monthStartsIn(timeZone: string, fromMs: number, toMs: number): Date[] {
-  return billingMonths(timeZone, fromMs - 1, toMs)
-    .slice(1)
-    .map((month) => new Date(month.startMs));
 }
 
 /**
@@ -102,7 +87,6 @@ export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   if (endMs <= hoursStart) return null;
   // A local midnight: off the hour only where the offset is not whole hours, which the loop refuses.
   const from = utilisationWindowStart(input)?.getTime() ?? hoursStart;
-  const lagMs = (hoursStart - startMs) % (input.intervalMinutes * 60_000);
 
   const describeDay = createDayDescriber(input.calendar);
   const lookupPeriods = createPeriodLookup(input.calendar.schedule);
@@ -113,11 +97,10 @@ export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
     hoursEnd: new Date(endMs),
     from: new Date(from),
     firstHour: from / HOUR_MS,
+    intervalsPerHour: MINUTES_PER_HOUR / input.intervalMinutes,
     hourKeys: [],
     firstMonthKey,
     classes: [],
-    monthStarts: lagMs === 0 ? [] : monthStartsIn(timeZone, hoursStart, endMs),
-    lagMs,
   };
   const classOfDay = new Map<number, { classId: number; monthKey: number }>();
   const periodsOfClass: number[][] = [];
@@ -216,8 +199,6 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
   const coveredIntervalsByMonth = new Map<number, number>();
   const demands: HalfHourDemand[] = [];
   const earlierDemands: HalfHourDemand[] = [];
-  let unclassifiedImportMicro = 0;
-  let hasKva = false;
 
   for (const row of aggregates) {
     const { monthKey, classId, period } = decodeKey(plan, row.key);
@@ -227,36 +208,27 @@ export function usageFromHourly(plan: HourlyPlan, aggregates: HourlyAggregate[])
       continue;
     }
     demands.push(demand);
-    if (row.max_kva > 0) hasKva = true;
     const { season } = plan.classes[classId]!;
     const key = `${monthKey}|${season}`;
     let segment = segments.get(key);
     if (!segment) {
-      segment = {
-        monthKey,
-        season,
-        importMicro: 0,
-        exportMicro: 0,
-        kvarhMicro: 0,
-        importByPeriodMicro: { PEAK: 0, STANDARD: 0, OFF_PEAK: 0 },
-      };
+      segment = newSegment(monthKey, season);
       segments.set(key, segment);
     }
     segment.importMicro += row.import_micro;
     segment.exportMicro += row.export_micro;
     segment.kvarhMicro += row.kvarh_micro;
-    if (period > 0) segment.importByPeriodMicro[TOU_PERIODS[period - 1]!] += row.import_micro;
-    else unclassifiedImportMicro += row.import_micro;
-    addTo(coveredIntervalsByMonth, monthKey, row.readings - row.previous_month_readings);
-    if (row.previous_month_readings > 0) addTo(coveredIntervalsByMonth, monthKey - 1, row.previous_month_readings);
+    if (period > 0) {
+      segment.importByPeriodMicro[TOU_PERIODS[period - 1]!] += row.import_micro;
+      segment.kvarhByPeriodMicro[TOU_PERIODS[period - 1]!] += row.kvarh_micro;
+    } else segment.unclassifiedMicro += row.import_micro;
+    addTo(coveredIntervalsByMonth, monthKey, row.readings);
   }
   const rank = (segment: UsageSegment) => order.get(`${segment.monthKey}|${segment.season}`) ?? 0;
   return {
     segments: [...segments.values()].sort((a, b) => rank(a) - rank(b)),
-    unclassifiedImportMicro,
     demand: peaksOf(demands),
     earlierDemand: peaksOf(earlierDemands),
-    hasKva,
     coveredIntervalsByMonth,
   };
 }
@@ -271,13 +243,21 @@ function joinSegments(parts: UsageSegment[][]): UsageSegment[] {
   for (const segment of parts.flat()) {
     const last = joined.at(-1);
     if (!last || !sameSegment(last, segment)) {
-      joined.push({ ...segment, importByPeriodMicro: { ...segment.importByPeriodMicro } });
+      joined.push({
+        ...segment,
+        importByPeriodMicro: { ...segment.importByPeriodMicro },
+        kvarhByPeriodMicro: { ...segment.kvarhByPeriodMicro },
+      });
       continue;
     }
     last.importMicro += segment.importMicro;
     last.exportMicro += segment.exportMicro;
     last.kvarhMicro += segment.kvarhMicro;
-    for (const period of TOU_PERIODS) last.importByPeriodMicro[period] += segment.importByPeriodMicro[period];
+    last.unclassifiedMicro += segment.unclassifiedMicro;
+    for (const period of TOU_PERIODS) {
+      last.importByPeriodMicro[period] += segment.importByPeriodMicro[period];
+      last.kvarhByPeriodMicro[period] += segment.kvarhByPeriodMicro[period];
+    }
   }
   return joined;
 }
@@ -290,10 +270,8 @@ export function joinUsage(parts: Usage[]): Usage {
   }
   return {
     segments: joinSegments(parts.map((part) => part.segments)),
-    unclassifiedImportMicro: parts.reduce((sum, part) => sum + part.unclassifiedImportMicro, 0),
     demand: parts.map((part) => part.demand).reduce((a, b) => a.with(b)),
     earlierDemand: parts.map((part) => part.earlierDemand).reduce((a, b) => a.with(b)),
-    hasKva: parts.some((part) => part.hasKva),
     coveredIntervalsByMonth,
   };
 }

@@ -1,14 +1,27 @@
-import { type BillingMonth, billingMonths, createDayDescriber, seasonShares } from './calendar.ts';
-import { type Charge, chargesByType } from './charges.ts';
-import type { DemandPeaks } from './demand.ts';
+import { type BillingMonth, billingMonths, createDayDescriber, monthLabel, seasonShares } from './calendar.ts';
+import { type Charge, chargesByType, nonElectricTypes } from './charges.ts';
 import { createKvaBasis } from './demand-basis.ts';
 import { addEnergyCharges } from './energy-charges.ts';
 import { addFixedCharges } from './fixed-charges.ts';
 import { type ChargeLine, LineBook } from './line-book.ts';
-import type { Dec } from './money.ts';
+import { Dec } from './money.ts';
+import { MonthNotes } from './month-notes.ts';
 import type { BillingContext } from './types.ts';
 import type { Usage, UsageSegment } from './usage.ts';
-import { billWarnings } from './warnings.ts';
+import { KVA_FROM_KW, noteMonth, noteNonElectric, noteUnclassified, validityOf } from './warnings.ts';
+
+/** A month's demand figures (extensions §12.1); null where the month or tariff has none. */
+export interface MonthDemand {
+  /** The month's highest half-hour demand; null without readings. */
+  maxKva: Dec | null;
+  /** The highest half hour in the demand periods of the NETWORK_DEMAND kVA/month item, else of the first MONTH_MAX one. */
+  chargeableKva: Dec | null;
+  /** The UTILISED_CAPACITY basis. */
+  utilisedKva: Dec | null;
+  nmdKva: Dec | null;
+  /** The EXCESS basis. */
+  excessKva: Dec | null;
+}
 
 /** One local month of the bill, before any rounding. */
 export interface MonthCharges {
@@ -16,22 +29,21 @@ export interface MonthCharges {
   segments: UsageSegment[];
   lines: ChargeLine[];
   missingIntervals: number;
-  /** The month's highest half-hour demand; null without readings. */
-  maxKva: Dec | null;
-  /** The highest half hour in the demand periods of the first kVA/month item; null without one. */
-  chargeableKva: Dec | null;
+  demand: MonthDemand;
+  warnings: string[];
+  /** Nothing missing, nothing unpriced. */
+  complete: boolean;
 }
 
 export interface PricedUsage {
   months: MonthCharges[];
   /** DYNAMIC tariffs, and TOU energy the schedule could not place in a period. */
   approximate: boolean;
-  warnings: string[];
 }
 
-/** How many intervals of the grid that starts at startMs begin in [fromMs, toMs). */
-function intervalsStartingIn(startMs: number, intervalMs: number, fromMs: number, toMs: number): number {
-  return Math.ceil((toMs - startMs) / intervalMs) - Math.ceil((fromMs - startMs) / intervalMs);
+/** How many of the aligned interval starts t (t a multiple of intervalMs) lie in [fromMs, toMs). */
+function alignedStartsIn(intervalMs: number, fromMs: number, toMs: number): number {
+  return Math.ceil(toMs / intervalMs) - Math.ceil(fromMs / intervalMs);
 }
 
 export function assertValidPeriod({ start, end, intervalMinutes }: BillingContext): void {
@@ -39,7 +51,21 @@ export function assertValidPeriod({ start, end, intervalMinutes }: BillingContex
   if (!(intervalMinutes > 0)) throw new RangeError('intervalMinutes must be positive');
 }
 
-/** The bill's lines per local month, before any rounding (extensions §10, §11.5, §11.6), from its measured usage. */
+/** The kVA/month items whose figures a month names. */
+function demandCharges(charges: Map<string, Charge[]>) {
+  const kvaCharges = [...charges.values()]
+    .flat()
+    .filter((charge) => charge.basis === 'PER_KVA_MONTH')
+    .sort((a, b) => a.position - b.position);
+  const withBasis = (basis: string) => kvaCharges.find((charge) => (charge.item.demand_basis ?? 'MONTH_MAX') === basis);
+  return {
+    chargeable: kvaCharges.find((charge) => charge.item.item_type_code === 'NETWORK_DEMAND') ?? withBasis('MONTH_MAX'),
+    utilised: withBasis('UTILISED_CAPACITY'),
+    excess: withBasis('EXCESS'),
+  };
+}
+
+/** The bill's lines per local month, before any rounding (extensions §10, §11.5, §11.6, §12.1), from its measured usage. */
 export function collectCharges(input: BillingContext, usage: Usage): PricedUsage {
   assertValidPeriod(input);
   const startMs = input.start.getTime();
@@ -47,47 +73,70 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
   const timeZone = input.tariff.timezone;
   const describeDay = createDayDescriber(input.calendar);
   const charges = chargesByType(input.tariff.items);
-  const demandWarnings = new Set<string>();
   const kvaBasis = createKvaBasis({
     demand: usage.demand,
     earlierDemand: usage.earlierDemand,
     notifiedMaxDemandKva: input.notifiedMaxDemandKva,
-    warn: (warning) => demandWarnings.add(warning),
   });
   const shares = seasonShares(timeZone, describeDay, startMs, endMs);
-  const firstKvaCharge = [...charges.values()]
-    .flat()
-    .filter((charge) => charge.basis === 'PER_KVA_MONTH')
-    .sort((a, b) => a.position - b.position)[0];
+  const figures = demandCharges(charges);
   const intervalMs = input.intervalMinutes * 60_000;
+  const validity = validityOf(input);
+  const nonElectric = nonElectricTypes(input.tariff.items);
+  const hasTouCharges = [...charges.values()].some((group) => group[0]!.basis === 'TOU');
+  const basisOf = (charge: Charge | undefined, monthKey: number) => (charge ? kvaBasis(charge, monthKey) : null);
 
   const months = billingMonths(timeZone, startMs, endMs).map((month): MonthCharges => {
     const ofMonth = <T extends { monthKey: number }>(parts: T[]) =>
       parts.filter((part) => part.monthKey === month.monthKey);
+    const { monthKey } = month;
+    const notes = new MonthNotes();
+    const expectedIntervals = alignedStartsIn(intervalMs, month.startMs, month.endMs);
+    const missingIntervals = expectedIntervals - (usage.coveredIntervalsByMonth.get(monthKey) ?? 0);
+    noteMonth(notes, {
+      month,
+      label: monthLabel(monthKey),
+      expectedIntervals,
+      missingIntervals,
+      validity,
+      dynamic: input.tariff.tariff_type === 'DYNAMIC',
+    });
     const book = new LineBook();
     const segments = ofMonth(usage.segments);
-    addEnergyCharges(book, charges, segments);
-    addFixedCharges(book, charges, ofMonth(shares), kvaBasis);
-    const expected = intervalsStartingIn(startMs, intervalMs, month.startMs, month.endMs);
-    const hasReadings = usage.demand.has(month.monthKey);
+    if (hasTouCharges)
+      noteUnclassified(
+        notes,
+        segments.reduce((sum, s) => sum + s.unclassifiedMicro, 0),
+      );
+    addEnergyCharges(book, charges, segments, notes);
+    const measuredKva = addFixedCharges(book, charges, ofMonth(shares), kvaBasis, notes);
+    noteNonElectric(notes, nonElectric);
+    if (measuredKva && segments.length > 0 && segments.every((segment) => segment.kvarhMicro === 0)) {
+      notes.warn(KVA_FROM_KW);
+    }
+    const nmd = input.notifiedMaxDemandKva;
     return {
       month,
       segments,
       lines: book.list(),
-      missingIntervals: expected - (usage.coveredIntervalsByMonth.get(month.monthKey) ?? 0),
-      maxKva: hasReadings ? usage.demand.monthMax(month.monthKey, null) : null,
-      chargeableKva: chargeableKva(firstKvaCharge, usage.demand, month.monthKey),
+      missingIntervals,
+      demand: {
+        maxKva: usage.demand.has(monthKey) ? usage.demand.monthMax(monthKey, null) : null,
+        chargeableKva: figures.chargeable
+          ? usage.demand.monthMax(monthKey, figures.chargeable.item.demand_periods)
+          : null,
+        utilisedKva: basisOf(figures.utilised, monthKey),
+        nmdKva: nmd === null || nmd === undefined ? null : new Dec(nmd),
+        excessKva: basisOf(figures.excess, monthKey),
+      },
+      warnings: notes.list(),
+      complete: notes.complete,
     };
   });
 
-  const hasTouCharges = [...charges.values()].some((group) => group[0]!.basis === 'TOU');
+  const unclassified = usage.segments.some((segment) => segment.unclassifiedMicro > 0);
   return {
     months,
-    approximate: input.tariff.tariff_type === 'DYNAMIC' || (hasTouCharges && usage.unclassifiedImportMicro > 0),
-    warnings: [...billWarnings(input, { months, usage, charges, hasTouCharges }), ...demandWarnings],
+    approximate: input.tariff.tariff_type === 'DYNAMIC' || (hasTouCharges && unclassified),
   };
-}
-
-function chargeableKva(charge: Charge | undefined, demand: DemandPeaks, monthKey: number): Dec | null {
-  return charge ? demand.monthMax(monthKey, charge.item.demand_periods) : null;
 }

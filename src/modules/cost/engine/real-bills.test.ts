@@ -27,8 +27,8 @@ function priceJune(items: PricingItem[], readings: Reading[], extra: Partial<Pri
   return priceReadings({ ...input(touTariff, eskomCalendar(), readings, ...JUNE), ...extra });
 }
 
-const missingOf = (missing: number, expected: number) =>
-  `Missing readings: ${missing} of ${expected} intervals of the period have no reading`;
+const missingOf = (missing: number, expected: number, month: string) =>
+  `Missing readings: ${missing} of ${expected} intervals of ${month} have no reading`;
 
 describe('real bills: seasons per day', () => {
   it('charges 31 May at the SUMMER items and 1 June at the WINTER items, daily and per kVA', () => {
@@ -112,7 +112,9 @@ describe('real bills: demand', () => {
     // max(NMD 100, highest half hour of July 2024 to June 2025 = 180 in March) = 180 kVA x 15 = 2,700.00.
     const bill = priceJune(items, june, { notifiedMaxDemandKva: 100, earlierReadings });
     expect(bill.lines).toEqual([line('NETWORK_CAPACITY', 'ALL_YEAR', 180, 15, 2700, { unit: 'kVA' })]);
-    expect(bill.months[0]).toMatchObject({ max_kva: 90, chargeable_kva: 90 });
+    // No NETWORK_DEMAND or MONTH_MAX item: no chargeable figure (extensions §12.1); the basis is utilised_kva.
+    expect(bill.months[0]).toMatchObject({ max_kva: 90, chargeable_kva: null });
+    expect(bill.months[0]!.demand).toMatchObject({ utilised_kva: 180, nmd_kva: 100 });
     // Without the March spike the NMD is the higher: 100 x 15 = 1,500.00.
     const withoutSpike = priceJune(items, june, { notifiedMaxDemandKva: 100, earlierReadings: [] });
     expect(withoutSpike.lines).toEqual([line('NETWORK_CAPACITY', 'ALL_YEAR', 100, 15, 1500, { unit: 'kVA' })]);
@@ -142,25 +144,28 @@ describe('real bills: demand', () => {
     });
     // 150 kVA x 15/30 of June = 75 kVA-months x 12 = 900.00.
     expect(bill.lines).toEqual([line('NETWORK_CAPACITY', 'ALL_YEAR', 75, 12, 900, { unit: 'kVA' })]);
-    expect(bill.warnings).toEqual([missingOf(720, 720)]);
+    // A month without any reading says so (extensions §12.1).
+    expect(bill.warnings).toEqual(['No readings in 2025-06']);
   });
 
   it('counts a missing NMD as 0 and warns', () => {
     const items = [kvaItem('NETWORK_CAPACITY', 12, { demand_basis: 'NMD' })];
     const bill = priceJune(items, [reading(sast('2025-06-02T12:00'), 1, { kva: 40 })]);
     expect(bill).toMatchObject({ lines: [], subtotal: 0, total: 0 });
+    // Warnings per month (§12.1); the reading's 1 kWh is on no line of this demand-only tariff.
     expect(bill.warnings).toEqual([
-      missingOf(1439, 1440),
-      "NETWORK_CAPACITY (NMD) needs the meter's notified maximum demand, which is not set: counted as 0 kVA",
+      missingOf(1439, 1440, '2025-06'),
+      "NETWORK_CAPACITY (NMD) needs the meter's notified maximum demand, which is missing: counted as 0 kVA",
+      'No IMPORT_ENERGY item for WINTER: 1 kWh not priced',
     ]);
+    expect(bill.complete).toBe(false);
   });
 
-  it('warns when a kVA item prices a meter without kVA readings', () => {
+  it('warns when a kVA item prices a meter whose readings carry no reactive energy', () => {
     const bill = priceJune([kvaItem('NETWORK_DEMAND', 20)], [reading(sast('2025-06-02T12:00'), 5)]);
     expect(bill).toMatchObject({ lines: [], total: 0 });
-    expect(bill.warnings).toContain(
-      'NETWORK_DEMAND is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA',
-    );
+    // The kVA of readings without kvarh is their kW (extensions §12.1).
+    expect(bill.warnings).toContain('kVA taken as kW: the readings carry no reactive energy');
   });
 });
 
@@ -303,7 +308,8 @@ describe('real bills: months', () => {
       line('SERVICE', 'ALL_YEAR', 2, 0.5, 1, { unit: 'day' }),
     ]);
     expect(bill).toMatchObject({ import_kwh: 6.03, subtotal: 7.7, tax: 1.15, total: 8.85, complete: false });
-    expect(bill.warnings).toEqual([missingOf(93, 96)]);
+    // Each month names its own missing readings (extensions §12.1).
+    expect(bill.warnings).toEqual([missingOf(47, 48, '2025-05'), missingOf(46, 48, '2025-06')]);
   });
 });
 

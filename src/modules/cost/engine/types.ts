@@ -20,7 +20,7 @@ export interface PricingItem {
   /** The item's own unit, else its type's: kWh, kvarh, kVA or kVA/month, day, month, ... */
   unit: string;
   blocks: PricingBlock[];
-  /** kVA/month items: the periods whose half hours count (null: all). */
+  /** kVA/month items: the periods whose half hours count; kvarh items: the periods whose kvarh and kWh count (null: all). */
   demand_periods?: Period[] | null;
   /** kVA/month items: null is MONTH_MAX. */
   demand_basis?: DemandBasis | null;
@@ -99,6 +99,23 @@ export interface BillLine {
   amount: number;
 }
 
+/** A month's demand figures in kVA (extensions §12.1). */
+export interface BillDemand {
+  /** The month's highest half-hour demand; null without readings. */
+  max_kva: number | null;
+  /**
+   * The highest half-hour demand in the demand periods of the NETWORK_DEMAND kVA/month item, else
+   * of the first MONTH_MAX kVA/month item; null without either.
+   */
+  chargeable_kva: number | null;
+  /** The UTILISED_CAPACITY basis of the first item charged on it; null without one. */
+  utilised_kva: number | null;
+  /** The meter's notified maximum demand; null when not set. */
+  nmd_kva: number | null;
+  /** The EXCESS basis of the first item charged on it; null without one. */
+  excess_kva: number | null;
+}
+
 /** One calendar month of the tariff's timezone within a bill (the first and last may be partial). */
 export interface BillMonth {
   /** YYYY-MM. */
@@ -110,13 +127,18 @@ export interface BillMonth {
   kvarh: number;
   /** The month's highest half-hour demand; null without readings. */
   max_kva: number | null;
-  /** The highest half-hour demand in the demand periods of the tariff's first kVA/month item; null without one. */
+  /** demand.chargeable_kva. */
   chargeable_kva: number | null;
+  demand: BillDemand;
   lines: BillLine[];
   subtotal: number;
   tax: number;
   total: number;
+  /** The meter's aligned interval starts in the month's part of the period without a reading. */
   missing_intervals: number;
+  /** Nothing missing and nothing unpriced in the month. */
+  complete: boolean;
+  warnings: string[];
 }
 
 export interface Bill {
@@ -134,8 +156,9 @@ export interface Bill {
   tax: number;
   total: number;
   missing_intervals: number;
-  /** No interval of the period lacks a reading. */
+  /** Every month is complete. */
   complete: boolean;
+  /** The months' warnings, each text once. */
   warnings: string[];
   months: BillMonth[];
 }

@@ -1,6 +1,6 @@
 import { createLocalClock, DAY_MS, MINUTE_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { createDayDescriber, type DescribeDay, monthKeyOf } from './calendar.ts';
+import { createDayDescriber, type DescribeDay } from './calendar.ts';
 import { DemandMeter, type DemandPeaks } from './demand.ts';
 import { toMillionths } from './money.ts';
 import { createPeriodLookup, type LookupPeriods, type PeriodsByMinute } from './tou.ts';
@@ -14,19 +14,18 @@ export interface UsageSegment {
   exportMicro: number;
   kvarhMicro: number;
   importByPeriodMicro: Record<Period, number>;
+  kvarhByPeriodMicro: Record<Period, number>;
+  /** Imported energy of intervals the schedule gives no period. */
+  unclassifiedMicro: number;
 }
 
 export interface Usage {
   segments: UsageSegment[];
-  /** Imported energy of intervals the schedule gives no period. */
-  unclassifiedImportMicro: number;
   /** Each month's highest half-hour demand in the period. */
   demand: DemandPeaks;
   /** The same of the earlier readings (before the period). */
   earlierDemand: DemandPeaks;
-  /** Whether any reading of the period has a kVA above 0. */
-  hasKva: boolean;
-  /** Intervals of the period with at least one reading, by the local month of the interval's start. */
+  /** The meter's aligned intervals with at least one reading, by the local month of the reading. */
   coveredIntervalsByMonth: Map<number, number>;
 }
 
@@ -52,9 +51,7 @@ function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPerio
   let segment: UsageSegment | undefined;
   let dayNumber = Number.NaN;
   let periods: PeriodsByMinute | null = null;
-  let unclassifiedImportMicro = 0;
-  let hasKva = false;
-  let lastSlot = -1;
+  let lastSlot = Number.NaN;
 
   for (const reading of input.readings) {
     const utcMs = reading.ts.getTime();
@@ -71,36 +68,36 @@ function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPerio
       }
     }
     const importMicro = toMillionths(reading.import_kwh);
+    const kvarhMicro = toMillionths(reading.kvarh);
     segment.importMicro += importMicro;
     segment.exportMicro += toMillionths(reading.export_kwh);
-    segment.kvarhMicro += toMillionths(reading.kvarh);
+    segment.kvarhMicro += kvarhMicro;
     demand.add(localMs, reading.kva);
-    if (reading.kva > 0) hasKva = true;
 
     // An interval takes the period of its start minute.
     const periodCode = periods ? periods[Math.floor((localMs - dayNumber * DAY_MS) / MINUTE_MS)]! : 0;
-    if (periodCode > 0) segment.importByPeriodMicro[TOU_PERIODS[periodCode - 1]!] += importMicro;
-    else unclassifiedImportMicro += importMicro;
+    if (periodCode > 0) {
+      const period = TOU_PERIODS[periodCode - 1]!;
+      segment.importByPeriodMicro[period] += importMicro;
+      segment.kvarhByPeriodMicro[period] += kvarhMicro;
+    } else segment.unclassifiedMicro += importMicro;
 
-    const slot = Math.floor((utcMs - startMs) / intervalMs);
+    // Readings are on the meter's grid of aligned intervals: one reading, one interval.
+    const slot = Math.floor(utcMs / intervalMs);
     if (slot !== lastSlot) {
       lastSlot = slot;
-      const slotStartMs = startMs + slot * intervalMs;
-      const monthKey = slotStartMs === utcMs ? segment.monthKey : monthKeyOf(input.tariff.timezone, slotStartMs);
-      coveredIntervalsByMonth.set(monthKey, (coveredIntervalsByMonth.get(monthKey) ?? 0) + 1);
+      coveredIntervalsByMonth.set(segment.monthKey, (coveredIntervalsByMonth.get(segment.monthKey) ?? 0) + 1);
     }
   }
   return {
     segments,
-    unclassifiedImportMicro,
     demand: demand.finish(),
     earlierDemand: earlierDemand.finish(),
-    hasKva,
     coveredIntervalsByMonth,
   };
 }
 
-function newSegment(monthKey: number, season: Season | null): UsageSegment {
+export function newSegment(monthKey: number, season: Season | null): UsageSegment {
   return {
     monthKey,
     season,
@@ -108,5 +105,7 @@ function newSegment(monthKey: number, season: Season | null): UsageSegment {
     exportMicro: 0,
     kvarhMicro: 0,
     importByPeriodMicro: { PEAK: 0, STANDARD: 0, OFF_PEAK: 0 },
+    kvarhByPeriodMicro: { PEAK: 0, STANDARD: 0, OFF_PEAK: 0 },
+    unclassifiedMicro: 0,
   };
 }

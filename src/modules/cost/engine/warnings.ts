@@ -1,54 +1,66 @@
 import { DAY_MS, fromLocalMs } from '../../../lib/time-zone.ts';
-import type { Charge } from './charges.ts';
+import type { BillingMonth } from './calendar.ts';
 import { millionthsToNumber } from './money.ts';
-import type { MonthCharges } from './pricing.ts';
+import type { MonthNotes } from './month-notes.ts';
 import type { BillingContext } from './types.ts';
-import type { Usage } from './usage.ts';
-
-export interface WarningFacts {
-  months: MonthCharges[];
-  usage: Usage;
-  charges: Map<string, Charge[]>;
-  hasTouCharges: boolean;
-}
 
 function localMidnightMs(timeZone: string, isoDate: string): number {
   return fromLocalMs(timeZone, Date.parse(`${isoDate}T00:00:00Z`));
 }
 
-/** A part of [start, end) before effective_from or after effective_to (local dates, inclusive). */
-function validityWarning({ tariff, start, end }: BillingContext): string | null {
+/** The part of the timeline the tariff's effective dates (local, inclusive) cover, and what a bill outside says. */
+export interface Validity {
+  fromMs: number;
+  toMs: number;
+  warning: string;
+}
+
+/** Null when the whole of [start, end) lies within the tariff's effective dates (or it has none). */
+export function validityOf({ tariff, start, end }: BillingContext): Validity | null {
   if (!tariff.effective_from || !tariff.effective_to) return null;
   const fromMs = localMidnightMs(tariff.timezone, tariff.effective_from);
   const toMs = localMidnightMs(tariff.timezone, tariff.effective_to) + DAY_MS;
   const [startMs, endMs] = [start.getTime(), end.getTime()];
   if (startMs >= fromMs && endMs <= toMs) return null;
   const extent = endMs <= fromMs || startMs >= toMs ? 'The period is' : 'Part of the period is';
-  return `${extent} outside the tariff's effective dates (${tariff.effective_from} to ${tariff.effective_to})`;
+  const warning = `${extent} outside the tariff's effective dates (${tariff.effective_from} to ${tariff.effective_to})`;
+  return { fromMs, toMs, warning };
 }
 
-/** What makes a bill less than a signed one (extensions §11.6); the NMD warnings come from the demand basis. */
-export function billWarnings(input: BillingContext, { months, usage, charges, hasTouCharges }: WarningFacts): string[] {
-  const warnings: string[] = [];
-  const missing = months.reduce((sum, month) => sum + month.missingIntervals, 0);
-  if (missing > 0) {
-    const expected = missing + [...usage.coveredIntervalsByMonth.values()].reduce((sum, n) => sum + n, 0);
-    warnings.push(`Missing readings: ${missing} of ${expected} intervals of the period have no reading`);
-  }
-  const validity = validityWarning(input);
-  if (validity) warnings.push(validity);
-  if (input.tariff.tariff_type === 'DYNAMIC') warnings.push('A DYNAMIC tariff is priced from its items, as if FLAT');
-  if (hasTouCharges && usage.unclassifiedImportMicro > 0) {
-    const kwh = millionthsToNumber(usage.unclassifiedImportMicro);
-    warnings.push(`${kwh} kWh fall in no time-of-use period of the schedule and are not charged`);
-  }
-  if (!usage.hasKva) {
-    const kvaCharged = [...charges.values()]
-      .flat()
-      .filter((charge) => charge.basis === 'PER_KVA_MONTH' && charge.item.demand_basis !== 'NMD');
-    for (const code of new Set(kvaCharged.map((charge) => charge.item.item_type_code))) {
-      warnings.push(`${code} is charged per kVA, but the meter has no kVA readings in the period: charged on 0 kVA`);
-    }
-  }
-  return warnings;
+/** What a month of the bill says before its charges (extensions §11.6, §12.1). */
+export interface MonthFacts {
+  month: BillingMonth;
+  label: string;
+  expectedIntervals: number;
+  missingIntervals: number;
+  validity: Validity | null;
+  dynamic: boolean;
 }
+
+/** Its missing readings, the tariff's dates and type. */
+export function noteMonth(notes: MonthNotes, facts: MonthFacts): void {
+  const { month, label, expectedIntervals, missingIntervals, validity } = facts;
+  if (expectedIntervals > 0 && missingIntervals === expectedIntervals) notes.lack(`No readings in ${label}`);
+  else if (missingIntervals > 0) {
+    notes.lack(`Missing readings: ${missingIntervals} of ${expectedIntervals} intervals of ${label} have no reading`);
+  }
+  if (validity && (month.startMs < validity.fromMs || month.endMs > validity.toMs)) notes.warn(validity.warning);
+  if (facts.dynamic) notes.warn('A DYNAMIC tariff is priced from its items, as if FLAT');
+}
+
+/** Imported energy a time-of-use tariff cannot place in a period. */
+export function noteUnclassified(notes: MonthNotes, unclassifiedMicro: number): void {
+  if (unclassifiedMicro > 0) {
+    const kwh = millionthsToNumber(unclassifiedMicro);
+    notes.lack(`${kwh} kWh fall in no time-of-use period of the schedule: not priced`);
+  }
+}
+
+/** Items whose type means nothing on an electricity bill. */
+export function noteNonElectric(notes: MonthNotes, codes: string[]): void {
+  for (const code of codes) {
+    notes.lack(`${code} items are not priced: the item type has no meaning for an electricity meter`);
+  }
+}
+
+export const KVA_FROM_KW = 'kVA taken as kW: the readings carry no reactive energy';

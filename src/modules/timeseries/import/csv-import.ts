@@ -24,6 +24,8 @@ export interface ImportOptions {
   accountId: string;
   file: string;
   batchSize?: number;
+  /** The IANA time zone of timestamps written without a UTC offset (refused without one). */
+  timeZone?: string | undefined;
   onProgress?: (progress: ImportProgress) => void;
 }
 

@@ -41,23 +41,69 @@ function endedLines(bytes: Buffer, bounds: number[], atEnd: boolean): number {
   return start;
 }
 
+/** The longest line read, without its end: a line of readings is under 200 bytes. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** A line longer than the limit, named by its number (1 = the first line), never quoted. */
+export class LineTooLongError extends Error {
+  constructor(
+    readonly line: number,
+    maxLineBytes: number,
+  ) {
+    super(`line ${line}: longer than ${maxLineBytes} bytes`);
+    this.name = 'LineTooLongError';
+  }
+}
+
+/** The index in bounds of the first line longer than maxLineBytes, -1 if none. */
+function firstTooLong(bounds: readonly number[], maxLineBytes: number): number {
+  for (let k = 0; k < bounds.length; k += 2) if (bounds[k + 1]! - bounds[k]! > maxLineBytes) return k;
+  return -1;
+}
+
 /**
  * The lines of a stream (ended by \n, \r\n or \r; the last one may have no end), a chunk's worth
  * at a time: the caller loops over each chunk's lines synchronously, which costs far less than a
- * promise per line. A line cut across chunks comes whole with the next chunk. \r and \n never
- * occur inside a multi-byte UTF-8 character, so each line's bytes decode on their own.
+ * promise per line. A line cut across chunks comes whole with the chunk that ends it: the chunks
+ * of its start are kept aside and joined once, so each byte is copied at most twice. \r and \n
+ * never occur inside a multi-byte UTF-8 character, so each line's bytes decode on their own.
+ * A line longer than maxLineBytes (its end excluded) throws a LineTooLongError after the lines
+ * before it, as soon as that many of its bytes are read: an endless stream without a line end
+ * stops there.
  */
-export async function* linesOf(input: Readable): AsyncGenerator<LineRanges> {
-  let rest: Buffer = Buffer.alloc(0);
-  for await (const chunk of input) {
-    const bytes = rest.length > 0 ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+export async function* linesOf(input: Readable, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<LineRanges> {
+  // The start of a line not ended yet, in chunks, and its length.
+  let rest: Buffer[] = [];
+  let restLength = 0;
+  let linesBefore = 0;
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    const endsALine = chunk.indexOf(LF) >= 0 || chunk.indexOf(CR) >= 0 || rest.at(-1)?.at(-1) === CR;
+    if (!endsALine) {
+      rest.push(chunk);
+      restLength += chunk.length;
+      if (restLength > maxLineBytes) throw new LineTooLongError(linesBefore + 1, maxLineBytes);
+      continue;
+    }
+    const bytes = rest.length > 0 ? Buffer.concat([...rest, chunk], restLength + chunk.length) : chunk;
     const bounds: number[] = [];
-    rest = bytes.subarray(endedLines(bytes, bounds, false));
+    const restStart = endedLines(bytes, bounds, false);
+    const tooLong = firstTooLong(bounds, maxLineBytes);
+    if (tooLong >= 0) {
+      if (tooLong > 0) yield { bytes, bounds: bounds.slice(0, tooLong) };
+      throw new LineTooLongError(linesBefore + tooLong / 2 + 1, maxLineBytes);
+    }
     if (bounds.length > 0) yield { bytes, bounds };
+    linesBefore += bounds.length / 2;
+    rest = restStart < bytes.length ? [bytes.subarray(restStart)] : [];
+    restLength = bytes.length - restStart;
+    // A \r kept as the possible first half of a \r\n already ends the line before it.
+    const heldEnd = bytes.at(-1) === CR ? 1 : 0;
+    if (restLength - heldEnd > maxLineBytes) throw new LineTooLongError(linesBefore + 1, maxLineBytes);
   }
-  if (rest.length === 0) return;
+  if (restLength === 0) return;
+  const last = rest.length === 1 ? rest[0]! : Buffer.concat(rest, restLength);
   const bounds: number[] = [];
-  const start = endedLines(rest, bounds, true);
-  if (start < rest.length) bounds.push(start, rest.length);
-  yield { bytes: rest, bounds };
+  const start = endedLines(last, bounds, true);
+  if (start < last.length) bounds.push(start, last.length);
+  yield { bytes: last, bounds };
 }

@@ -36,7 +36,7 @@ export async function importIntoDatabase(db: Database, options: ImportOptions): 
   });
 
   try {
-    for await (const { lines, failure } of csvBatches(input, batchSize)) {
+    for await (const { lines, failure } of csvBatches(input, batchSize, options)) {
       if (failure) {
         // A bad meter on an earlier line of the batch is the first error of the file.
         await prepare(lines);

@@ -82,6 +82,9 @@ function bodyOf(batch: CsvLines, accountId: string, meter: MeterReadings): strin
   return JSON.stringify({ account_id: accountId, meter_sn: meter.meterSn, readings });
 }
 
+// The most of a server's error text a message repeats.
+const MAX_QUOTED_ANSWER = 1000;
+
 // Answers about a line of the file: fixing the file is what to do.
 const ABOUT_THE_FILE = new Set([400, 403, 404]);
 
@@ -91,10 +94,12 @@ function answerFailure(status: number, text: string, meter: MeterReadings): Requ
   try {
     envelope = JSON.parse(text);
   } catch {
-    envelope = { error: text.slice(0, 200) };
+    envelope = { error: text };
   }
   const answered = `the server answered ${status}${typeof envelope.message === 'string' ? ` (${envelope.message})` : ''}`;
-  const error = String(envelope.error ?? '');
+  const whole = String(envelope.error ?? '');
+  const error =
+    whole.length <= MAX_QUOTED_ANSWER ? whole : `${whole.slice(0, MAX_QUOTED_ANSWER)}… (${whole.length} characters)`;
   const rows = [...error.matchAll(/readings\.(\d+)\./g)].map((match) => meter.lines[Number(match[1])]);
   const named = error.replace(/readings\.(\d+)\./g, (_, row: string) => `line ${meter.lines[Number(row)]}: `);
   const message =
@@ -139,7 +144,7 @@ export async function importThroughServer(options: SendOptions): Promise<ImportS
   const summary: ImportSummary = { readings: 0, inserted: 0, updated: 0 };
   const input = createReadStream(options.file);
   try {
-    for await (const { lines, failure } of csvBatches(input, options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    for await (const { lines, failure } of csvBatches(input, options.batchSize ?? DEFAULT_BATCH_SIZE, options)) {
       if (failure) throw failure;
       for (const meter of byMeter(lines)) {
         const counts = await post(options, bodyOf(lines, options.accountId, meter), meter);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { timestamp } from '../timeseries.schemas.ts';
-import { CsvLines, createLineParser, parseHeader } from './readings-csv.ts';
+import { isLocalDateTime } from './local-times.ts';
+import { CsvLines, createLineParser, MissingOffsetError, parseHeader } from './readings-csv.ts';
 
 /** Reads a line as the import does: from the bytes of the file. */
 function parseLine(parser: ReturnType<typeof createLineParser>, into: CsvLines, line: number, text: string) {
@@ -187,14 +188,15 @@ describe('a line read from bytes', () => {
     }
   });
 
-  it('reads a timestamp as the timestamp schema does: the same time or its message', () => {
+  it('reads a timestamp as the timestamp schema does: the same time or its message (a local time: no offset)', () => {
     fc.assert(
       fc.property(timestampText, (text) => {
         const read = outcome((into) => createLineParser(header).parseText(into, 7, `M-1,${text},1,,`));
         const parsed = timestamp.safeParse(text);
-        expect(typeof read === 'string' ? read : read.ts[0]).toEqual(
-          parsed.success ? parsed.data.getTime() : `line 7: ts: ${parsed.error.issues[0]?.message}, found "${text}"`,
-        );
+        const refusal = isLocalDateTime(text)
+          ? new MissingOffsetError(7, text).message
+          : `line 7: ts: ${parsed.error?.issues[0]?.message}, found "${text}"`;
+        expect(typeof read === 'string' ? read : read.ts[0]).toEqual(parsed.success ? parsed.data.getTime() : refusal);
       }),
       { numRuns: 5000 },
     );

@@ -2,6 +2,7 @@ import { DATE_TIME_PATTERN, isWithinInstantRange } from '../../../http/fields.ts
 import { MAX_READING_VALUE, ReadingColumns, resized } from '../readings.ts';
 import { timestamp } from '../timeseries.schemas.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
+import { isLocalDateTime, LocalTimeError, localTimeReader } from './local-times.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
 export class ImportError extends Error {
@@ -12,6 +13,14 @@ export class ImportError extends Error {
     super(`line ${line}: ${detail}`);
     this.name = 'ImportError';
   }
+}
+
+const QUOTED_CHARACTERS = 40;
+
+/** A field as an error message shows it: in quotes, only its start when long (and its length). */
+export function quoted(text: string): string {
+  if (text.length <= QUOTED_CHARACTERS) return `"${text}"`;
+  return `"${text.slice(0, QUOTED_CHARACTERS)}…" (${text.length} characters)`;
 }
 
 const REQUIRED = ['meter_sn', 'ts', 'import_kwh'] as const;
@@ -93,15 +102,46 @@ function fields(text: string): string[] {
   return values;
 }
 
-/** The same as the timestamp schema, without its cost on the valid texts that make up a file. */
-function parseTimestamp(line: number, text: string | undefined): Date {
+/** A local date-time with its seconds (2026-11-25T08:00 → 2026-11-25T08:00:00). */
+const withSeconds = (text: string) => (text.length === 16 ? `${text}:00` : text);
+
+/** A timestamp without a UTC offset, in a file read without a time zone. */
+export class MissingOffsetError extends ImportError {
+  constructor(line: number, text: string) {
+    super(
+      line,
+      `ts: "${text}" has no UTC offset: name the file's time zone (e.g. Africa/Johannesburg), ` +
+        `or write the offset (e.g. ${withSeconds(text.replace(' ', 'T'))}+02:00)`,
+    );
+    this.name = 'MissingOffsetError';
+  }
+}
+
+/** Reads a local time (no offset) as an instant, or throws (local-times.ts). */
+type LocalTimes = (text: string) => number;
+
+/**
+ * The same as the timestamp schema, without its cost on the valid texts that make up a file; a
+ * local time without offset is read in the file's time zone (localTimes), refused without one.
+ */
+function parseTimestamp(line: number, text: string | undefined, localTimes: LocalTimes | undefined): number {
   if (text !== undefined && DATE_TIME_PATTERN.test(text)) {
     const date = new Date(text);
-    if (isWithinInstantRange(date)) return date;
+    if (isWithinInstantRange(date)) return date.getTime();
+  }
+  if (text !== undefined && isLocalDateTime(text)) {
+    if (!localTimes) throw new MissingOffsetError(line, text);
+    try {
+      const time = localTimes(text);
+      if (isWithinInstantRange(time)) return time;
+    } catch (error) {
+      if (error instanceof LocalTimeError) throw new ImportError(line, `ts: ${error.message}`);
+      throw error;
+    }
   }
   const ts = timestamp.safeParse(text);
-  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found "${text}"`);
-  return ts.data;
+  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found ${quoted(String(text))}`);
+  return ts.data.getTime();
 }
 
 const TIMESTAMP_CACHE_SIZE = 100_000;
@@ -110,12 +150,12 @@ const TIMESTAMP_CACHE_SIZE = 100_000;
  * parseTimestamp remembering the times of the texts it has read: a file repeats the same
  * timestamps for every meter, and a lookup costs a fraction of a parse.
  */
-function cachedTimestamps() {
+function cachedTimestamps(localTimes: LocalTimes | undefined) {
   const times = new Map<string, number>();
   return (line: number, text: string | undefined): number => {
     const cached = text === undefined ? undefined : times.get(text);
     if (cached !== undefined) return cached;
-    const time = parseTimestamp(line, text).getTime();
+    const time = parseTimestamp(line, text, localTimes);
     if (times.size >= TIMESTAMP_CACHE_SIZE) times.clear();
     times.set(text!, time);
     return time;
@@ -129,9 +169,9 @@ export function parseHeader(text: string): Map<Column, number> {
   const names = fields(header).map((name) => name.toLowerCase());
   const unknown = names.find((name) => !KNOWN.has(name));
   if (unknown !== undefined)
-    throw new ImportError(1, `unknown column "${unknown}" (expected ${[...KNOWN].join(', ')})`);
+    throw new ImportError(1, `unknown column ${quoted(unknown)} (expected ${[...KNOWN].join(', ')})`);
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
-  if (repeated !== undefined) throw new ImportError(1, `column "${repeated}" appears twice`);
+  if (repeated !== undefined) throw new ImportError(1, `column ${quoted(repeated)} appears twice`);
   const missing = REQUIRED.find((name) => !names.includes(name));
   if (missing) throw new ImportError(1, `missing column "${missing}"`);
   return new Map(names.map((name, index) => [name as Column, index]));
@@ -142,7 +182,7 @@ function parseNumber(line: number, column: Column, text: string | undefined): nu
   if (text === undefined || text === '') return Number.NaN;
   const value = Number(text);
   if (!NON_NEGATIVE_NUMBER.test(text) || !(value <= MAX_READING_VALUE)) {
-    throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found "${text}"`);
+    throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found ${quoted(text)}`);
   }
   return value;
 }
@@ -151,12 +191,20 @@ const COMMA = 44;
 const DELETE = 127;
 const MAX_SERIAL_LENGTH = 64;
 
+export interface LineParserOptions {
+  /**
+   * The IANA time zone (e.g. Africa/Johannesburg) of timestamps written without a UTC offset
+   * (`2026-11-25 08:00`); without it they are refused. Timestamps with an offset keep theirs.
+   */
+  timeZone?: string | undefined;
+}
+
 /**
  * A parser of data lines under a header, from the file's bytes (parseBytes) or from text
  * (parseText): each appends the line to a CsvLines once it is wholly read, so that a bad line
  * leaves nothing behind, or throws an ImportError naming the line.
  */
-export function createLineParser(header: Map<Column, number>) {
+export function createLineParser(header: Map<Column, number>, { timeZone }: LineParserOptions = {}) {
   const position = (column: Column) => header.get(column) ?? -1;
   const at = {
     meter_sn: position('meter_sn'),
@@ -167,7 +215,7 @@ export function createLineParser(header: Map<Column, number>) {
     power_kw: position('power_kw'),
     kva: position('kva'),
   };
-  const timestampOf = cachedTimestamps();
+  const timestampOf = cachedTimestamps(timeZone === undefined ? undefined : localTimeReader(timeZone));
 
   const fieldCount = header.size;
   const starts = new Int32Array(fieldCount);
@@ -235,7 +283,7 @@ export function createLineParser(header: Map<Column, number>) {
     }
     const meterSn = values[at.meter_sn]!;
     if (meterSn === '' || meterSn.length > MAX_SERIAL_LENGTH || meterSn.includes('\u0000')) {
-      throw new ImportError(line, `meter_sn: must be 1 to ${MAX_SERIAL_LENGTH} characters, found "${meterSn}"`);
+      throw new ImportError(line, `meter_sn: must be 1 to ${MAX_SERIAL_LENGTH} characters, found ${quoted(meterSn)}`);
     }
     const ts = timestampOf(line, values[at.ts]);
     const importKwh = parseNumber(line, 'import_kwh', values[at.import_kwh]);

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
+import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
+
+const money = z.number().describe('In the currency, at most 2 decimals');
+const itemType = z.enum(ITEM_TYPE_CODES);
+
+const DEMO_INVOICE = {
+  id: 1,
+  account_id: 'ed729863-7e75-4767-aaf7-950dee19f8fd',
+  building_block_id: 1,
+  source: 'grid',
+  supplier: 'City Power',
+  invoice_number: 'CP-EXAMPLE-0001',
+  issued_on: '2026-11-01',
+  start: '2026-09-30T22:00:00.000Z',
+  end: '2026-10-31T22:00:00.000Z',
+  currency: 'ZAR',
+  estimated: false,
+  lines: [
+    {
+      description: 'Energy (peak)',
+      item_type_code: 'TOU_PEAK_ENERGY',
+      quantity: 2865.571,
+      unit: 'kWh',
+      amount: 9435.75,
+    },
+    { description: 'Service charge', item_type_code: 'SERVICE', quantity: 31, unit: 'day', amount: 101.37 },
+    { description: 'Late payment fee', item_type_code: null, quantity: null, unit: null, amount: 50 },
+  ],
+  subtotal: 9587.12,
+  tax: 1438.07,
+  total: 11025.19,
+  status: null,
+  difference: null,
+  created_at: '2026-11-23T08:00:00.000Z',
+  updated_at: '2026-11-23T08:00:00.000Z',
+};
+
+const invoice = z
+  .strictObject({
+    id: integer,
+    account_id: uuidValue,
+    building_block_id: integer,
+    source: z.enum(SOURCES),
+    supplier: z.string(),
+    invoice_number: z.string(),
+    issued_on: isoDate,
+    start: timestamp,
+    end: timestamp,
+    currency: z.enum(CURRENCIES),
+    estimated: z.boolean(),
+    lines: z.array(
+      z.strictObject({
+        description: z.string(),
+        item_type_code: itemType.nullable(),
+        quantity: z.number().nullable(),
+        unit: z.string().nullable(),
+        amount: money,
+      }),
+    ),
+    subtotal: money,
+    tax: money,
+    total: money,
+    status: z.enum(['ok', 'flagged']).nullable().describe("The latest check's status; null before the first"),
+    difference: money.nullable().describe("The latest check's invoice total - computed total; null before the first"),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ examples: [DEMO_INVOICE] });
+
+const FLAG_CODES = [
+  'TOTAL_VARIANCE',
+  'LINE_VARIANCE',
+  'UNMATCHED_LINE',
+  'QUANTITY_MISMATCH',
+  'PERIOD_OVERLAP',
+  'PERIOD_GAP',
+  'ESTIMATED',
+  'INCOMPLETE_DATA',
+  'NO_TARIFF',
+] as const;
+
+const check = z
+  .strictObject({
+    invoice_id: integer,
+    computed: z.strictObject({
+      total: money.describe("The source's computed bills over the period added up"),
+      import_kwh: z.number(),
+      complete: z.boolean(),
+      warnings: z.array(z.string()),
+    }),
+    invoice_total: money,
+    difference: money.describe('invoice_total - computed.total'),
+    lines: z.array(
+      z.strictObject({
+        item_type_code: itemType.nullable(),
+        invoice_amount: money.nullable(),
+        computed_amount: money.nullable(),
+        difference: money.nullable().describe('invoice_amount - computed_amount; null when one is missing'),
+        invoice_quantity: z.number().nullable(),
+        computed_quantity: z.number().nullable(),
+      }),
+    ),
+    flags: z.array(z.strictObject({ code: z.enum(FLAG_CODES), message: z.string() })),
+    status: z.enum(['ok', 'flagged']),
+  })
+  .meta({
+    examples: [
+      {
+        invoice_id: 1,
+        computed: { total: 10975.19, import_kwh: 16120.391, complete: true, warnings: [] },
+        invoice_total: 11025.19,
+        difference: 50,
+        lines: [
+          {
+            item_type_code: 'TOU_PEAK_ENERGY',
+            invoice_amount: 9435.75,
+            computed_amount: 9435.75,
+            difference: 0,
+            invoice_quantity: 2865.571,
+            computed_quantity: 2865.571,
+          },
+          {
+            item_type_code: null,
+            invoice_amount: 50,
+            computed_amount: null,
+            difference: null,
+            invoice_quantity: null,
+            computed_quantity: null,
+          },
+        ],
+        flags: [
+          {
+            code: 'UNMATCHED_LINE',
+            message: 'A line without item_type_code: invoiced 50.00, not in the computed bill',
+          },
+        ],
+        status: 'flagged',
+      },
+    ],
+  });
+
+export const invoiceResponses = {
+  list: listEnvelope(invoice, 'A page of invoices with their latest check'),
+  created: okEnvelope(invoice, 'The invoice recorded'),
+  invoice: okEnvelope(invoice, 'The invoice'),
+  check: okEnvelope(check, 'The invoice against the computed bill, line by line, with its flags'),
+};

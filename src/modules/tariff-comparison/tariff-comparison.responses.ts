@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
+import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
+
+const money = z.number().describe('In the currency, at most 2 decimals');
+const months = z
+  .array(z.strictObject({ month: z.string().describe('YYYY-MM in the tariff’s timezone'), total: money }))
+  .describe('The total of each calendar month of the period');
+
+const current = z.strictObject({
+  total: money.nullable().describe('null when no part of the period has a tariff'),
+  months,
+  complete: z.boolean(),
+  warnings: z.array(z.string()),
+});
+
+const candidate = z.strictObject({
+  tariff_id: integer,
+  name: z.string(),
+  catalogue: z.boolean().describe('A catalogue tariff (else the organization’s own)'),
+  currency: z.string(),
+  total: money.nullable().describe('null when the tariff cannot price these readings (the reason in warnings)'),
+  difference: money.nullable().describe('total - current.total; negative: this tariff costs less'),
+  months,
+  complete: z.boolean(),
+  warnings: z.array(z.string()),
+});
+
+const comparison = z
+  .strictObject({
+    building_block_id: integer,
+    source: z.enum(SOURCES),
+    meter_sn: z.string(),
+    start: timestamp,
+    end: timestamp,
+    currency: z.string().nullable().describe('The current bill’s currency; null when it is not priced'),
+    current,
+    candidates: z.array(candidate),
+  })
+  .meta({
+    examples: [
+      {
+        building_block_id: 1,
+        source: 'grid',
+        meter_sn: 'DEMO-GRID-001',
+        start: '2026-09-30T22:00:00.000Z',
+        end: '2026-10-31T22:00:00.000Z',
+        currency: 'ZAR',
+        current: { total: 43450.99, months: [{ month: '2026-10', total: 43450.99 }], complete: true, warnings: [] },
+        candidates: [
+          {
+            tariff_id: 1001,
+            name: 'Demo Commercial TOU',
+            catalogue: false,
+            currency: 'ZAR',
+            total: 43450.99,
+            difference: 0,
+            months: [{ month: '2026-10', total: 43450.99 }],
+            complete: true,
+            warnings: [],
+          },
+        ],
+      },
+    ],
+  });
+
+export const tariffComparisonResponses = {
+  comparison: okEnvelope(comparison, 'The current bill and each candidate’s, cheapest first'),
+};
