@@ -21,7 +21,11 @@ const envSchema = z.object({
   STATEMENT_TIMEOUT_S: z.coerce.number().min(0).default(30),
   EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
   EXPENSIVE_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).default(8),
-  EXPENSIVE_CONCURRENCY_TOTAL: z.coerce.number().int().min(1).default(Math.max(2, availableParallelism())),
+  EXPENSIVE_CONCURRENCY_TOTAL: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(Math.max(1, Math.floor(availableParallelism() / 2))),
   EXPENSIVE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
   CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
@@ -49,7 +53,7 @@ export interface Config {
   readonly expensiveConcurrencyPerOrg: number;
   /** Expensive requests one user may run at once, whatever organizations they address. */
   readonly expensiveConcurrencyPerUser: number;
-  /** Expensive requests the process runs at once over all users (default the cores, at least 2); freed slots go to users in turn. */
+  /** Expensive requests the process runs at once over all users (default half the cores, at least 1); freed slots go to users in turn. */
   readonly expensiveConcurrencyTotal: number;
   /** How long an expensive request past a limit waits for a slot before its 429. */
   readonly expensiveWaitMs: number;

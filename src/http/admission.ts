@@ -27,8 +27,9 @@ export interface AdmissionLimits {
  * freed slot goes to the waiting request that can use it whose user runs the fewest expensive
  * requests, then whose user has waited longest since their last turn, then whose organization runs
  * the fewest, then the earliest: a user flooding through many organizations takes turns with every
- * other user instead of filling the process first come first served (measured in docs/PERFORMANCE.md, "Fairness"). The wait paces a client that asks
- * again at once whatever Retry-After says ("Overload").
+ * other user instead of filling the process first come first served (measured in
+ * docs/PERFORMANCE.md, "Fairness"). The wait paces a client that asks again at once whatever
+ * Retry-After says ("Overload").
  */
 export interface Admission {
   /** Runs fn once the caller, the organization and the process have a free slot, else throws 429. The caller checks access first. */
@@ -43,7 +44,7 @@ interface Waiter {
   admit: () => void;
 }
 
-/** Counts of running requests per key; a key running nothing has no entry. */
+/** Counts of requests per key; a key at 0 has no entry. */
 function counter() {
   const counts = new Map<string, number>();
   return {

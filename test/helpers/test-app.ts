@@ -59,6 +59,8 @@ export async function startTestApp(
     TRANSITION_POLL_S: '3600',
     // Test users create many organizations; the limit's own tests set it low.
     ORGANIZATIONS_PER_USER_PER_DAY: '1000000',
+    // Tests send a few expensive requests at once; the admission's own tests set the limits.
+    EXPENSIVE_CONCURRENCY_TOTAL: '16',
     ...env,
   });
   const clock = new TestClock();
