@@ -3,7 +3,7 @@ import { AppError } from './errors.ts';
 
 const RETRY_AFTER_S = 1;
 /** How long a request past a limit waits for a slot before its 429. */
-export const ADMISSION_WAIT_MS = 250;
+const ADMISSION_WAIT_MS = 250;
 
 const tooMany = (whose: string) => () =>
   new AppError(429, 'Too many requests', `Too many expensive requests of ${whose} at once; retry shortly`, {
@@ -63,7 +63,7 @@ function keyedSlots(limit: number, refusal: () => AppError) {
   };
 }
 
-export interface AdmissionLimits {
+interface AdmissionLimits {
   /** Expensive requests one organization (the request's account_id) may run at once. */
   perOrganization: number;
   /** Expensive requests one user may run at once, over all the organizations they address. */

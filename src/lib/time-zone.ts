@@ -8,7 +8,7 @@
  * UTC (Date.UTC of its fields), so that calendar arithmetic on it is plain UTC arithmetic.
  */
 
-export const SECOND_MS = 1000;
+const SECOND_MS = 1000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;

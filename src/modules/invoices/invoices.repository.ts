@@ -34,7 +34,7 @@ export interface Invoice {
   updated_at: Date;
 }
 
-export interface InvoiceValues {
+interface InvoiceValues {
   building_block_id: number;
   source: string;
   supplier: string;
