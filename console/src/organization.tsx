@@ -6,7 +6,7 @@ import { browserTimeZone, isTimeZone } from './lib/time.ts';
 import { useResource } from './lib/use-resource.ts';
 
 /** The organization the console shows, and the time zone its charts and months are in. */
-export interface OrganizationState {
+interface OrganizationState {
   organizations: Organization[];
   current: Organization;
   /** The zone of the organization's tariffs, else the browser's (extensions §11.8). */

@@ -68,7 +68,7 @@ const argsSchema = z.object({
   tz: z.string().refine(isTimeZone, 'not a time zone: an IANA name such as Africa/Johannesburg').optional(),
 });
 
-export interface CliDeps {
+interface CliDeps {
   /** Runs fn with the configured database, migrated, and closes it afterwards. */
   withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T>;
   /** The environment: UMS_TOKEN. */

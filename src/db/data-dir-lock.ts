@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /** What the lock file says about the process holding it. */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   /** What the process is ("the server", "the import command"), else its command line. */
   owner: string;
@@ -13,7 +13,7 @@ export interface LockHolder {
   token: string;
 }
 
-export class DatabaseInUseError extends Error {
+class DatabaseInUseError extends Error {
   constructor(
     readonly dataDir: string,
     readonly holder: LockHolder,
@@ -32,7 +32,7 @@ export class DatabaseInUseError extends Error {
 export const lockFileOf = (dataDir: string) => `${dataDir}.lock`;
 
 /** "<boot id>/<start time in clock ticks>" of process pid, undefined where /proc is not there. */
-export function processStart(pid: number): string | undefined {
+function processStart(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command (which may hold spaces), in parentheses; the start time is field 22.

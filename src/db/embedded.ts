@@ -29,7 +29,7 @@ function transactionOf(tx: PGliteTransaction): Transaction {
   };
 }
 
-export interface EmbeddedDatabase extends Database {
+interface EmbeddedDatabase extends Database {
   /** The whole data directory as a tarball, loadable with loadDataDir (fast copies for tests). */
   dump(): Promise<Blob>;
 }

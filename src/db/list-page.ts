@@ -12,7 +12,7 @@ export interface ListParams {
   sortOrder: 'asc' | 'desc';
 }
 
-export interface ListSpec {
+interface ListSpec {
   /** Select list, e.g. `t.*`. */
   select: string;
   /** FROM clause (table and joins); written in code, never from input. */
@@ -30,7 +30,7 @@ export interface ListSpec {
 /** The column that carries the count of matching rows on each row of a page. */
 const TOTAL = 'list_total_count';
 
-export interface Page<T> {
+interface Page<T> {
   rows: T[];
   count: number;
 }

@@ -74,11 +74,11 @@ function pacedSocket(): net.Socket {
   return socket;
 }
 
-export interface PostgresDatabase extends Database {
+interface PostgresDatabase extends Database {
   readonly pool: pg.Pool;
 }
 
-export interface PoolOptions {
+interface PoolOptions {
   /** Connections in the pool. */
   max?: number;
   /** How long a query waits for a free connection (or a new one to connect) before failing. */

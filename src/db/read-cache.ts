@@ -19,12 +19,12 @@ const STATE_LOG: Record<ListenerState, { level: 'info' | 'warn'; message: string
 };
 
 /** What the cache logs to (pino's and Fastify's loggers have this shape). */
-export interface CacheLog {
+interface CacheLog {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
 }
 
-export interface ReadCacheOptions {
+interface ReadCacheOptions {
   /** The oldest a served value may be, in ms: CACHE_STALE_MS. */
   staleMs?: number;
   log?: CacheLog;

@@ -9,7 +9,7 @@ const tooMany = (whose: string) =>
     'retry-after': String(RETRY_AFTER_S),
   });
 
-export interface AdmissionLimits {
+interface AdmissionLimits {
   /** Expensive requests one organization (the request's account_id) may run at once. */
   perOrganization: number;
   /** Expensive requests one user may run at once, over all the organizations they address. */

@@ -1,11 +1,11 @@
-export interface SuccessEnvelope<T> {
+interface SuccessEnvelope<T> {
   success: true;
   message: string | null;
   data: T;
   count?: number;
 }
 
-export interface FailureEnvelope {
+interface FailureEnvelope {
   success: false;
   message: string | null;
   error: string;

@@ -21,7 +21,7 @@ export const INVALID_QUERY = 'Invalid query';
 export const CATALOGUE_READ_ONLY = 'Catalogue is read-only';
 
 export const badRequest = (detail: string) => new AppError(400, INVALID_REQUEST, detail);
-export const MISSING_TOKEN = 'Invalid or missing bearer token';
+const MISSING_TOKEN = 'Invalid or missing bearer token';
 export const INVALID_TOKEN = 'Invalid bearer token';
 export const EXPIRED_TOKEN = 'The access token has expired';
 
@@ -47,7 +47,7 @@ interface Issue {
 }
 
 /** At most this many problems are listed in one error; the rest are counted. */
-export const MAX_LISTED_PROBLEMS = 20;
+const MAX_LISTED_PROBLEMS = 20;
 
 /** Problems as `a; b; c`, the first MAX_LISTED_PROBLEMS of them, then `…and N more`. */
 export function listProblems(problems: readonly string[]): string {

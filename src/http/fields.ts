@@ -102,13 +102,13 @@ const EARLIEST_YEAR = 1900;
 /** The largest offset of a date-time, in minutes: 15:59. */
 export const MAX_OFFSET_MINUTES = 15 * 60 + 59;
 
-export const OUTSIDE_YEARS = 'Must be between 1900 and 9999';
-export const OFFSET_TOO_FAR = 'The offset must be between -15:59 and +15:59';
+const OUTSIDE_YEARS = 'Must be between 1900 and 9999';
+const OFFSET_TOO_FAR = 'The offset must be between -15:59 and +15:59';
 /** The rule of a date-time field, for its description in the API reference. */
 export const DATE_TIME_RULE =
   'ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z';
 /** The rule of a date field, for its description in the API reference. */
-export const DATE_RULE = 'YYYY-MM-DD, a year from 1900 to 9999';
+const DATE_RULE = 'YYYY-MM-DD, a year from 1900 to 9999';
 
 const DATE_SOURCE = z.regexes.date.source.slice(1, -1);
 /** The time of a date-time and its zone: Z or an offset of at most ±15:59. */

@@ -11,7 +11,7 @@ import { registerTransportHooks, transportOptions } from './transport-errors.ts'
 import type { App } from './types.ts';
 import { registerStrictQueries, zodValidatorCompiler } from './validation.ts';
 
-export interface HttpAppOptions {
+interface HttpAppOptions {
   logLevel: string;
   requestTimeoutS: number;
   corsOrigins: readonly string[];

@@ -38,7 +38,7 @@ export function createMetrics(db: Database, cache: Pick<ReadCache, 'stats'>) {
   return { registry, requests, duration, schedulerRuns };
 }
 
-export type Metrics = ReturnType<typeof createMetrics>;
+type Metrics = ReturnType<typeof createMetrics>;
 
 /** The read cache's state and lookups, read from the cache when scraped. */
 function registerCacheMetrics(registry: Registry, cache: Pick<ReadCache, 'stats'>) {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { dateTimeIssue, dateTimeText } from './fields.ts';
 
 /** The longest period a bill is computed for. */
-export const MAX_PERIOD_DAYS = 366;
+const MAX_PERIOD_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** A billing period [start, end) as ISO 8601 date-times with Z or an offset. */

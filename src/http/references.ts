@@ -15,7 +15,7 @@ export interface Reference<Kind extends string> {
  * concurrent delete cannot remove it before the naming row is written (arrays such as
  * submeter_ids have no foreign key to do it). Each feature answers for its own records.
  */
-export type ReferenceLookup = (tx: Executor, accountId: string, ids: number[]) => Promise<number[]>;
+type ReferenceLookup = (tx: Executor, accountId: string, ids: number[]) => Promise<number[]>;
 
 /** 400 naming every reference that is not a record of the organization (unknown or another organization's). */
 export async function assertReferencesExist<Kind extends string>(

@@ -71,13 +71,13 @@ export function listEnvelope(item: z.ZodType, description: string, count = 1): R
 /** 204: success without a body. */
 export const noContent: ResponseSchema = z.null().describe('Done; no body');
 
-export const failureEnvelope = z.strictObject({
+const failureEnvelope = z.strictObject({
   success: z.literal(false),
   message: z.string().nullable(),
   error: z.string(),
 });
 
-export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
 
 const FAILURES: Record<FailureStatus, { description: string; message: string | null; error: string }> = {
   400: {
@@ -111,7 +111,7 @@ const FAILURES: Record<FailureStatus, { description: string; message: string | n
 };
 
 /** An example of a failure: `true` for the usual text, a string for the route's own error text, or both texts. */
-export type FailureExample = true | string | { message: string | null; error: string };
+type FailureExample = true | string | { message: string | null; error: string };
 
 function failureSchema(status: FailureStatus, example: FailureExample): ResponseSchema {
   const usual = FAILURES[status];

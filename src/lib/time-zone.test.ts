@@ -84,6 +84,24 @@ describe('the time-zone engine against the Temporal API', () => {
     }
   });
 
+  it('turns the wall-clock times around every change of a zone into instants as Temporal does', () => {
+    for (const tz of ZONES) {
+      let t = Temporal.Instant.fromEpochMilliseconds(Date.UTC(1970, 0, 1)).toZonedDateTimeISO(tz);
+      for (;;) {
+        const next = t.getTimeZoneTransition('next');
+        if (!next || next.epochMilliseconds > TO) break;
+        const wall = next.epochMilliseconds + temporalOffsetMs(tz, next.epochMilliseconds);
+        // The wall-clock times from an hour before the change's to an hour after, every quarter hour.
+        for (let local = wall - 3_600_000; local <= wall + 3_600_000; local += 900_000) {
+          expect(fromLocalMs(tz, local), `${tz} at ${new Date(local).toISOString()} wall`).toBe(
+            temporalInstantOfWall(tz, local),
+          );
+        }
+        t = next;
+      }
+    }
+  });
+
   it('turns a wall-clock time into its instant as Temporal does (a skipped time moves on by the jump)', () => {
     fc.assert(
       fc.property(zone, fc.integer({ min: Date.UTC(1970, 0, 1), max: TO }), (tz, localMs) => {

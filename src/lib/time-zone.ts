@@ -8,7 +8,7 @@
  * UTC (Date.UTC of its fields), so that calendar arithmetic on it is plain UTC arithmetic.
  */
 
-export const SECOND_MS = 1000;
+const SECOND_MS = 1000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -133,8 +133,17 @@ export function toLocalMs(timeZone: string, utcMs: number): number {
   return utcMs + utcOffsetMs(timeZone, utcMs);
 }
 
-/** The instant of a wall-clock time (one skipped by a change comes out shifted by the jump). */
+/**
+ * The instant of a wall-clock time, as Temporal's `compatible` disambiguation: of a time the clocks
+ * repeat, the earlier instant; a time they skip comes out shifted by the jump (read with the offset
+ * before the change). No zone changes its offset twice within a day of a given time.
+ */
 export function fromLocalMs(timeZone: string, localMs: number): number {
-  const guess = localMs - utcOffsetMs(timeZone, localMs);
-  return localMs - utcOffsetMs(timeZone, guess);
+  const before = localMs - utcOffsetMs(timeZone, localMs - DAY_MS);
+  const after = localMs - utcOffsetMs(timeZone, localMs + DAY_MS);
+  const beforeFits = toLocalMs(timeZone, before) === localMs;
+  const afterFits = toLocalMs(timeZone, after) === localMs;
+  if (beforeFits && afterFits) return Math.min(before, after);
+  if (afterFits) return after;
+  return before;
 }

@@ -13,7 +13,7 @@ import { DEMO_GRID_SERIAL } from './demo-sites.ts';
 const ALL_TIME = { start: new Date(Date.UTC(1900, 0, 1)), end: new Date(Date.UTC(9999, 0, 1)) };
 
 /** Values of the demo that requests can name: its ids, and a month of its readings. */
-export type DemoSamples = Record<string, string>;
+type DemoSamples = Record<string, string>;
 
 /**
  * The demo's user, organization, site, grid meter, grid tariff (the demo's first tariff, the

@@ -54,7 +54,7 @@ async function homeflexOfYear(tx: Executor, accountId: string, year: number, own
 }
 
 /** The grid meter's tariff now, and the successor of its pending transition. */
-export interface DemoTariffYears {
+interface DemoTariffYears {
   currentTariffId: number;
   nextTariffId: number;
 }

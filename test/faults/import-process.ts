@@ -25,7 +25,7 @@ export interface ImportProcess {
  * A script of the project (the import command by default) as its own process, with this
  * environment changed by env (a variable set to undefined is removed).
  */
-export function startScript(args: string[], env: Record<string, string | undefined>, script = CLI): ImportProcess {
+function startScript(args: string[], env: Record<string, string | undefined>, script = CLI): ImportProcess {
   const merged = Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined);
   const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,

@@ -49,13 +49,13 @@ export function rules(season: Season, dayType: DayType, spans: [Period, number, 
   }));
 }
 
-export const ESKOM_SEASONS: PricingCalendar['seasons'] = [
+const ESKOM_SEASONS: PricingCalendar['seasons'] = [
   { label: 'WINTER', date_start: '2024-06-01', date_end: '2024-08-31' },
   { label: 'SUMMER', date_start: '2024-09-01', date_end: '2025-05-31' },
 ];
 
 /** Eskom's periods from 2025/26 (reference/south-africa-tariffs.md). */
-export const ESKOM_RULES: TouRule[] = [
+const ESKOM_RULES: TouRule[] = [
   ...rules('WINTER', 'WEEKDAY', [
     ['OFF_PEAK', 0, 6],
     ['PEAK', 6, 8],
@@ -114,7 +114,7 @@ export const HOMEFLEX_ENERGY: PricingItem[] = [
   item('TOU_STANDARD_ENERGY', '2.0490', 'SUMMER'),
   item('TOU_OFF_PEAK_ENERGY', '1.5926', 'SUMMER'),
 ];
-export const TOU_CODES: Record<Period, string> = {
+const TOU_CODES: Record<Period, string> = {
   PEAK: 'TOU_PEAK_ENERGY',
   STANDARD: 'TOU_STANDARD_ENERGY',
   OFF_PEAK: 'TOU_OFF_PEAK_ENERGY',

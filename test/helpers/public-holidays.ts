@@ -5,7 +5,7 @@
 
 import type { DayType } from '../../src/modules/reference/reference.model.ts';
 
-export interface PublicHoliday {
+interface PublicHoliday {
   on_date: string;
   name: string;
   /** The day type the date is charged as; null leaves it to the schedule's holiday_default. */

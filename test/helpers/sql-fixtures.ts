@@ -100,7 +100,7 @@ export async function insertTransition(
 
 const SLOT_MS = 30 * 60_000;
 
-export interface ReadingValues {
+interface ReadingValues {
   import_kwh: number;
   export_kwh?: number;
   kvarh?: number;

@@ -21,7 +21,7 @@ export interface ReadingBody {
 }
 
 /** A building block written directly with SQL (the timeseries tests do not depend on its API). */
-export async function insertBuildingBlock(db: Executor, accountId: string): Promise<number> {
+async function insertBuildingBlock(db: Executor, accountId: string): Promise<number> {
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO building_blocks (account_id, name, building_type, address, city, state, postal_code, country)
      VALUES ($1, 'Plant', 'INDUSTRIAL', '1 Main Road', 'Cape Town', 'Western Cape', 8001, 'ZA') RETURNING id`,

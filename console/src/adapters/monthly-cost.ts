@@ -90,7 +90,7 @@ function monthOfAnswer(cost: BuildingCost, span: MonthSpan, billParts: (bill: Bi
 }
 
 /** The months of one answer whose bills carry `months` (§11.6). */
-export function fromMonths(cost: BuildingCost, spans: MonthSpan[]): MonthCost[] {
+function fromMonths(cost: BuildingCost, spans: MonthSpan[]): MonthCost[] {
   return spans.map((span) =>
     monthOfAnswer(cost, span, (bill) =>
       (bill.months ?? []).filter((m) => m.month === span.month).map((m) => monthBill(bill, m)),

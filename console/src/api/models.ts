@@ -37,13 +37,9 @@ export type User = Session['user'];
 
 export type Session = Data<'/api/v1/auth/login', 'post'>;
 
-export type Role = Organization['role'];
-
 export type Organization = Item<Data<'/api/v1/auth/organizations'>>;
 
 export type BuildingBlock = Data<'/api/v1/building_blocks/{id}'>;
-
-export type MeterType = Meter['meter_type'];
 
 export type Meter = Data<'/api/v1/meters/{id}'>;
 
@@ -52,13 +48,8 @@ export type EnergySource = (typeof ENERGY_SOURCES)[number];
 
 export type DashboardConfig = Data<'/api/v1/building_blocks/{id}/config'>;
 
-export type Dso = Item<Data<'/api/v1/dsos'>>;
-
-export type Season = TariffItem['season'];
 export type Period = TouRule['period'];
 export type DayType = TouRule['day_type'];
-
-export type TariffBlock = Item<TariffItem['tariff_blocks']>;
 
 export type TariffItem = Item<Tariff['tariff_items']>;
 
@@ -84,8 +75,4 @@ export type BillMonth = Item<Bill['months']>;
 
 export type Bill = Data<'/api/v1/tariffs/{id}/cost'>;
 
-export type SourceCost = Item<BuildingCost['sources']>;
-
 export type BuildingCost = Data<'/api/v1/building_blocks/{id}/energy-cost'>;
-
-export type ReadingsAnswer = Data<'/api/v1/timeseries/electricity/readings', 'post'>;

@@ -295,302 +295,7 @@ export interface paths {
          * A landlord's supply against its tenants' bills
          * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and recovers nothing. recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
-                    account_id: string;
-                    /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
-                    end: string;
-                    /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
-                    start: string;
-                };
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The supply, each tenant's bill, what they recover and what is left */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": {
-                         *         "building_block_id": 1,
-                         *         "start": "2026-09-30T22:00:00.000Z",
-                         *         "end": "2026-10-31T22:00:00.000Z",
-                         *         "currency": "ZAR",
-                         *         "supply": {
-                         *           "meter_sn": "DEMO-GRID-001",
-                         *           "import_kwh": 16120.391,
-                         *           "total": 43450.99
-                         *         },
-                         *         "tenants": [
-                         *           {
-                         *             "building_block_id": 2,
-                         *             "name": "Shop 1",
-                         *             "meter_sn": "SHOP-1",
-                         *             "import_kwh": 9500,
-                         *             "total": 27550.4,
-                         *             "priced": true,
-                         *             "reason": null
-                         *           },
-                         *           {
-                         *             "building_block_id": 3,
-                         *             "name": "Shop 2",
-                         *             "meter_sn": "SHOP-2",
-                         *             "import_kwh": null,
-                         *             "total": null,
-                         *             "priced": false,
-                         *             "reason": "No tariff configured"
-                         *           }
-                         *         ],
-                         *         "recovered": {
-                         *           "import_kwh": 9500,
-                         *           "total": 27550.4
-                         *         },
-                         *         "unrecovered": {
-                         *           "import_kwh": 6620.391,
-                         *           "total": 15900.59,
-                         *           "share_pct": 41.07
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /**
-                             * @example {
-                             *       "building_block_id": 1,
-                             *       "start": "2026-09-30T22:00:00.000Z",
-                             *       "end": "2026-10-31T22:00:00.000Z",
-                             *       "currency": "ZAR",
-                             *       "supply": {
-                             *         "meter_sn": "DEMO-GRID-001",
-                             *         "import_kwh": 16120.391,
-                             *         "total": 43450.99
-                             *       },
-                             *       "tenants": [
-                             *         {
-                             *           "building_block_id": 2,
-                             *           "name": "Shop 1",
-                             *           "meter_sn": "SHOP-1",
-                             *           "import_kwh": 9500,
-                             *           "total": 27550.4,
-                             *           "priced": true,
-                             *           "reason": null
-                             *         },
-                             *         {
-                             *           "building_block_id": 3,
-                             *           "name": "Shop 2",
-                             *           "meter_sn": "SHOP-2",
-                             *           "import_kwh": null,
-                             *           "total": null,
-                             *           "priced": false,
-                             *           "reason": "No tariff configured"
-                             *         }
-                             *       ],
-                             *       "recovered": {
-                             *         "import_kwh": 9500,
-                             *         "total": 27550.4
-                             *       },
-                             *       "unrecovered": {
-                             *         "import_kwh": 6620.391,
-                             *         "total": 15900.59,
-                             *         "share_pct": 41.07
-                             *       }
-                             *     }
-                             */
-                            data: {
-                                building_block_id: number;
-                                /** @description The supply bill's currency */
-                                currency: string;
-                                /** Format: date-time */
-                                end: string;
-                                recovered: {
-                                    /** @description Imported kWh */
-                                    import_kwh: number;
-                                    /** @description In the currency, at most 2 decimals */
-                                    total: number;
-                                };
-                                /** Format: date-time */
-                                start: string;
-                                supply: {
-                                    /** @description Imported kWh */
-                                    import_kwh: number;
-                                    meter_sn: string;
-                                    /** @description In the currency, at most 2 decimals */
-                                    total: number;
-                                };
-                                tenants: {
-                                    building_block_id: number;
-                                    /** @description null when the tenant is not priced */
-                                    import_kwh: number | null;
-                                    /** @description The tenant's grid meter */
-                                    meter_sn: string | null;
-                                    name: string;
-                                    priced: boolean;
-                                    /** @description Why the tenant is not priced */
-                                    reason: string | null;
-                                    total: number | null;
-                                }[];
-                                unrecovered: {
-                                    /** @description supply - recovered; negative when the tenants used more than the supply shows */
-                                    import_kwh: number;
-                                    /** @description unrecovered kWh / supply kWh x 100, 2 decimals; null when supply kWh is 0 */
-                                    share_pct: number | null;
-                                    /** @description supply - recovered; negative when the tenants are billed more than the supply costs */
-                                    total: number;
-                                };
-                            };
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "grid: The block has no grid meter"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No such record */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Not found",
-                         *       "error": "Dashboard config not found"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Too many requests",
-                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTenantRecovery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -610,303 +315,7 @@ export interface paths {
          * Compare tariffs for a building block
          * @description What the source's readings of [start, end) cost now and on other tariffs. `current` is the source's bills exactly as the building cost prices them (tariff history, pending transitions); each candidate prices the same readings over the whole period with one tariff, as the one-meter cost does. Candidates: `tariff_ids` (at most 50, the organization's or the catalogue's), else every live tariff of the organization and every catalogue electricity tariff in the current bill's currency. Sorted by total, then tariff_id; a candidate that cannot price the readings has total null and the reason in warnings, after the others. difference = total - current.total. The period is at most 366 days. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; a source without a meter: 400; a named tariff of another organization 403, unknown 404.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
-                    account_id: string;
-                    /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
-                    end: string;
-                    /** @description The block's energy source whose readings are priced */
-                    source?: "grid" | "solar" | "genset" | "inverter" | "load";
-                    /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
-                    start: string;
-                    /** @description Comma-separated tariff ids (at most 50), the organization's or the catalogue's */
-                    tariff_ids?: string;
-                };
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The current bill and each candidate’s, cheapest first */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": {
-                         *         "building_block_id": 1,
-                         *         "source": "grid",
-                         *         "meter_sn": "DEMO-GRID-001",
-                         *         "start": "2026-09-30T22:00:00.000Z",
-                         *         "end": "2026-10-31T22:00:00.000Z",
-                         *         "currency": "ZAR",
-                         *         "current": {
-                         *           "total": 43450.99,
-                         *           "months": [
-                         *             {
-                         *               "month": "2026-10",
-                         *               "total": 43450.99
-                         *             }
-                         *           ],
-                         *           "complete": true,
-                         *           "warnings": []
-                         *         },
-                         *         "candidates": [
-                         *           {
-                         *             "tariff_id": 1001,
-                         *             "name": "Demo Commercial TOU",
-                         *             "catalogue": false,
-                         *             "currency": "ZAR",
-                         *             "total": 43450.99,
-                         *             "difference": 0,
-                         *             "months": [
-                         *               {
-                         *                 "month": "2026-10",
-                         *                 "total": 43450.99
-                         *               }
-                         *             ],
-                         *             "complete": true,
-                         *             "warnings": []
-                         *           }
-                         *         ]
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /**
-                             * @example {
-                             *       "building_block_id": 1,
-                             *       "source": "grid",
-                             *       "meter_sn": "DEMO-GRID-001",
-                             *       "start": "2026-09-30T22:00:00.000Z",
-                             *       "end": "2026-10-31T22:00:00.000Z",
-                             *       "currency": "ZAR",
-                             *       "current": {
-                             *         "total": 43450.99,
-                             *         "months": [
-                             *           {
-                             *             "month": "2026-10",
-                             *             "total": 43450.99
-                             *           }
-                             *         ],
-                             *         "complete": true,
-                             *         "warnings": []
-                             *       },
-                             *       "candidates": [
-                             *         {
-                             *           "tariff_id": 1001,
-                             *           "name": "Demo Commercial TOU",
-                             *           "catalogue": false,
-                             *           "currency": "ZAR",
-                             *           "total": 43450.99,
-                             *           "difference": 0,
-                             *           "months": [
-                             *             {
-                             *               "month": "2026-10",
-                             *               "total": 43450.99
-                             *             }
-                             *           ],
-                             *           "complete": true,
-                             *           "warnings": []
-                             *         }
-                             *       ]
-                             *     }
-                             */
-                            data: {
-                                building_block_id: number;
-                                candidates: {
-                                    /** @description A catalogue tariff (else the organization’s own) */
-                                    catalogue: boolean;
-                                    complete: boolean;
-                                    currency: string;
-                                    /** @description total - current.total; negative: this tariff costs less */
-                                    difference: number | null;
-                                    /** @description The total of each calendar month of the period */
-                                    months: {
-                                        /** @description YYYY-MM in the tariff’s timezone */
-                                        month: string;
-                                        /** @description In the currency, at most 2 decimals */
-                                        total: number;
-                                    }[];
-                                    name: string;
-                                    tariff_id: number;
-                                    /** @description null when the tariff cannot price these readings (the reason in warnings) */
-                                    total: number | null;
-                                    warnings: string[];
-                                }[];
-                                /** @description The current bill’s currency; null when it is not priced */
-                                currency: string | null;
-                                current: {
-                                    complete: boolean;
-                                    /** @description The total of each calendar month of the period */
-                                    months: {
-                                        /** @description YYYY-MM in the tariff’s timezone */
-                                        month: string;
-                                        /** @description In the currency, at most 2 decimals */
-                                        total: number;
-                                    }[];
-                                    /** @description null when no part of the period has a tariff */
-                                    total: number | null;
-                                    warnings: string[];
-                                };
-                                /** Format: date-time */
-                                end: string;
-                                meter_sn: string;
-                                /** @enum {string} */
-                                source: "grid" | "solar" | "genset" | "inverter" | "load";
-                                /** Format: date-time */
-                                start: string;
-                            };
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "source: The solar source has no meter"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No such record */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Not found",
-                         *       "error": "Dashboard config not found"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Too many requests",
-                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getTariffComparison"];
         put?: never;
         post?: never;
         delete?: never;
@@ -946,557 +355,13 @@ export interface paths {
          * List invoices
          * @description The organization's invoices, filtered by building_block_id and source, each with its latest check's status and difference (null before the first check, and after a change of the invoice). A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches supplier and invoice_number; sortBy is issued_on, start (default), total, created_at, updated_at or id. Any member of the organization (account_id) may call it.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
-                    account_id: string;
-                    building_block_id?: number;
-                    /** @description Rows per page, 1 to 100 (default 10) */
-                    limit?: number;
-                    /** @description Page number, from 1 (default 1) */
-                    page?: number;
-                    /** @description Case-insensitive text search */
-                    query?: string;
-                    /** @description Sort column (also accepted as sort_by); default start */
-                    sortBy?: "issued_on" | "start" | "total" | "created_at" | "updated_at" | "id";
-                    /** @description Sort direction (also accepted as sort_order) */
-                    sortOrder?: "asc" | "desc";
-                    source?: "grid" | "solar" | "genset" | "inverter" | "load";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of invoices with their latest check */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": [
-                         *         {
-                         *           "id": 1,
-                         *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                         *           "building_block_id": 1,
-                         *           "source": "grid",
-                         *           "supplier": "City Power",
-                         *           "invoice_number": "CP-EXAMPLE-0001",
-                         *           "issued_on": "2026-11-01",
-                         *           "start": "2026-09-30T22:00:00.000Z",
-                         *           "end": "2026-10-31T22:00:00.000Z",
-                         *           "currency": "ZAR",
-                         *           "estimated": false,
-                         *           "lines": [
-                         *             {
-                         *               "description": "Energy (peak)",
-                         *               "item_type_code": "TOU_PEAK_ENERGY",
-                         *               "quantity": 2865.571,
-                         *               "unit": "kWh",
-                         *               "amount": 9435.75
-                         *             },
-                         *             {
-                         *               "description": "Service charge",
-                         *               "item_type_code": "SERVICE",
-                         *               "quantity": 31,
-                         *               "unit": "day",
-                         *               "amount": 101.37
-                         *             },
-                         *             {
-                         *               "description": "Late payment fee",
-                         *               "item_type_code": null,
-                         *               "quantity": null,
-                         *               "unit": null,
-                         *               "amount": 50
-                         *             }
-                         *           ],
-                         *           "subtotal": 9587.12,
-                         *           "tax": 1438.07,
-                         *           "total": 11025.19,
-                         *           "status": null,
-                         *           "difference": null,
-                         *           "created_at": "2026-11-23T08:00:00.000Z",
-                         *           "updated_at": "2026-11-23T08:00:00.000Z"
-                         *         }
-                         *       ],
-                         *       "count": 1
-                         *     }
-                         */
-                        "application/json": {
-                            /** @description Total of matching rows, not the length of this page */
-                            count: number;
-                            data: {
-                                /** Format: uuid */
-                                account_id: string;
-                                building_block_id: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                                /** @description The latest check's invoice total - computed total; null before the first */
-                                difference: number | null;
-                                /** Format: date-time */
-                                end: string;
-                                estimated: boolean;
-                                id: number;
-                                invoice_number: string;
-                                /** Format: date */
-                                issued_on: string;
-                                lines: {
-                                    /** @description In the currency, at most 2 decimals */
-                                    amount: number;
-                                    description: string;
-                                    item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                                    quantity: number | null;
-                                    unit: string | null;
-                                }[];
-                                /** @enum {string} */
-                                source: "grid" | "solar" | "genset" | "inverter" | "load";
-                                /** Format: date-time */
-                                start: string;
-                                /** @description The latest check's status; null before the first */
-                                status: ("ok" | "flagged") | null;
-                                /** @description In the currency, at most 2 decimals */
-                                subtotal: number;
-                                supplier: string;
-                                /** @description In the currency, at most 2 decimals */
-                                tax: number;
-                                /** @description In the currency, at most 2 decimals */
-                                total: number;
-                                /** Format: date-time */
-                                updated_at: string;
-                            }[];
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "account_id: Invalid UUID"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listInvoices"];
         put?: never;
         /**
          * Record an invoice
          * @description What the utility charged one energy source (default grid) of a building block for a period, line by line. Amounts are money (at most 2 decimals, -1e9..1e9); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        account_id: string;
-                        /** @description Building block of the same organization */
-                        building_block_id: number;
-                        /** @enum {string} */
-                        currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                        /**
-                         * Format: date-time
-                         * @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
-                         */
-                        end: string;
-                        /**
-                         * @description The supplier estimated the reading
-                         * @default false
-                         */
-                        estimated?: boolean;
-                        /** @description The supplier's number, unique per supplier in an organization */
-                        invoice_number: string;
-                        /**
-                         * Format: date
-                         * @description The day the invoice was issued. YYYY-MM-DD, a year from 1900 to 9999
-                         */
-                        issued_on: string;
-                        lines: {
-                            amount: number;
-                            description: string;
-                            /** @description The tariff item type the line charges; null: none */
-                            item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                            /** @description The quantity charged (kWh for energy), or null */
-                            quantity: number | null;
-                            /** @description kWh, kvarh, kVA, day, month, ... or null */
-                            unit: string | null;
-                        }[];
-                        /**
-                         * @description The block's energy source invoiced
-                         * @default grid
-                         * @enum {string}
-                         */
-                        source?: "grid" | "solar" | "genset" | "inverter" | "load";
-                        /**
-                         * Format: date-time
-                         * @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
-                         */
-                        start: string;
-                        subtotal: number;
-                        /** @description Who issued the invoice (the utility or municipality) */
-                        supplier: string;
-                        tax: number;
-                        total: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description The invoice recorded */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": {
-                         *         "id": 1,
-                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                         *         "building_block_id": 1,
-                         *         "source": "grid",
-                         *         "supplier": "City Power",
-                         *         "invoice_number": "CP-EXAMPLE-0001",
-                         *         "issued_on": "2026-11-01",
-                         *         "start": "2026-09-30T22:00:00.000Z",
-                         *         "end": "2026-10-31T22:00:00.000Z",
-                         *         "currency": "ZAR",
-                         *         "estimated": false,
-                         *         "lines": [
-                         *           {
-                         *             "description": "Energy (peak)",
-                         *             "item_type_code": "TOU_PEAK_ENERGY",
-                         *             "quantity": 2865.571,
-                         *             "unit": "kWh",
-                         *             "amount": 9435.75
-                         *           },
-                         *           {
-                         *             "description": "Service charge",
-                         *             "item_type_code": "SERVICE",
-                         *             "quantity": 31,
-                         *             "unit": "day",
-                         *             "amount": 101.37
-                         *           },
-                         *           {
-                         *             "description": "Late payment fee",
-                         *             "item_type_code": null,
-                         *             "quantity": null,
-                         *             "unit": null,
-                         *             "amount": 50
-                         *           }
-                         *         ],
-                         *         "subtotal": 9587.12,
-                         *         "tax": 1438.07,
-                         *         "total": 11025.19,
-                         *         "status": null,
-                         *         "difference": null,
-                         *         "created_at": "2026-11-23T08:00:00.000Z",
-                         *         "updated_at": "2026-11-23T08:00:00.000Z"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /**
-                             * @example {
-                             *       "id": 1,
-                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                             *       "building_block_id": 1,
-                             *       "source": "grid",
-                             *       "supplier": "City Power",
-                             *       "invoice_number": "CP-EXAMPLE-0001",
-                             *       "issued_on": "2026-11-01",
-                             *       "start": "2026-09-30T22:00:00.000Z",
-                             *       "end": "2026-10-31T22:00:00.000Z",
-                             *       "currency": "ZAR",
-                             *       "estimated": false,
-                             *       "lines": [
-                             *         {
-                             *           "description": "Energy (peak)",
-                             *           "item_type_code": "TOU_PEAK_ENERGY",
-                             *           "quantity": 2865.571,
-                             *           "unit": "kWh",
-                             *           "amount": 9435.75
-                             *         },
-                             *         {
-                             *           "description": "Service charge",
-                             *           "item_type_code": "SERVICE",
-                             *           "quantity": 31,
-                             *           "unit": "day",
-                             *           "amount": 101.37
-                             *         },
-                             *         {
-                             *           "description": "Late payment fee",
-                             *           "item_type_code": null,
-                             *           "quantity": null,
-                             *           "unit": null,
-                             *           "amount": 50
-                             *         }
-                             *       ],
-                             *       "subtotal": 9587.12,
-                             *       "tax": 1438.07,
-                             *       "total": 11025.19,
-                             *       "status": null,
-                             *       "difference": null,
-                             *       "created_at": "2026-11-23T08:00:00.000Z",
-                             *       "updated_at": "2026-11-23T08:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /** Format: uuid */
-                                account_id: string;
-                                building_block_id: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                                /** @description The latest check's invoice total - computed total; null before the first */
-                                difference: number | null;
-                                /** Format: date-time */
-                                end: string;
-                                estimated: boolean;
-                                id: number;
-                                invoice_number: string;
-                                /** Format: date */
-                                issued_on: string;
-                                lines: {
-                                    /** @description In the currency, at most 2 decimals */
-                                    amount: number;
-                                    description: string;
-                                    item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                                    quantity: number | null;
-                                    unit: string | null;
-                                }[];
-                                /** @enum {string} */
-                                source: "grid" | "solar" | "genset" | "inverter" | "load";
-                                /** Format: date-time */
-                                start: string;
-                                /** @description The latest check's status; null before the first */
-                                status: ("ok" | "flagged") | null;
-                                /** @description In the currency, at most 2 decimals */
-                                subtotal: number;
-                                supplier: string;
-                                /** @description In the currency, at most 2 decimals */
-                                tax: number;
-                                /** @description In the currency, at most 2 decimals */
-                                total: number;
-                                /** Format: date-time */
-                                updated_at: string;
-                            };
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "total: subtotal + tax is 11025.19, not 11025.20"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The request conflicts with the stored records */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Conflict",
-                         *       "error": "An invoice with this supplier and invoice_number already exists in this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1514,767 +379,18 @@ export interface paths {
          * Get an invoice
          * @description Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
-                    account_id: string;
-                };
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The invoice */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": {
-                         *         "id": 1,
-                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                         *         "building_block_id": 1,
-                         *         "source": "grid",
-                         *         "supplier": "City Power",
-                         *         "invoice_number": "CP-EXAMPLE-0001",
-                         *         "issued_on": "2026-11-01",
-                         *         "start": "2026-09-30T22:00:00.000Z",
-                         *         "end": "2026-10-31T22:00:00.000Z",
-                         *         "currency": "ZAR",
-                         *         "estimated": false,
-                         *         "lines": [
-                         *           {
-                         *             "description": "Energy (peak)",
-                         *             "item_type_code": "TOU_PEAK_ENERGY",
-                         *             "quantity": 2865.571,
-                         *             "unit": "kWh",
-                         *             "amount": 9435.75
-                         *           },
-                         *           {
-                         *             "description": "Service charge",
-                         *             "item_type_code": "SERVICE",
-                         *             "quantity": 31,
-                         *             "unit": "day",
-                         *             "amount": 101.37
-                         *           },
-                         *           {
-                         *             "description": "Late payment fee",
-                         *             "item_type_code": null,
-                         *             "quantity": null,
-                         *             "unit": null,
-                         *             "amount": 50
-                         *           }
-                         *         ],
-                         *         "subtotal": 9587.12,
-                         *         "tax": 1438.07,
-                         *         "total": 11025.19,
-                         *         "status": null,
-                         *         "difference": null,
-                         *         "created_at": "2026-11-23T08:00:00.000Z",
-                         *         "updated_at": "2026-11-23T08:00:00.000Z"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /**
-                             * @example {
-                             *       "id": 1,
-                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                             *       "building_block_id": 1,
-                             *       "source": "grid",
-                             *       "supplier": "City Power",
-                             *       "invoice_number": "CP-EXAMPLE-0001",
-                             *       "issued_on": "2026-11-01",
-                             *       "start": "2026-09-30T22:00:00.000Z",
-                             *       "end": "2026-10-31T22:00:00.000Z",
-                             *       "currency": "ZAR",
-                             *       "estimated": false,
-                             *       "lines": [
-                             *         {
-                             *           "description": "Energy (peak)",
-                             *           "item_type_code": "TOU_PEAK_ENERGY",
-                             *           "quantity": 2865.571,
-                             *           "unit": "kWh",
-                             *           "amount": 9435.75
-                             *         },
-                             *         {
-                             *           "description": "Service charge",
-                             *           "item_type_code": "SERVICE",
-                             *           "quantity": 31,
-                             *           "unit": "day",
-                             *           "amount": 101.37
-                             *         },
-                             *         {
-                             *           "description": "Late payment fee",
-                             *           "item_type_code": null,
-                             *           "quantity": null,
-                             *           "unit": null,
-                             *           "amount": 50
-                             *         }
-                             *       ],
-                             *       "subtotal": 9587.12,
-                             *       "tax": 1438.07,
-                             *       "total": 11025.19,
-                             *       "status": null,
-                             *       "difference": null,
-                             *       "created_at": "2026-11-23T08:00:00.000Z",
-                             *       "updated_at": "2026-11-23T08:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /** Format: uuid */
-                                account_id: string;
-                                building_block_id: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                                /** @description The latest check's invoice total - computed total; null before the first */
-                                difference: number | null;
-                                /** Format: date-time */
-                                end: string;
-                                estimated: boolean;
-                                id: number;
-                                invoice_number: string;
-                                /** Format: date */
-                                issued_on: string;
-                                lines: {
-                                    /** @description In the currency, at most 2 decimals */
-                                    amount: number;
-                                    description: string;
-                                    item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                                    quantity: number | null;
-                                    unit: string | null;
-                                }[];
-                                /** @enum {string} */
-                                source: "grid" | "solar" | "genset" | "inverter" | "load";
-                                /** Format: date-time */
-                                start: string;
-                                /** @description The latest check's status; null before the first */
-                                status: ("ok" | "flagged") | null;
-                                /** @description In the currency, at most 2 decimals */
-                                subtotal: number;
-                                supplier: string;
-                                /** @description In the currency, at most 2 decimals */
-                                tax: number;
-                                /** @description In the currency, at most 2 decimals */
-                                total: number;
-                                /** Format: date-time */
-                                updated_at: string;
-                            };
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "account_id: Invalid UUID"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No such record */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Not found",
-                         *       "error": "Invoice not found"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getInvoice"];
         /**
          * Replace an invoice
          * @description Replaces the whole invoice (every field as on create); its latest check is forgotten. Amounts are money (at most 2 decimals, -1e9..1e9); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        account_id: string;
-                        /** @description Building block of the same organization */
-                        building_block_id: number;
-                        /** @enum {string} */
-                        currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                        /**
-                         * Format: date-time
-                         * @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
-                         */
-                        end: string;
-                        /**
-                         * @description The supplier estimated the reading
-                         * @default false
-                         */
-                        estimated?: boolean;
-                        /** @description The supplier's number, unique per supplier in an organization */
-                        invoice_number: string;
-                        /**
-                         * Format: date
-                         * @description The day the invoice was issued. YYYY-MM-DD, a year from 1900 to 9999
-                         */
-                        issued_on: string;
-                        lines: {
-                            amount: number;
-                            description: string;
-                            /** @description The tariff item type the line charges; null: none */
-                            item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                            /** @description The quantity charged (kWh for energy), or null */
-                            quantity: number | null;
-                            /** @description kWh, kvarh, kVA, day, month, ... or null */
-                            unit: string | null;
-                        }[];
-                        /**
-                         * @description The block's energy source invoiced
-                         * @default grid
-                         * @enum {string}
-                         */
-                        source?: "grid" | "solar" | "genset" | "inverter" | "load";
-                        /**
-                         * Format: date-time
-                         * @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
-                         */
-                        start: string;
-                        subtotal: number;
-                        /** @description Who issued the invoice (the utility or municipality) */
-                        supplier: string;
-                        tax: number;
-                        total: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description The invoice */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": {
-                         *         "id": 1,
-                         *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                         *         "building_block_id": 1,
-                         *         "source": "grid",
-                         *         "supplier": "City Power",
-                         *         "invoice_number": "CP-EXAMPLE-0001",
-                         *         "issued_on": "2026-11-01",
-                         *         "start": "2026-09-30T22:00:00.000Z",
-                         *         "end": "2026-10-31T22:00:00.000Z",
-                         *         "currency": "ZAR",
-                         *         "estimated": false,
-                         *         "lines": [
-                         *           {
-                         *             "description": "Energy (peak)",
-                         *             "item_type_code": "TOU_PEAK_ENERGY",
-                         *             "quantity": 2865.571,
-                         *             "unit": "kWh",
-                         *             "amount": 9435.75
-                         *           },
-                         *           {
-                         *             "description": "Service charge",
-                         *             "item_type_code": "SERVICE",
-                         *             "quantity": 31,
-                         *             "unit": "day",
-                         *             "amount": 101.37
-                         *           },
-                         *           {
-                         *             "description": "Late payment fee",
-                         *             "item_type_code": null,
-                         *             "quantity": null,
-                         *             "unit": null,
-                         *             "amount": 50
-                         *           }
-                         *         ],
-                         *         "subtotal": 9587.12,
-                         *         "tax": 1438.07,
-                         *         "total": 11025.19,
-                         *         "status": null,
-                         *         "difference": null,
-                         *         "created_at": "2026-11-23T08:00:00.000Z",
-                         *         "updated_at": "2026-11-23T08:00:00.000Z"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /**
-                             * @example {
-                             *       "id": 1,
-                             *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
-                             *       "building_block_id": 1,
-                             *       "source": "grid",
-                             *       "supplier": "City Power",
-                             *       "invoice_number": "CP-EXAMPLE-0001",
-                             *       "issued_on": "2026-11-01",
-                             *       "start": "2026-09-30T22:00:00.000Z",
-                             *       "end": "2026-10-31T22:00:00.000Z",
-                             *       "currency": "ZAR",
-                             *       "estimated": false,
-                             *       "lines": [
-                             *         {
-                             *           "description": "Energy (peak)",
-                             *           "item_type_code": "TOU_PEAK_ENERGY",
-                             *           "quantity": 2865.571,
-                             *           "unit": "kWh",
-                             *           "amount": 9435.75
-                             *         },
-                             *         {
-                             *           "description": "Service charge",
-                             *           "item_type_code": "SERVICE",
-                             *           "quantity": 31,
-                             *           "unit": "day",
-                             *           "amount": 101.37
-                             *         },
-                             *         {
-                             *           "description": "Late payment fee",
-                             *           "item_type_code": null,
-                             *           "quantity": null,
-                             *           "unit": null,
-                             *           "amount": 50
-                             *         }
-                             *       ],
-                             *       "subtotal": 9587.12,
-                             *       "tax": 1438.07,
-                             *       "total": 11025.19,
-                             *       "status": null,
-                             *       "difference": null,
-                             *       "created_at": "2026-11-23T08:00:00.000Z",
-                             *       "updated_at": "2026-11-23T08:00:00.000Z"
-                             *     }
-                             */
-                            data: {
-                                /** Format: uuid */
-                                account_id: string;
-                                building_block_id: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** @enum {string} */
-                                currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
-                                /** @description The latest check's invoice total - computed total; null before the first */
-                                difference: number | null;
-                                /** Format: date-time */
-                                end: string;
-                                estimated: boolean;
-                                id: number;
-                                invoice_number: string;
-                                /** Format: date */
-                                issued_on: string;
-                                lines: {
-                                    /** @description In the currency, at most 2 decimals */
-                                    amount: number;
-                                    description: string;
-                                    item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                                    quantity: number | null;
-                                    unit: string | null;
-                                }[];
-                                /** @enum {string} */
-                                source: "grid" | "solar" | "genset" | "inverter" | "load";
-                                /** Format: date-time */
-                                start: string;
-                                /** @description The latest check's status; null before the first */
-                                status: ("ok" | "flagged") | null;
-                                /** @description In the currency, at most 2 decimals */
-                                subtotal: number;
-                                supplier: string;
-                                /** @description In the currency, at most 2 decimals */
-                                tax: number;
-                                /** @description In the currency, at most 2 decimals */
-                                total: number;
-                                /** Format: date-time */
-                                updated_at: string;
-                            };
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "subtotal: The lines add up to 9587.12, not 9587.00"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No such record */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Not found",
-                         *       "error": "Invoice not found"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The request conflicts with the stored records */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Conflict",
-                         *       "error": "An invoice with this supplier and invoice_number already exists in this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["replaceInvoice"];
         post?: never;
         /**
          * Delete an invoice
          * @description Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
-        delete: {
-            parameters: {
-                query: {
-                    /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
-                    account_id: string;
-                };
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Done; no body */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "account_id: Invalid UUID"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No such record */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Not found",
-                         *       "error": "Invoice not found"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteInvoice"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2291,280 +407,7 @@ export interface paths {
          * Check an invoice against the computed bill
          * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
-                    account_id: string;
-                    /** @description Tolerance in percent of the computed amount (default 1); never under 1.00 of money */
-                    tolerance_pct?: string;
-                };
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The invoice against the computed bill, line by line, with its flags */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "message": null,
-                         *       "data": {
-                         *         "invoice_id": 1,
-                         *         "computed": {
-                         *           "total": 10975.19,
-                         *           "import_kwh": 16120.391,
-                         *           "complete": true,
-                         *           "warnings": []
-                         *         },
-                         *         "invoice_total": 11025.19,
-                         *         "difference": 50,
-                         *         "lines": [
-                         *           {
-                         *             "item_type_code": "TOU_PEAK_ENERGY",
-                         *             "invoice_amount": 9435.75,
-                         *             "computed_amount": 9435.75,
-                         *             "difference": 0,
-                         *             "invoice_quantity": 2865.571,
-                         *             "computed_quantity": 2865.571
-                         *           },
-                         *           {
-                         *             "item_type_code": null,
-                         *             "invoice_amount": 50,
-                         *             "computed_amount": null,
-                         *             "difference": null,
-                         *             "invoice_quantity": null,
-                         *             "computed_quantity": null
-                         *           }
-                         *         ],
-                         *         "flags": [
-                         *           {
-                         *             "code": "UNMATCHED_LINE",
-                         *             "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
-                         *           }
-                         *         ],
-                         *         "status": "flagged"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /**
-                             * @example {
-                             *       "invoice_id": 1,
-                             *       "computed": {
-                             *         "total": 10975.19,
-                             *         "import_kwh": 16120.391,
-                             *         "complete": true,
-                             *         "warnings": []
-                             *       },
-                             *       "invoice_total": 11025.19,
-                             *       "difference": 50,
-                             *       "lines": [
-                             *         {
-                             *           "item_type_code": "TOU_PEAK_ENERGY",
-                             *           "invoice_amount": 9435.75,
-                             *           "computed_amount": 9435.75,
-                             *           "difference": 0,
-                             *           "invoice_quantity": 2865.571,
-                             *           "computed_quantity": 2865.571
-                             *         },
-                             *         {
-                             *           "item_type_code": null,
-                             *           "invoice_amount": 50,
-                             *           "computed_amount": null,
-                             *           "difference": null,
-                             *           "invoice_quantity": null,
-                             *           "computed_quantity": null
-                             *         }
-                             *       ],
-                             *       "flags": [
-                             *         {
-                             *           "code": "UNMATCHED_LINE",
-                             *           "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
-                             *         }
-                             *       ],
-                             *       "status": "flagged"
-                             *     }
-                             */
-                            data: {
-                                computed: {
-                                    complete: boolean;
-                                    import_kwh: number;
-                                    /** @description The source's computed bills over the period added up */
-                                    total: number;
-                                    warnings: string[];
-                                };
-                                /** @description invoice_total - computed.total */
-                                difference: number;
-                                flags: {
-                                    /** @enum {string} */
-                                    code: "TOTAL_VARIANCE" | "LINE_VARIANCE" | "UNMATCHED_LINE" | "QUANTITY_MISMATCH" | "PERIOD_OVERLAP" | "PERIOD_GAP" | "ESTIMATED" | "INCOMPLETE_DATA" | "NO_TARIFF";
-                                    message: string;
-                                }[];
-                                invoice_id: number;
-                                /** @description In the currency, at most 2 decimals */
-                                invoice_total: number;
-                                lines: {
-                                    computed_amount: number | null;
-                                    computed_quantity: number | null;
-                                    /** @description invoice_amount - computed_amount; null when one is missing */
-                                    difference: number | null;
-                                    invoice_amount: number | null;
-                                    invoice_quantity: number | null;
-                                    item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                                }[];
-                                /** @enum {string} */
-                                status: "ok" | "flagged";
-                            };
-                            /** @description Optional human-readable text */
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Invalid request body",
-                         *       "error": "account_id: Invalid UUID"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No valid bearer token (or, on sign-in, wrong credentials) */
-                401: {
-                    headers: {
-                        /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
-                        "WWW-Authenticate": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Authentication required",
-                         *       "error": "Invalid or missing bearer token"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Forbidden",
-                         *       "error": "You are not a member of this organization"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description No such record */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Not found",
-                         *       "error": "Invoice not found"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description Too many requests at once; retry after the seconds of the Retry-After header */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Too many requests",
-                         *       "error": "Too many expensive requests of this organization at once; retry shortly"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-                /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before asking again */
-                        "Retry-After": number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "message": "Service unavailable",
-                         *       "error": "The database is unavailable"
-                         *     }
-                         */
-                        "application/json": {
-                            error: string;
-                            message: string | null;
-                            /** @enum {boolean} */
-                            success: false;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getInvoiceCheck"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6923,6 +4766,599 @@ export interface operations {
             };
         };
     };
+    getTenantRecovery: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supply, each tenant's bill, what they recover and what is left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "building_block_id": 1,
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "supply": {
+                     *           "meter_sn": "DEMO-GRID-001",
+                     *           "import_kwh": 16120.391,
+                     *           "total": 43450.99
+                     *         },
+                     *         "tenants": [
+                     *           {
+                     *             "building_block_id": 2,
+                     *             "name": "Shop 1",
+                     *             "meter_sn": "SHOP-1",
+                     *             "import_kwh": 9500,
+                     *             "total": 27550.4,
+                     *             "priced": true,
+                     *             "reason": null
+                     *           },
+                     *           {
+                     *             "building_block_id": 3,
+                     *             "name": "Shop 2",
+                     *             "meter_sn": "SHOP-2",
+                     *             "import_kwh": null,
+                     *             "total": null,
+                     *             "priced": false,
+                     *             "reason": "No tariff configured"
+                     *           }
+                     *         ],
+                     *         "recovered": {
+                     *           "import_kwh": 9500,
+                     *           "total": 27550.4
+                     *         },
+                     *         "unrecovered": {
+                     *           "import_kwh": 6620.391,
+                     *           "total": 15900.59,
+                     *           "share_pct": 41.07
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "building_block_id": 1,
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "supply": {
+                         *         "meter_sn": "DEMO-GRID-001",
+                         *         "import_kwh": 16120.391,
+                         *         "total": 43450.99
+                         *       },
+                         *       "tenants": [
+                         *         {
+                         *           "building_block_id": 2,
+                         *           "name": "Shop 1",
+                         *           "meter_sn": "SHOP-1",
+                         *           "import_kwh": 9500,
+                         *           "total": 27550.4,
+                         *           "priced": true,
+                         *           "reason": null
+                         *         },
+                         *         {
+                         *           "building_block_id": 3,
+                         *           "name": "Shop 2",
+                         *           "meter_sn": "SHOP-2",
+                         *           "import_kwh": null,
+                         *           "total": null,
+                         *           "priced": false,
+                         *           "reason": "No tariff configured"
+                         *         }
+                         *       ],
+                         *       "recovered": {
+                         *         "import_kwh": 9500,
+                         *         "total": 27550.4
+                         *       },
+                         *       "unrecovered": {
+                         *         "import_kwh": 6620.391,
+                         *         "total": 15900.59,
+                         *         "share_pct": 41.07
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            building_block_id: number;
+                            /** @description The supply bill's currency */
+                            currency: string;
+                            /** Format: date-time */
+                            end: string;
+                            recovered: {
+                                /** @description Imported kWh */
+                                import_kwh: number;
+                                /** @description In the currency, at most 2 decimals */
+                                total: number;
+                            };
+                            /** Format: date-time */
+                            start: string;
+                            supply: {
+                                /** @description Imported kWh */
+                                import_kwh: number;
+                                meter_sn: string;
+                                /** @description In the currency, at most 2 decimals */
+                                total: number;
+                            };
+                            tenants: {
+                                building_block_id: number;
+                                /** @description null when the tenant is not priced */
+                                import_kwh: number | null;
+                                /** @description The tenant's grid meter */
+                                meter_sn: string | null;
+                                name: string;
+                                priced: boolean;
+                                /** @description Why the tenant is not priced */
+                                reason: string | null;
+                                total: number | null;
+                            }[];
+                            unrecovered: {
+                                /** @description supply - recovered; negative when the tenants used more than the supply shows */
+                                import_kwh: number;
+                                /** @description unrecovered kWh / supply kWh x 100, 2 decimals; null when supply kWh is 0 */
+                                share_pct: number | null;
+                                /** @description supply - recovered; negative when the tenants are billed more than the supply costs */
+                                total: number;
+                            };
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "grid: The block has no grid meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Dashboard config not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getTariffComparison: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description The block's energy source whose readings are priced */
+                source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+                /** @description Comma-separated tariff ids (at most 50), the organization's or the catalogue's */
+                tariff_ids?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current bill and each candidate’s, cheapest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "building_block_id": 1,
+                     *         "source": "grid",
+                     *         "meter_sn": "DEMO-GRID-001",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "current": {
+                     *           "total": 43450.99,
+                     *           "months": [
+                     *             {
+                     *               "month": "2026-10",
+                     *               "total": 43450.99
+                     *             }
+                     *           ],
+                     *           "complete": true,
+                     *           "warnings": []
+                     *         },
+                     *         "candidates": [
+                     *           {
+                     *             "tariff_id": 1001,
+                     *             "name": "Demo Commercial TOU",
+                     *             "catalogue": false,
+                     *             "currency": "ZAR",
+                     *             "total": 43450.99,
+                     *             "difference": 0,
+                     *             "months": [
+                     *               {
+                     *                 "month": "2026-10",
+                     *                 "total": 43450.99
+                     *               }
+                     *             ],
+                     *             "complete": true,
+                     *             "warnings": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "building_block_id": 1,
+                         *       "source": "grid",
+                         *       "meter_sn": "DEMO-GRID-001",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "current": {
+                         *         "total": 43450.99,
+                         *         "months": [
+                         *           {
+                         *             "month": "2026-10",
+                         *             "total": 43450.99
+                         *           }
+                         *         ],
+                         *         "complete": true,
+                         *         "warnings": []
+                         *       },
+                         *       "candidates": [
+                         *         {
+                         *           "tariff_id": 1001,
+                         *           "name": "Demo Commercial TOU",
+                         *           "catalogue": false,
+                         *           "currency": "ZAR",
+                         *           "total": 43450.99,
+                         *           "difference": 0,
+                         *           "months": [
+                         *             {
+                         *               "month": "2026-10",
+                         *               "total": 43450.99
+                         *             }
+                         *           ],
+                         *           "complete": true,
+                         *           "warnings": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            building_block_id: number;
+                            candidates: {
+                                /** @description A catalogue tariff (else the organization’s own) */
+                                catalogue: boolean;
+                                complete: boolean;
+                                currency: string;
+                                /** @description total - current.total; negative: this tariff costs less */
+                                difference: number | null;
+                                /** @description The total of each calendar month of the period */
+                                months: {
+                                    /** @description YYYY-MM in the tariff’s timezone */
+                                    month: string;
+                                    /** @description In the currency, at most 2 decimals */
+                                    total: number;
+                                }[];
+                                name: string;
+                                tariff_id: number;
+                                /** @description null when the tariff cannot price these readings (the reason in warnings) */
+                                total: number | null;
+                                warnings: string[];
+                            }[];
+                            /** @description The current bill’s currency; null when it is not priced */
+                            currency: string | null;
+                            current: {
+                                complete: boolean;
+                                /** @description The total of each calendar month of the period */
+                                months: {
+                                    /** @description YYYY-MM in the tariff’s timezone */
+                                    month: string;
+                                    /** @description In the currency, at most 2 decimals */
+                                    total: number;
+                                }[];
+                                /** @description null when no part of the period has a tariff */
+                                total: number | null;
+                                warnings: string[];
+                            };
+                            /** Format: date-time */
+                            end: string;
+                            meter_sn: string;
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            /** Format: date-time */
+                            start: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "source: The solar source has no meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Dashboard config not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
     listDsos: {
         parameters: {
             query?: never;
@@ -7002,6 +5438,1578 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Authentication required",
                      *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                building_block_id?: number;
+                /** @description Rows per page, 1 to 100 (default 10) */
+                limit?: number;
+                /** @description Page number, from 1 (default 1) */
+                page?: number;
+                /** @description Case-insensitive text search */
+                query?: string;
+                /** @description Sort column (also accepted as sort_by); default start */
+                sortBy?: "issued_on" | "start" | "total" | "created_at" | "updated_at" | "id";
+                /** @description Sort direction (also accepted as sort_order) */
+                sortOrder?: "asc" | "desc";
+                source?: "grid" | "solar" | "genset" | "inverter" | "load";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices with their latest check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *           "building_block_id": 1,
+                     *           "source": "grid",
+                     *           "supplier": "City Power",
+                     *           "invoice_number": "CP-EXAMPLE-0001",
+                     *           "issued_on": "2026-11-01",
+                     *           "start": "2026-09-30T22:00:00.000Z",
+                     *           "end": "2026-10-31T22:00:00.000Z",
+                     *           "currency": "ZAR",
+                     *           "estimated": false,
+                     *           "lines": [
+                     *             {
+                     *               "description": "Energy (peak)",
+                     *               "item_type_code": "TOU_PEAK_ENERGY",
+                     *               "quantity": 2865.571,
+                     *               "unit": "kWh",
+                     *               "amount": 9435.75
+                     *             },
+                     *             {
+                     *               "description": "Service charge",
+                     *               "item_type_code": "SERVICE",
+                     *               "quantity": 31,
+                     *               "unit": "day",
+                     *               "amount": 101.37
+                     *             },
+                     *             {
+                     *               "description": "Late payment fee",
+                     *               "item_type_code": null,
+                     *               "quantity": null,
+                     *               "unit": null,
+                     *               "amount": 50
+                     *             }
+                     *           ],
+                     *           "subtotal": 9587.12,
+                     *           "tax": 1438.07,
+                     *           "total": 11025.19,
+                     *           "status": null,
+                     *           "difference": null,
+                     *           "created_at": "2026-11-23T08:00:00.000Z",
+                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Total of matching rows, not the length of this page */
+                        count: number;
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            building_block_id: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The latest check's invoice total - computed total; null before the first */
+                            difference: number | null;
+                            /** Format: date-time */
+                            end: string;
+                            estimated: boolean;
+                            id: number;
+                            invoice_number: string;
+                            /** Format: date */
+                            issued_on: string;
+                            lines: {
+                                /** @description In the currency, at most 2 decimals */
+                                amount: number;
+                                description: string;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                quantity: number | null;
+                                unit: string | null;
+                            }[];
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            /** Format: date-time */
+                            start: string;
+                            /** @description The latest check's status; null before the first */
+                            status: ("ok" | "flagged") | null;
+                            /** @description In the currency, at most 2 decimals */
+                            subtotal: number;
+                            supplier: string;
+                            /** @description In the currency, at most 2 decimals */
+                            tax: number;
+                            /** @description In the currency, at most 2 decimals */
+                            total: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    createInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    account_id: string;
+                    /** @description Building block of the same organization */
+                    building_block_id: number;
+                    /** @enum {string} */
+                    currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                    /**
+                     * Format: date-time
+                     * @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
+                     */
+                    end: string;
+                    /**
+                     * @description The supplier estimated the reading
+                     * @default false
+                     */
+                    estimated?: boolean;
+                    /** @description The supplier's number, unique per supplier in an organization */
+                    invoice_number: string;
+                    /**
+                     * Format: date
+                     * @description The day the invoice was issued. YYYY-MM-DD, a year from 1900 to 9999
+                     */
+                    issued_on: string;
+                    lines: {
+                        amount: number;
+                        description: string;
+                        /** @description The tariff item type the line charges; null: none */
+                        item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                        /** @description The quantity charged (kWh for energy), or null */
+                        quantity: number | null;
+                        /** @description kWh, kvarh, kVA, day, month, ... or null */
+                        unit: string | null;
+                    }[];
+                    /**
+                     * @description The block's energy source invoiced
+                     * @default grid
+                     * @enum {string}
+                     */
+                    source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                    /**
+                     * Format: date-time
+                     * @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
+                     */
+                    start: string;
+                    subtotal: number;
+                    /** @description Who issued the invoice (the utility or municipality) */
+                    supplier: string;
+                    tax: number;
+                    total: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The invoice recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "building_block_id": 1,
+                     *         "source": "grid",
+                     *         "supplier": "City Power",
+                     *         "invoice_number": "CP-EXAMPLE-0001",
+                     *         "issued_on": "2026-11-01",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "estimated": false,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Energy (peak)",
+                     *             "item_type_code": "TOU_PEAK_ENERGY",
+                     *             "quantity": 2865.571,
+                     *             "unit": "kWh",
+                     *             "amount": 9435.75
+                     *           },
+                     *           {
+                     *             "description": "Service charge",
+                     *             "item_type_code": "SERVICE",
+                     *             "quantity": 31,
+                     *             "unit": "day",
+                     *             "amount": 101.37
+                     *           },
+                     *           {
+                     *             "description": "Late payment fee",
+                     *             "item_type_code": null,
+                     *             "quantity": null,
+                     *             "unit": null,
+                     *             "amount": 50
+                     *           }
+                     *         ],
+                     *         "subtotal": 9587.12,
+                     *         "tax": 1438.07,
+                     *         "total": 11025.19,
+                     *         "status": null,
+                     *         "difference": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "building_block_id": 1,
+                         *       "source": "grid",
+                         *       "supplier": "City Power",
+                         *       "invoice_number": "CP-EXAMPLE-0001",
+                         *       "issued_on": "2026-11-01",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "estimated": false,
+                         *       "lines": [
+                         *         {
+                         *           "description": "Energy (peak)",
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "quantity": 2865.571,
+                         *           "unit": "kWh",
+                         *           "amount": 9435.75
+                         *         },
+                         *         {
+                         *           "description": "Service charge",
+                         *           "item_type_code": "SERVICE",
+                         *           "quantity": 31,
+                         *           "unit": "day",
+                         *           "amount": 101.37
+                         *         },
+                         *         {
+                         *           "description": "Late payment fee",
+                         *           "item_type_code": null,
+                         *           "quantity": null,
+                         *           "unit": null,
+                         *           "amount": 50
+                         *         }
+                         *       ],
+                         *       "subtotal": 9587.12,
+                         *       "tax": 1438.07,
+                         *       "total": 11025.19,
+                         *       "status": null,
+                         *       "difference": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            building_block_id: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The latest check's invoice total - computed total; null before the first */
+                            difference: number | null;
+                            /** Format: date-time */
+                            end: string;
+                            estimated: boolean;
+                            id: number;
+                            invoice_number: string;
+                            /** Format: date */
+                            issued_on: string;
+                            lines: {
+                                /** @description In the currency, at most 2 decimals */
+                                amount: number;
+                                description: string;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                quantity: number | null;
+                                unit: string | null;
+                            }[];
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            /** Format: date-time */
+                            start: string;
+                            /** @description The latest check's status; null before the first */
+                            status: ("ok" | "flagged") | null;
+                            /** @description In the currency, at most 2 decimals */
+                            subtotal: number;
+                            supplier: string;
+                            /** @description In the currency, at most 2 decimals */
+                            tax: number;
+                            /** @description In the currency, at most 2 decimals */
+                            total: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "total: subtotal + tax is 11025.19, not 11025.20"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored records */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Conflict",
+                     *       "error": "An invoice with this supplier and invoice_number already exists in this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "building_block_id": 1,
+                     *         "source": "grid",
+                     *         "supplier": "City Power",
+                     *         "invoice_number": "CP-EXAMPLE-0001",
+                     *         "issued_on": "2026-11-01",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "estimated": false,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Energy (peak)",
+                     *             "item_type_code": "TOU_PEAK_ENERGY",
+                     *             "quantity": 2865.571,
+                     *             "unit": "kWh",
+                     *             "amount": 9435.75
+                     *           },
+                     *           {
+                     *             "description": "Service charge",
+                     *             "item_type_code": "SERVICE",
+                     *             "quantity": 31,
+                     *             "unit": "day",
+                     *             "amount": 101.37
+                     *           },
+                     *           {
+                     *             "description": "Late payment fee",
+                     *             "item_type_code": null,
+                     *             "quantity": null,
+                     *             "unit": null,
+                     *             "amount": 50
+                     *           }
+                     *         ],
+                     *         "subtotal": 9587.12,
+                     *         "tax": 1438.07,
+                     *         "total": 11025.19,
+                     *         "status": null,
+                     *         "difference": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "building_block_id": 1,
+                         *       "source": "grid",
+                         *       "supplier": "City Power",
+                         *       "invoice_number": "CP-EXAMPLE-0001",
+                         *       "issued_on": "2026-11-01",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "estimated": false,
+                         *       "lines": [
+                         *         {
+                         *           "description": "Energy (peak)",
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "quantity": 2865.571,
+                         *           "unit": "kWh",
+                         *           "amount": 9435.75
+                         *         },
+                         *         {
+                         *           "description": "Service charge",
+                         *           "item_type_code": "SERVICE",
+                         *           "quantity": 31,
+                         *           "unit": "day",
+                         *           "amount": 101.37
+                         *         },
+                         *         {
+                         *           "description": "Late payment fee",
+                         *           "item_type_code": null,
+                         *           "quantity": null,
+                         *           "unit": null,
+                         *           "amount": 50
+                         *         }
+                         *       ],
+                         *       "subtotal": 9587.12,
+                         *       "tax": 1438.07,
+                         *       "total": 11025.19,
+                         *       "status": null,
+                         *       "difference": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            building_block_id: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The latest check's invoice total - computed total; null before the first */
+                            difference: number | null;
+                            /** Format: date-time */
+                            end: string;
+                            estimated: boolean;
+                            id: number;
+                            invoice_number: string;
+                            /** Format: date */
+                            issued_on: string;
+                            lines: {
+                                /** @description In the currency, at most 2 decimals */
+                                amount: number;
+                                description: string;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                quantity: number | null;
+                                unit: string | null;
+                            }[];
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            /** Format: date-time */
+                            start: string;
+                            /** @description The latest check's status; null before the first */
+                            status: ("ok" | "flagged") | null;
+                            /** @description In the currency, at most 2 decimals */
+                            subtotal: number;
+                            supplier: string;
+                            /** @description In the currency, at most 2 decimals */
+                            tax: number;
+                            /** @description In the currency, at most 2 decimals */
+                            total: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    replaceInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    account_id: string;
+                    /** @description Building block of the same organization */
+                    building_block_id: number;
+                    /** @enum {string} */
+                    currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                    /**
+                     * Format: date-time
+                     * @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
+                     */
+                    end: string;
+                    /**
+                     * @description The supplier estimated the reading
+                     * @default false
+                     */
+                    estimated?: boolean;
+                    /** @description The supplier's number, unique per supplier in an organization */
+                    invoice_number: string;
+                    /**
+                     * Format: date
+                     * @description The day the invoice was issued. YYYY-MM-DD, a year from 1900 to 9999
+                     */
+                    issued_on: string;
+                    lines: {
+                        amount: number;
+                        description: string;
+                        /** @description The tariff item type the line charges; null: none */
+                        item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                        /** @description The quantity charged (kWh for energy), or null */
+                        quantity: number | null;
+                        /** @description kWh, kvarh, kVA, day, month, ... or null */
+                        unit: string | null;
+                    }[];
+                    /**
+                     * @description The block's energy source invoiced
+                     * @default grid
+                     * @enum {string}
+                     */
+                    source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                    /**
+                     * Format: date-time
+                     * @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
+                     */
+                    start: string;
+                    subtotal: number;
+                    /** @description Who issued the invoice (the utility or municipality) */
+                    supplier: string;
+                    tax: number;
+                    total: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "building_block_id": 1,
+                     *         "source": "grid",
+                     *         "supplier": "City Power",
+                     *         "invoice_number": "CP-EXAMPLE-0001",
+                     *         "issued_on": "2026-11-01",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "estimated": false,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Energy (peak)",
+                     *             "item_type_code": "TOU_PEAK_ENERGY",
+                     *             "quantity": 2865.571,
+                     *             "unit": "kWh",
+                     *             "amount": 9435.75
+                     *           },
+                     *           {
+                     *             "description": "Service charge",
+                     *             "item_type_code": "SERVICE",
+                     *             "quantity": 31,
+                     *             "unit": "day",
+                     *             "amount": 101.37
+                     *           },
+                     *           {
+                     *             "description": "Late payment fee",
+                     *             "item_type_code": null,
+                     *             "quantity": null,
+                     *             "unit": null,
+                     *             "amount": 50
+                     *           }
+                     *         ],
+                     *         "subtotal": 9587.12,
+                     *         "tax": 1438.07,
+                     *         "total": 11025.19,
+                     *         "status": null,
+                     *         "difference": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "building_block_id": 1,
+                         *       "source": "grid",
+                         *       "supplier": "City Power",
+                         *       "invoice_number": "CP-EXAMPLE-0001",
+                         *       "issued_on": "2026-11-01",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "estimated": false,
+                         *       "lines": [
+                         *         {
+                         *           "description": "Energy (peak)",
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "quantity": 2865.571,
+                         *           "unit": "kWh",
+                         *           "amount": 9435.75
+                         *         },
+                         *         {
+                         *           "description": "Service charge",
+                         *           "item_type_code": "SERVICE",
+                         *           "quantity": 31,
+                         *           "unit": "day",
+                         *           "amount": 101.37
+                         *         },
+                         *         {
+                         *           "description": "Late payment fee",
+                         *           "item_type_code": null,
+                         *           "quantity": null,
+                         *           "unit": null,
+                         *           "amount": 50
+                         *         }
+                         *       ],
+                         *       "subtotal": 9587.12,
+                         *       "tax": 1438.07,
+                         *       "total": 11025.19,
+                         *       "status": null,
+                         *       "difference": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            building_block_id: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The latest check's invoice total - computed total; null before the first */
+                            difference: number | null;
+                            /** Format: date-time */
+                            end: string;
+                            estimated: boolean;
+                            id: number;
+                            invoice_number: string;
+                            /** Format: date */
+                            issued_on: string;
+                            lines: {
+                                /** @description In the currency, at most 2 decimals */
+                                amount: number;
+                                description: string;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                quantity: number | null;
+                                unit: string | null;
+                            }[];
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            /** Format: date-time */
+                            start: string;
+                            /** @description The latest check's status; null before the first */
+                            status: ("ok" | "flagged") | null;
+                            /** @description In the currency, at most 2 decimals */
+                            subtotal: number;
+                            supplier: string;
+                            /** @description In the currency, at most 2 decimals */
+                            tax: number;
+                            /** @description In the currency, at most 2 decimals */
+                            total: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "subtotal: The lines add up to 9587.12, not 9587.00"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored records */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Conflict",
+                     *       "error": "An invoice with this supplier and invoice_number already exists in this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    deleteInvoice: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getInvoiceCheck: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description Tolerance in percent of the computed amount (default 1); never under 1.00 of money */
+                tolerance_pct?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice against the computed bill, line by line, with its flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "invoice_id": 1,
+                     *         "computed": {
+                     *           "total": 10975.19,
+                     *           "import_kwh": 16120.391,
+                     *           "complete": true,
+                     *           "warnings": []
+                     *         },
+                     *         "invoice_total": 11025.19,
+                     *         "difference": 50,
+                     *         "lines": [
+                     *           {
+                     *             "item_type_code": "TOU_PEAK_ENERGY",
+                     *             "invoice_amount": 9435.75,
+                     *             "computed_amount": 9435.75,
+                     *             "difference": 0,
+                     *             "invoice_quantity": 2865.571,
+                     *             "computed_quantity": 2865.571
+                     *           },
+                     *           {
+                     *             "item_type_code": null,
+                     *             "invoice_amount": 50,
+                     *             "computed_amount": null,
+                     *             "difference": null,
+                     *             "invoice_quantity": null,
+                     *             "computed_quantity": null
+                     *           }
+                     *         ],
+                     *         "flags": [
+                     *           {
+                     *             "code": "UNMATCHED_LINE",
+                     *             "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
+                     *           }
+                     *         ],
+                     *         "status": "flagged"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "invoice_id": 1,
+                         *       "computed": {
+                         *         "total": 10975.19,
+                         *         "import_kwh": 16120.391,
+                         *         "complete": true,
+                         *         "warnings": []
+                         *       },
+                         *       "invoice_total": 11025.19,
+                         *       "difference": 50,
+                         *       "lines": [
+                         *         {
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "invoice_amount": 9435.75,
+                         *           "computed_amount": 9435.75,
+                         *           "difference": 0,
+                         *           "invoice_quantity": 2865.571,
+                         *           "computed_quantity": 2865.571
+                         *         },
+                         *         {
+                         *           "item_type_code": null,
+                         *           "invoice_amount": 50,
+                         *           "computed_amount": null,
+                         *           "difference": null,
+                         *           "invoice_quantity": null,
+                         *           "computed_quantity": null
+                         *         }
+                         *       ],
+                         *       "flags": [
+                         *         {
+                         *           "code": "UNMATCHED_LINE",
+                         *           "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
+                         *         }
+                         *       ],
+                         *       "status": "flagged"
+                         *     }
+                         */
+                        data: {
+                            computed: {
+                                complete: boolean;
+                                import_kwh: number;
+                                /** @description The source's computed bills over the period added up */
+                                total: number;
+                                warnings: string[];
+                            };
+                            /** @description invoice_total - computed.total */
+                            difference: number;
+                            flags: {
+                                /** @enum {string} */
+                                code: "TOTAL_VARIANCE" | "LINE_VARIANCE" | "UNMATCHED_LINE" | "QUANTITY_MISMATCH" | "PERIOD_OVERLAP" | "PERIOD_GAP" | "ESTIMATED" | "INCOMPLETE_DATA" | "NO_TARIFF";
+                                message: string;
+                            }[];
+                            invoice_id: number;
+                            /** @description In the currency, at most 2 decimals */
+                            invoice_total: number;
+                            lines: {
+                                computed_amount: number | null;
+                                computed_quantity: number | null;
+                                /** @description invoice_amount - computed_amount; null when one is missing */
+                                difference: number | null;
+                                invoice_amount: number | null;
+                                invoice_quantity: number | null;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                            }[];
+                            /** @enum {string} */
+                            status: "ok" | "flagged";
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
                      *     }
                      */
                     "application/json": {

@@ -7,7 +7,7 @@ export interface ChartSeries {
   color: string;
 }
 
-export interface ChartProps {
+interface ChartProps {
   /** What the chart shows, for screen readers (the data is also in a table beside it). */
   description: string;
   /** Bucket starts in seconds, then one array of values per series (null: no value). */

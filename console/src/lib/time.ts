@@ -12,7 +12,7 @@ export interface LocalDate {
   day: number;
 }
 
-export interface LocalParts extends LocalDate {
+interface LocalParts extends LocalDate {
   hour: number;
   minute: number;
   /** 1 = Monday ... 7 = Sunday (ISO). */

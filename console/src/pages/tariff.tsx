@@ -10,7 +10,7 @@ import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { TouGrids } from '../tariffs/tou-grid-view.tsx';
 
-export type TariffSource = 'organization' | 'catalogue';
+type TariffSource = 'organization' | 'catalogue';
 
 function loadTariff(source: TariffSource, id: number, accountId: string): Promise<Tariff> {
   return source === 'catalogue'

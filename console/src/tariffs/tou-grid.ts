@@ -14,7 +14,7 @@ export const WEEK: { day: string; short: string; dayType: DayType }[] = [
 /** An hour of the grid: the periods of its two half hours (null where no rule covers one). */
 export type HourCell = [Period | null, Period | null];
 
-export interface SeasonGrid {
+interface SeasonGrid {
   season: DsoSeason;
   /** One row per day of WEEK, 24 hours each. */
   rows: HourCell[][];

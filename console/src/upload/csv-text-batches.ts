@@ -12,7 +12,7 @@ import {
  * (readings-csv.ts, shared), so the same errors name the same lines.
  */
 
-export interface TextBatch {
+interface TextBatch {
   lines: CsvLines;
   /** Bytes of the file read when the batch was complete. */
   bytesRead: number;

@@ -10,9 +10,9 @@ import { csvTextBatches } from './csv-text-batches.ts';
 
 export const READINGS_PATH = '/api/v1/timeseries/electricity/readings';
 /** Lines per batch: small enough for a smooth progress bar, large enough for few requests. */
-export const UPLOAD_BATCH_SIZE = 5_000;
+const UPLOAD_BATCH_SIZE = 5_000;
 
-export interface UploadSummary {
+interface UploadSummary {
   readings: number;
   inserted: number;
   updated: number;
@@ -24,7 +24,7 @@ export interface UploadProgress {
   readings: number;
 }
 
-export interface UploadOptions {
+interface UploadOptions {
   accountId: string;
   file: Blob;
   batchSize?: number;
@@ -36,7 +36,7 @@ export interface UploadOptions {
 }
 
 /** What failed, what was stored before it, and what to do (the command's "Stored before the failure"). */
-export class UploadFailure extends Error {
+class UploadFailure extends Error {
   constructor(
     message: string,
     readonly stored: UploadSummary,

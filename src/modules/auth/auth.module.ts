@@ -3,7 +3,7 @@ import type { App } from '../../http/types.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
 import { type AuthService, type AuthServiceDeps, createAuthService } from './auth.service.ts';
 
-export interface AuthModuleDeps extends AuthServiceDeps {
+interface AuthModuleDeps extends AuthServiceDeps {
   /** Sign-up, login and refresh requests a client may make per minute; 0 for no limit. */
   rateLimitPerMin: number;
 }

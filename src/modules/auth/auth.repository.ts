@@ -6,7 +6,7 @@ export interface UserRow {
   created_at: Date;
 }
 
-export interface RefreshTokenRow {
+interface RefreshTokenRow {
   id: number;
   session_id: string;
   used_at: Date | null;

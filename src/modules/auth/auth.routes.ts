@@ -17,7 +17,7 @@ const TOO_MANY = 'Rate limit exceeded, retry in 1 minute';
 const COOKIE =
   'The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it.';
 
-export interface AuthRouteOptions {
+interface AuthRouteOptions {
   /** Sign-up, login and refresh requests a client may make per minute, or no limit. */
   rateLimit: object | false;
   /** The lifetime of the refresh cookie: that of a refresh token. */

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * no other site's page sends (SameSite=Strict), that goes only to the refresh endpoint (its path),
  * and only over HTTPS when the request came over HTTPS (Secure).
  */
-export const REFRESH_COOKIE = 'ums_refresh_token';
+const REFRESH_COOKIE = 'ums_refresh_token';
 export const REFRESH_PATH = '/api/v1/auth/refresh';
 
 /** Whether the request came over HTTPS: to the server, or to a proxy in front of it that says so. */

@@ -9,7 +9,7 @@ export interface SigningKeys {
   readonly kid: string;
 }
 
-export function signingKeysFromPem(pem: string): SigningKeys {
+function signingKeysFromPem(pem: string): SigningKeys {
   const privateKey = createPrivateKey(pem);
   if (privateKey.asymmetricKeyType !== 'ed25519')
     throw new Error('Invalid configuration: JWT_PRIVATE_KEY must be an Ed25519 key');

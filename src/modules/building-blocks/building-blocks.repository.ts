@@ -4,7 +4,7 @@ import { insertRow, updateRow } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
 import { BUILDING_BLOCK_SORT, type BuildingType } from './building-blocks.schemas.ts';
 
-export interface BuildingBlock {
+interface BuildingBlock {
   id: number;
   account_id: string;
   name: string;
@@ -41,9 +41,9 @@ const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated
 
 const TABLE = { table: 'building_blocks', writable: WRITABLE_COLUMNS, returning: COLUMNS };
 
-export type BuildingBlockValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
+type BuildingBlockValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
 
-export interface BuildingBlockFilters {
+interface BuildingBlockFilters {
   parent_id?: number | undefined;
   building_type?: BuildingType | undefined;
 }

@@ -4,7 +4,7 @@ import { integer, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../h
 import { BUILDING_TYPES } from './building-blocks.schemas.ts';
 
 /** The demo's site, as the examples show it. */
-export const SITE_EXAMPLE = {
+const SITE_EXAMPLE = {
   id: 1,
   account_id: EXAMPLE.accountId,
   name: 'Demo Campus',

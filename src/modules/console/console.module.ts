@@ -3,9 +3,9 @@ import type { App } from '../../http/types.ts';
 import { registerConsoleRoutes } from './console.routes.ts';
 
 /** Where `npm run build` puts the console: dist/console (the same from src/ and from dist/). */
-export const BUILT_CONSOLE = fileURLToPath(new URL('../../../dist/console', import.meta.url));
+const BUILT_CONSOLE = fileURLToPath(new URL('../../../dist/console', import.meta.url));
 
-export interface ConsoleDeps {
+interface ConsoleDeps {
   /** The built console's directory (BUILT_CONSOLE unless a test names another). */
   directory?: string;
 }

@@ -14,7 +14,7 @@ import type {
 import type { HourlyRow } from './hourly-groups.ts';
 
 /** What pricing needs of a tariff's own row. */
-export interface CostTariffRow {
+interface CostTariffRow {
   id: number;
   account_id: string;
   tariff_type: TariffType;

@@ -8,7 +8,7 @@ import type { Bill } from './engine/index.ts';
  * a double holds no cent at all, and already from 10^13 on about a third of the amounts to the
  * cent would come back as a neighbouring cent.
  */
-export const MAX_EXACT_AMOUNT = 9_999_999_999_999.99;
+const MAX_EXACT_AMOUNT = 9_999_999_999_999.99;
 const MAX_TEXT = '9,999,999,999,999.99';
 
 const tooLarge = (period: string) =>

@@ -11,7 +11,7 @@ export interface PendingTransition {
   effective_from: Date;
 }
 
-export interface TariffSegment {
+interface TariffSegment {
   tariffId: number;
   start: Date;
   end: Date;

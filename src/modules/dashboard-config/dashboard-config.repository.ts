@@ -4,7 +4,7 @@ import { columnValues } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
 import type { ConfigValues } from './dashboard-config.schemas.ts';
 
-export interface DashboardConfig {
+interface DashboardConfig {
   building_block_id: number;
   grid_meter_id: number | null;
   solar_meter_id: number | null;

@@ -13,13 +13,13 @@ export interface ComputedBill {
 }
 
 /** Other invoices of the same block and source, as the period flags need them. */
-export interface Neighbours {
+interface Neighbours {
   overlapping: { invoice_number: string }[];
   /** The latest that ends at or before this one's start. */
   previous: { invoice_number: string; end: Date } | undefined;
 }
 
-export interface CheckLine {
+interface CheckLine {
   item_type_code: string | null;
   invoice_amount: number | null;
   computed_amount: number | null;
@@ -28,7 +28,7 @@ export interface CheckLine {
   computed_quantity: number | null;
 }
 
-export type FlagCode =
+type FlagCode =
   | 'TOTAL_VARIANCE'
   | 'LINE_VARIANCE'
   | 'UNMATCHED_LINE'
@@ -39,7 +39,7 @@ export type FlagCode =
   | 'INCOMPLETE_DATA'
   | 'NO_TARIFF';
 
-export interface Flag {
+interface Flag {
   code: FlagCode;
   message: string;
 }

@@ -11,30 +11,8 @@ export interface InvoiceLine {
   amount: number;
 }
 
-export interface Invoice {
-  id: number;
-  account_id: string;
-  building_block_id: number;
-  source: string;
-  supplier: string;
-  invoice_number: string;
-  issued_on: string;
-  start: Date;
-  end: Date;
-  currency: string;
-  estimated: boolean;
-  lines: InvoiceLine[];
-  subtotal: number;
-  tax: number;
-  total: number;
-  /** The latest check's outcome, null before the first (and after a change of the invoice). */
-  status: 'ok' | 'flagged' | null;
-  difference: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface InvoiceValues {
+/** An invoice's own fields, as written (its period as the client sent it). */
+interface InvoiceValues {
   building_block_id: number;
   source: string;
   supplier: string;
@@ -48,6 +26,18 @@ export interface InvoiceValues {
   subtotal: number;
   tax: number;
   total: number;
+}
+
+export interface Invoice extends Omit<InvoiceValues, 'start' | 'end'> {
+  id: number;
+  account_id: string;
+  start: Date;
+  end: Date;
+  /** The latest check's outcome, null before the first (and after a change of the invoice). */
+  status: 'ok' | 'flagged' | null;
+  difference: number | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const COLUMNS = `i.id, i.account_id, i.building_block_id, i.source, i.supplier, i.invoice_number, i.issued_on,

@@ -51,6 +51,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       schema: {
         tags,
         summary: 'List invoices',
+        operationId: 'listInvoices',
         description: `The organization's invoices, filtered by building_block_id and source, each with its latest check's status and difference (null before the first check, and after a change of the invoice). ${LIST_PARAMETERS} query searches supplier and invoice_number; sortBy is issued_on, start (default), total, created_at, updated_at or id. ${ROLE_NEEDED.read}`,
         querystring: withParamExamples(listInvoicesQuery, { account_id: EXAMPLE.accountId }),
         response: { 200: invoiceResponses.list, ...failures({ 400: true, 403: true }) },
@@ -64,6 +65,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       schema: {
         tags,
         summary: 'Record an invoice',
+        operationId: 'createInvoice',
         description: `What the utility charged one energy source (default grid) of a building block for a period, line by line. ${RULES} ${ROLE_NEEDED.write}`,
         body: withExample(createInvoiceBody, EXAMPLE_INVOICE),
         response: {
@@ -80,6 +82,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       schema: {
         tags,
         summary: 'Get an invoice',
+        operationId: 'getInvoice',
         description: `${ROLE_NEEDED.read} ${CHECKS}`,
         params: invoiceParams,
         querystring: withParamExamples(accountQuery, { account_id: EXAMPLE.accountId }),
@@ -94,6 +97,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       schema: {
         tags,
         summary: 'Check an invoice against the computed bill',
+        operationId: 'getInvoiceCheck',
         description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. ${ROLE_NEEDED.read} ${CHECKS}`,
         params: invoiceParams,
         querystring: withParamExamples(checkQuery, { account_id: EXAMPLE.accountId, tolerance_pct: '1' }),
@@ -111,6 +115,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       schema: {
         tags,
         summary: 'Replace an invoice',
+        operationId: 'replaceInvoice',
         description: `Replaces the whole invoice (every field as on create); its latest check is forgotten. ${RULES} ${ROLE_NEEDED.write} ${CHECKS}`,
         params: invoiceParams,
         body: withExample(updateInvoiceBody, {
@@ -137,6 +142,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
       schema: {
         tags,
         summary: 'Delete an invoice',
+        operationId: 'deleteInvoice',
         description: `${ROLE_NEEDED.write} ${CHECKS}`,
         params: invoiceParams,
         querystring: withParamExamples(accountQuery, { account_id: EXAMPLE.accountId }),

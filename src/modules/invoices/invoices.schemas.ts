@@ -68,7 +68,6 @@ export const createInvoiceBody = checkedInvoice(invoiceFields);
 export type CreateInvoice = z.infer<typeof createInvoiceBody>;
 /** An update replaces the whole invoice, under the same rules. */
 export const updateInvoiceBody = createInvoiceBody;
-export type UpdateInvoice = CreateInvoice;
 
 export const INVOICE_SORT = {
   issued_on: 'i.issued_on',

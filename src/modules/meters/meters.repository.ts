@@ -34,9 +34,9 @@ const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated
 
 const TABLE = { table: 'meters', writable: WRITABLE_COLUMNS, returning: COLUMNS };
 
-export type MeterValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
+type MeterValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
 
-export interface MeterFilters {
+interface MeterFilters {
   building_block_id?: number | undefined;
   meter_type?: string | undefined;
 }

@@ -61,6 +61,10 @@ export const STEPS: Readonly<Record<string, Step>> = {
   createTariffTransition: { uses: { id: 'new_tariff_id' } },
   updateTariffTransition: { uses: { id: 'new_tariff_id' } },
   deleteTariffTransition: { uses: { id: 'new_tariff_id' } },
+  // An invoice number is unique in an organization: each run writes its own.
+  createInvoice: { writes: { invoice_number: 'INV-{{$guid}}' }, stores: { new_invoice_id: 'id' } },
+  replaceInvoice: { uses: { id: 'new_invoice_id' }, writes: { invoice_number: 'INV-{{$guid}}' } },
+  deleteInvoice: { uses: { id: 'new_invoice_id' } },
   signIn: { stores: { bearerToken: 'access_token', refresh_token: 'refresh_token' } },
   // One clone, and no request of its own deletes a tariff but the one created above.
   cloneCatalogueTariff: {
@@ -74,6 +78,7 @@ export const STEPS: Readonly<Record<string, Step>> = {
  * what refers to it; signing out ends the run.
  */
 export const CLEAN_UP = [
+  'deleteInvoice',
   'deleteTariffTransition',
   'deleteTariffItemBlock',
   'deleteTariffItem',

@@ -2,7 +2,7 @@ import type { App } from '../../http/types.ts';
 import { registerCollectionRoute } from './operations.routes.ts';
 import type { SampleValues } from './postman-collection.ts';
 
-export interface OperationsDeps {
+interface OperationsDeps {
   /** The address the sample requests are written for. */
   baseUrl: string;
   /** Values the collection's variables take (the demo's ids), when the service has them. */

@@ -7,7 +7,7 @@ import { MEMBER_SORT, type OrganizationChanges } from './organizations.schemas.t
 const ORGANIZATION_COLUMNS =
   'id, name, email, picture_url, public_data, is_personal_account, primary_owner_user_id, created_at, updated_at';
 
-export interface OrganizationRow {
+interface OrganizationRow {
   id: string;
   name: string;
   is_personal_account: boolean;

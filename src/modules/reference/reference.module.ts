@@ -4,7 +4,7 @@ import { referenceRepository } from './reference.repository.ts';
 import { registerReferenceRoutes } from './reference.routes.ts';
 import { createReferenceService } from './reference.service.ts';
 
-export interface ReferenceDeps {
+interface ReferenceDeps {
   db: Executor;
 }
 

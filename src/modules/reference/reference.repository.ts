@@ -61,8 +61,6 @@ async function withSeasonsAndRules(db: Executor, schedules: ScheduleRow[]) {
   }));
 }
 
-export type Schedule = Awaited<ReturnType<typeof withSeasonsAndRules>>[number];
-
 export const referenceRepository = {
   itemTypes(db: Executor) {
     return db.query<{ code: string; displayName: string; unit: string }>(

@@ -3,7 +3,7 @@ import type { App } from '../../http/types.ts';
 import type { SigningKeys } from '../auth/signing-keys.ts';
 import { registerSystemRoutes } from './system.routes.ts';
 
-export interface SystemDeps {
+interface SystemDeps {
   db: Pick<Database, 'ping'>;
   keys: SigningKeys;
 }

@@ -12,11 +12,11 @@ interface RecordFields {
   transition_id: number | null;
 }
 
-export interface MeterTariffRecord extends RecordFields {
+interface MeterTariffRecord extends RecordFields {
   meter_id: number;
 }
 
-export interface SourceTariffRecord extends RecordFields {
+interface SourceTariffRecord extends RecordFields {
   building_block_id: number;
   source: Source;
 }

@@ -18,7 +18,7 @@ export interface ItemDemandFields {
 const ITEM_UNIT_OF_TYPE_UNIT: Readonly<Record<string, ItemUnit>> = { kVA: 'kVA/month' };
 
 /** What the item is priced per: its own unit, else its item type's. */
-export function effectiveUnit(unit: ItemUnit | null | undefined, typeUnit: string): string {
+function effectiveUnit(unit: ItemUnit | null | undefined, typeUnit: string): string {
   return unit ?? ITEM_UNIT_OF_TYPE_UNIT[typeUnit] ?? typeUnit;
 }
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/types.ts';
 import type { BlockChanges } from './tariff-blocks.schemas.ts';
 
-export interface TariffBlock {
+interface TariffBlock {
   id: number;
   tariff_item_id: number;
   block_index: number;

@@ -15,7 +15,7 @@ const blockFields = {
   ),
 };
 
-export const blockInput = z.strictObject({
+const blockInput = z.strictObject({
   block_index: blockFields.block_index,
   upper_limit: blockFields.upper_limit.optional(),
   unit_price_cents: blockFields.unit_price_cents.optional(),

@@ -9,7 +9,7 @@ import type { BlockChanges } from './tariff-blocks.schemas.ts';
 import { lockItem, requireItem, type TariffItemsDeps } from './tariff-items.service.ts';
 
 /** The same as the items': tiers belong to items. */
-export type TariffBlocksDeps = TariffItemsDeps;
+type TariffBlocksDeps = TariffItemsDeps;
 
 export interface BlockAddress {
   tariffId: number;

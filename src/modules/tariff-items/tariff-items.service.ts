@@ -25,7 +25,7 @@ const duplicateMessage = (item: { item_type_code: string; season: string }) =>
   `The tariff already has an item ${item.item_type_code} for season ${item.season}`;
 
 /** An item of a tariff of an organization. */
-export interface ItemKey {
+interface ItemKey {
   accountId: string;
   tariffId: number;
   itemId: number;

@@ -8,7 +8,7 @@ import type { TariffDetails } from './tariff-details.ts';
 import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { tariffsRepository } from './tariffs.repository.ts';
 
-export interface CatalogueDeps {
+interface CatalogueDeps {
   db: Database;
   tariffAccess: Pick<TariffAccess, 'requireAccount' | 'transaction'>;
   details: TariffDetails;

@@ -9,7 +9,6 @@ export {
   type Period,
   SEASONS,
   type Season,
-  TOU_DAY_TYPES,
   TOU_PERIODS,
 } from '../reference/reference.model.ts';
 

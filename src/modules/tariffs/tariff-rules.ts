@@ -16,7 +16,7 @@ function addIssues(ctx: z.RefinementCtx, violations: readonly RuleViolation[]): 
 }
 
 /** The fields whose combination the contract constrains. */
-export interface TariffRuleFields {
+interface TariffRuleFields {
   tariff_type: TariffType;
   tou_schedule_id?: number | null | undefined;
   effective_from: string;
@@ -24,7 +24,7 @@ export interface TariffRuleFields {
 }
 
 /** What is wrong with a tariff's combination of fields. */
-export function tariffRuleViolations(tariff: TariffRuleFields): RuleViolation[] {
+function tariffRuleViolations(tariff: TariffRuleFields): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if (tariff.effective_to < tariff.effective_from) {
     violations.push({ path: ['effective_to'], message: 'Must be on or after effective_from' });
@@ -58,7 +58,7 @@ interface Tier {
  * A set of tiers is consistent when block_index is unique, upper_limit increases strictly with
  * block_index and only the last tier is unbounded (null). Paths name the tier's position in the given list.
  */
-export function tierViolations(tiers: readonly Tier[]): RuleViolation[] {
+function tierViolations(tiers: readonly Tier[]): RuleViolation[] {
   const ordered = tiers
     .map((tier, position) => ({ tier, position }))
     .sort((a, b) => a.tier.block_index - b.tier.block_index);

@@ -48,7 +48,7 @@ const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', '
 export const TARIFF_RECORD = RECORD_COLUMNS.join(', ');
 const ALIASED_RECORD = RECORD_COLUMNS.map((c) => `t.${c}`).join(', ');
 
-export interface TariffFilters {
+interface TariffFilters {
   accountId: string;
   meter_type?: string | undefined;
   tariff_type?: string | undefined;

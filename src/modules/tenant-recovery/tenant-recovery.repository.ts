@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 
-export interface TenantBlockRow {
+interface TenantBlockRow {
   id: number;
   name: string;
 }

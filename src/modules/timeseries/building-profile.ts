@@ -9,7 +9,7 @@ import { bucketPoints, type ProfileBuckets } from './profile-buckets.ts';
 import type { EnergyFlows } from './totals.ts';
 
 /** A source of a building's energy profile: one with an electricity meter in the dashboard config. */
-export interface MeteredSource {
+interface MeteredSource {
   source: Source;
   meterId: number;
 }

@@ -2,7 +2,7 @@ import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
 
 /** A source of the config and its meter (all null when the source names none). */
-export interface SourceMeterRow {
+interface SourceMeterRow {
   source: Source;
   meter_id: number | null;
   meter_type: string | null;

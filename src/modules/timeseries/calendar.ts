@@ -13,7 +13,7 @@ export const CALENDAR_UNITS = ['hour', 'day', 'week', 'month'] as const;
 export type CalendarUnit = (typeof CALENDAR_UNITS)[number];
 
 /** A unit of the calendar: its first instant and its local name. */
-export interface CalendarBucket {
+interface CalendarBucket {
   start: number;
   label: string;
 }

@@ -3,7 +3,7 @@ import type { MeterRow } from './readings.repository.ts';
 export type MeterProblem = 'unknown' | 'foreign' | 'not-electricity';
 
 /** The meter types whose readings are electricity: they take electricity readings, queries and costs. */
-export const ELECTRICITY_METER_TYPES: ReadonlySet<string> = new Set(['ELECTRICITY', 'SOLAR', 'GENSET', 'EV', 'HVAC']);
+const ELECTRICITY_METER_TYPES: ReadonlySet<string> = new Set(['ELECTRICITY', 'SOLAR', 'GENSET', 'EV', 'HVAC']);
 
 export const isElectricityMeter = (meter: { meter_type: string }) => ELECTRICITY_METER_TYPES.has(meter.meter_type);
 

@@ -5,7 +5,7 @@ import { isoWriter } from './iso-time.ts';
 const MINUTE_MS = 60_000;
 
 /** The buckets of a profile: minutes counted from start, or units of a time zone's calendar. */
-export type Grouping = { minutes: number } | { unit: CalendarUnit; tz: string };
+type Grouping = { minutes: number } | { unit: CalendarUnit; tz: string };
 
 export const DEFAULT_BUCKET_MINUTES = 30;
 

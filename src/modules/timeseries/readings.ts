@@ -1,15 +1,4 @@
-/** One interval reading as given by a client: the measured values, power optional. */
-export interface ReadingInput {
-  /** Start of the meter's interval. */
-  ts: Date;
-  import_kwh: number;
-  export_kwh?: number | undefined;
-  kvarh?: number | undefined;
-  power_kw?: number | undefined;
-  kva?: number | undefined;
-}
-
-export interface MeterInterval {
+interface MeterInterval {
   id: number;
   interval_minutes: number;
 }

@@ -28,7 +28,7 @@ export interface EnergyTotals {
 }
 
 /** What power-profile reports of a set of readings; every value rounded to 6 decimals. */
-export interface PowerTotals {
+interface PowerTotals {
   avg_kw: number;
   max_kw: number;
   avg_kva: number;

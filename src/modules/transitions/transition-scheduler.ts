@@ -4,7 +4,7 @@ import type { TariffHistoryRecorder } from '../tariff-history/tariff-history.mod
 import { applyTransition } from './transition-application.ts';
 import { transitionsRepository as repo } from './transitions.repository.ts';
 
-export interface SchedulerDeps {
+interface SchedulerDeps {
   db: Database;
   history: TariffHistoryRecorder;
   now: () => Date;
@@ -78,5 +78,3 @@ export function createTransitionScheduler({ db, history, now, pollSeconds, log, 
     },
   };
 }
-
-export type TransitionScheduler = ReturnType<typeof createTransitionScheduler>;

@@ -3,7 +3,7 @@ import { createTransitionScheduler } from './transition-scheduler.ts';
 import { registerTransitionRoutes } from './transitions.routes.ts';
 import { createTransitionsService, type TransitionsDeps } from './transitions.service.ts';
 
-export interface TransitionsModuleDeps extends TransitionsDeps {
+interface TransitionsModuleDeps extends TransitionsDeps {
   /** How often the scheduler looks for due transitions. */
   pollSeconds: number;
   onSchedulerRun: (outcome: 'ok' | 'error') => void;

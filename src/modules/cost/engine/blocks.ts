@@ -1,6 +1,6 @@
 import type { Tier } from './charges.ts';
 
-export interface TierShare {
+interface TierShare {
   tier: Tier;
   micro: number;
 }

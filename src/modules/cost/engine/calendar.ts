@@ -60,7 +60,7 @@ export function createDayDescriber(calendar: PricingCalendar): DescribeDay {
   };
 }
 
-export function localDayNumber(timeZone: string, utcMs: number): number {
+function localDayNumber(timeZone: string, utcMs: number): number {
   return Math.floor(toLocalMs(timeZone, utcMs) / DAY_MS);
 }
 

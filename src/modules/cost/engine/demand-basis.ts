@@ -8,7 +8,7 @@ import type { BillingContext } from './types.ts';
 /** UTILISED_CAPACITY looks at the 12 calendar months ending with the billed one. */
 const UTILISATION_MONTHS = 12;
 
-export interface DemandContext {
+interface DemandContext {
   demand: DemandPeaks;
   /** Demand before the period, which counts towards UTILISED_CAPACITY only. */
   earlierDemand: DemandPeaks;

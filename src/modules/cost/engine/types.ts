@@ -1,6 +1,6 @@
-import type { DayType, Period, Season, TariffType } from '../../tariffs/tariff-enums.ts';
+import type { DayType, DemandBasis, Period, Season, TariffType } from '../../tariffs/tariff-enums.ts';
 
-export type { DayType, Period, Season, TariffType };
+export type { DayType, DemandBasis, Period, Season, TariffType };
 
 export interface PricingBlock {
   block_index: number;
@@ -8,9 +8,6 @@ export interface PricingBlock {
   upper_limit: number | string | null;
   unit_price_cents: number;
 }
-
-/** What a kVA/month item is charged on (extensions §11.5). */
-export type DemandBasis = 'MONTH_MAX' | 'NMD' | 'UTILISED_CAPACITY' | 'EXCESS';
 
 export interface PricingItem {
   item_type_code: string;

@@ -9,7 +9,7 @@ function localMidnightMs(timeZone: string, isoDate: string): number {
 }
 
 /** The part of the timeline the tariff's effective dates (local, inclusive) cover, and what a bill outside says. */
-export interface Validity {
+interface Validity {
   fromMs: number;
   toMs: number;
   warning: string;
@@ -28,7 +28,7 @@ export function validityOf({ tariff, start, end }: BillingContext): Validity | n
 }
 
 /** What a month of the bill says before its charges (extensions §11.6, §12.1). */
-export interface MonthFacts {
+interface MonthFacts {
   month: BillingMonth;
   label: string;
   expectedIntervals: number;

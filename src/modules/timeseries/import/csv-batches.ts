@@ -5,7 +5,7 @@ import { CsvLines, createLineParser, ImportError, type LineParserOptions, parseH
 const TOO_LONG = `longer than 1 MB (${MAX_LINE_BYTES} bytes); a line of readings is far shorter: is this the right file?`;
 
 /** Parsed lines of a file, in file order; failure: the bad line that ends the file's batches. */
-export interface CsvBatch {
+interface CsvBatch {
   lines: CsvLines;
   failure?: Error;
 }

@@ -7,7 +7,7 @@ const CR = 13;
  * Lines of a file as ranges of its bytes: line k is bytes[bounds[2k], bounds[2k + 1]), without
  * its end. The caller reads them in place, and decodes only what it needs as text.
  */
-export interface LineRanges {
+interface LineRanges {
   bytes: Buffer;
   bounds: number[];
 }

@@ -11,7 +11,7 @@ import type { CsvLines } from './readings-csv.ts';
 
 export const READINGS_PATH = '/api/v1/timeseries/electricity/readings';
 
-export interface SendOptions extends ImportOptions {
+interface SendOptions extends ImportOptions {
   /** The server's address, e.g. http://127.0.0.1:3000. */
   url: string;
   /** An access token of an OWNER or ADMIN of the account. */

@@ -18,7 +18,7 @@ export class ImportError extends Error {
 const QUOTED_CHARACTERS = 40;
 
 /** A field as an error message shows it: in quotes, only its start when long (and its length). */
-export function quoted(text: string): string {
+function quoted(text: string): string {
   if (text.length <= QUOTED_CHARACTERS) return `"${text}"`;
   return `"${text.slice(0, QUOTED_CHARACTERS)}…" (${text.length} characters)`;
 }
