@@ -46,6 +46,7 @@ const service = await startProcess(
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT_PER_MIN: '0',
     EXPENSIVE_CONCURRENCY_PER_ORG: '64',
+    EXPENSIVE_CONCURRENCY_TOTAL: '64',
   },
   `http://127.0.0.1:${SERVICE_PORT}/readyz`,
 ).catch(async (error) => {
