@@ -47,6 +47,7 @@ const service = await startProcess(
     AUTH_RATE_LIMIT_PER_MIN: '0',
     EXPENSIVE_CONCURRENCY_PER_ORG: '64',
     EXPENSIVE_CONCURRENCY_TOTAL: '64',
+    EXPENSIVE_CONCURRENCY_PER_USER: '64',
   },
   `http://127.0.0.1:${SERVICE_PORT}/readyz`,
 ).catch(async (error) => {

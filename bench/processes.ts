@@ -47,6 +47,7 @@ const env = {
   AUTH_RATE_LIMIT_PER_MIN: '0',
   EXPENSIVE_CONCURRENCY_PER_ORG: '64',
   EXPENSIVE_CONCURRENCY_TOTAL: '64',
+  EXPENSIVE_CONCURRENCY_PER_USER: '64',
   JWT_PRIVATE_KEY: generateSigningKeys().privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
 };
 const bases = PORTS.map((port) => `http://127.0.0.1:${port}`);
