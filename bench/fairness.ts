@@ -16,7 +16,6 @@
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import {
   atFixedRate,
   describeLatency,
@@ -24,17 +23,10 @@ import {
   eventLoopDelay,
   fiveHundreds,
   rebuildRollups,
+  startSeededService,
   stretchToAYear,
 } from './flood.ts';
-import {
-  apiClient,
-  freshDatabase,
-  machine,
-  percentile,
-  requireDatabaseUrl,
-  startProcess,
-  stopProcess,
-} from './support.ts';
+import { apiClient, machine, percentile } from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
@@ -60,18 +52,12 @@ const loadAverage = () =>
     .map((n) => n.toFixed(1))
     .join(' / ');
 
-const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_fairness');
 const profileDir = process.env.SERVICE_CPU_PROFILE_DIR;
-const service = await startProcess(
-  [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'src/server.ts'],
-  { DATABASE_URL: database.url, PORT, SEED_DEMO: 'true', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' },
-  `${base}/readyz`,
-).catch(async (error) => {
-  await database.drop();
-  throw error;
-});
-const sql = new pg.Client({ connectionString: database.url });
-await sql.connect();
+const { sql, stop } = await startSeededService(
+  'ums_bench_fairness',
+  PORT,
+  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+);
 try {
   const demo = apiClient(base);
   await demo.login({ email: 'demo@example.com', password: 'demo-password' });
@@ -187,7 +173,5 @@ try {
   console.log(`500 answers: ${refusedWith500} (required 0)`);
   if (refusedWith500 > 0) process.exitCode = 1;
 } finally {
-  await sql.end();
-  await stopProcess(service);
-  await database.drop();
+  await stop();
 }

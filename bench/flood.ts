@@ -1,8 +1,34 @@
-/** What the flood benchmarks share: the demo stretched to a year, open-loop measuring clients, summaries. */
+/** What the flood benchmarks share: the seeded service, the demo stretched to a year, open-loop measuring clients, summaries. */
 import http from 'node:http';
-import type pg from 'pg';
+import pg from 'pg';
 import { COMBINE_ROLLUPS, ROLLUP_COLUMNS, ROLLUP_SOURCES } from '../src/modules/timeseries/rollup-sql.ts';
-import { percentile } from './support.ts';
+import { freshDatabase, percentile, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
+
+/**
+ * The service, seeded with the demo, on a database of its own at port, with a SQL connection to
+ * that database; stop() ends all three. nodeArgs go before the server's script (e.g. --cpu-prof).
+ */
+export async function startSeededService(databasePrefix: string, port: string, nodeArgs: string[] = []) {
+  const database = await freshDatabase(requireDatabaseUrl(), databasePrefix);
+  const service = await startProcess(
+    [...nodeArgs, 'src/server.ts'],
+    { DATABASE_URL: database.url, PORT: port, SEED_DEMO: 'true', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' },
+    `http://127.0.0.1:${port}/readyz`,
+  ).catch(async (error) => {
+    await database.drop();
+    throw error;
+  });
+  const sql = new pg.Client({ connectionString: database.url });
+  await sql.connect();
+  return {
+    sql,
+    async stop() {
+      await sql.end();
+      await stopProcess(service);
+      await database.drop();
+    },
+  };
+}
 
 /** Rebuilds the hourly and daily rollups of the organization's meters from their readings, as an ingest keeps them. */
 export async function rebuildRollups(sql: pg.Client, accountId: string): Promise<void> {

@@ -14,16 +14,16 @@
  * (EXPENSIVE_CONCURRENCY_PER_ORG, STATEMENT_TIMEOUT_S, ...) pass through from the environment.
  */
 import autocannon from 'autocannon';
-import pg from 'pg';
 import {
   atFixedRate,
   describeLatency,
   describeStatuses,
   eventLoopDelay,
   fiveHundreds,
+  startSeededService,
   stretchToAYear,
 } from './flood.ts';
-import { freshDatabase, machine, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
+import { machine } from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
@@ -50,17 +50,7 @@ async function login(email: string, password: string): Promise<string> {
     .access_token;
 }
 
-const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_overload');
-const service = await startProcess(
-  ['src/server.ts'],
-  { DATABASE_URL: database.url, PORT, SEED_DEMO: 'true', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' },
-  `${base}/readyz`,
-).catch(async (error) => {
-  await database.drop();
-  throw error;
-});
-const sql = new pg.Client({ connectionString: database.url });
-await sql.connect();
+const { sql, stop } = await startSeededService('ums_bench_overload', PORT);
 try {
   const demoToken = await login('demo@example.com', 'demo-password');
   const orgs = await api<{ id: string; is_personal_account: boolean }[]>('/api/v1/auth/organizations', {
@@ -155,7 +145,5 @@ try {
   console.log(`500 answers: ${refusedWith500} (required 0); other organization p99 target < 50 ms`);
   if (refusedWith500 > 0) process.exitCode = 1;
 } finally {
-  await sql.end();
-  await stopProcess(service);
-  await database.drop();
+  await stop();
 }
