@@ -134,16 +134,22 @@ export function toLocalMs(timeZone: string, utcMs: number): number {
 }
 
 /**
- * The instant of a wall-clock time, as Temporal's `compatible` disambiguation: of a time the clocks
- * repeat, the earlier instant; a time they skip comes out shifted by the jump (read with the offset
- * before the change). No zone changes its offset twice within a day of a given time.
+ * The instants whose wall-clock time in the zone is localMs, earliest first: one, or two for a
+ * time the clocks repeat, or none for a time they skip. No zone changes its offset twice within a
+ * day of a given time, so the offsets a day before and a day after are the only candidates.
  */
-export function fromLocalMs(timeZone: string, localMs: number): number {
+export function instantsOfWall(timeZone: string, localMs: number): number[] {
   const before = localMs - utcOffsetMs(timeZone, localMs - DAY_MS);
   const after = localMs - utcOffsetMs(timeZone, localMs + DAY_MS);
-  const beforeFits = toLocalMs(timeZone, before) === localMs;
-  const afterFits = toLocalMs(timeZone, after) === localMs;
-  if (beforeFits && afterFits) return Math.min(before, after);
-  if (afterFits) return after;
-  return before;
+  const candidates = before === after ? [before] : [Math.min(before, after), Math.max(before, after)];
+  return candidates.filter((instant) => toLocalMs(timeZone, instant) === localMs);
+}
+
+/**
+ * The instant of a wall-clock time, as Temporal's `compatible` disambiguation: of a time the clocks
+ * repeat, the earlier instant; a time they skip comes out shifted by the jump (read with the offset
+ * before the change).
+ */
+export function fromLocalMs(timeZone: string, localMs: number): number {
+  return instantsOfWall(timeZone, localMs)[0] ?? localMs - utcOffsetMs(timeZone, localMs - DAY_MS);
 }

@@ -143,8 +143,8 @@ export const invoicesRepository = {
     if (invoice.status === status && invoice.difference === difference) return;
     await db.query(
       `UPDATE invoices SET check_status = $3, check_difference = $4, checked_at = now()
-       WHERE id = $1 AND date_trunc('milliseconds', updated_at) = $2`,
-      [invoice.id, invoice.updated_at, status, difference],
+       WHERE id = $1 AND account_id = $5 AND date_trunc('milliseconds', updated_at) = $2`,
+      [invoice.id, invoice.updated_at, status, difference, invoice.account_id],
     );
   },
 };

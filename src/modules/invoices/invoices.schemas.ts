@@ -58,13 +58,10 @@ const invoiceFields = z.strictObject({
   total: money,
 });
 
-const checkedInvoice = (schema: typeof invoiceFields) =>
-  schema.superRefine((value, ctx) => {
-    validPeriod(value, ctx);
-    addsUp(value, ctx);
-  });
-
-export const createInvoiceBody = checkedInvoice(invoiceFields);
+export const createInvoiceBody = invoiceFields.superRefine((value, ctx) => {
+  validPeriod(value, ctx);
+  addsUp(value, ctx);
+});
 export type CreateInvoice = z.infer<typeof createInvoiceBody>;
 /** An update replaces the whole invoice, under the same rules. */
 export const updateInvoiceBody = createInvoiceBody;

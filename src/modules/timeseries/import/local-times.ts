@@ -1,4 +1,4 @@
-import { DAY_MS, utcOffsetMs } from '../../../lib/time-zone.ts';
+import { instantsOfWall, utcOffsetMs } from '../../../lib/time-zone.ts';
 
 /**
  * Local times of a readings file (spreadsheets write `2026-11-25 08:00`, without a UTC offset),
@@ -52,18 +52,15 @@ function wallClockMs(text: string): number {
  * single instant, and a guess would put a reading in the wrong hour.
  */
 export function localTimeReader(timeZone: string): (text: string) => number {
-  const offsetAt = (instant: number): number => utcOffsetMs(timeZone, instant);
   return (text: string): number => {
     const wall = wallClockMs(text);
     if (Number.isNaN(wall)) throw new LocalTimeError(`"${text}" is not a date and time`);
-    // The offsets a day before and after: a change of the clocks lies between them, if any.
-    const candidates = new Set([wall - offsetAt(wall - DAY_MS), wall - offsetAt(wall + DAY_MS)]);
-    const instants = [...candidates].filter((instant) => instant + offsetAt(instant) === wall);
+    const instants = instantsOfWall(timeZone, wall);
     if (instants.length === 1) return instants[0]!;
     if (instants.length === 0) {
       throw new LocalTimeError(`"${text}" does not exist in ${timeZone}: the clocks skip it (they go forward)`);
     }
-    const offsets = instants.map((instant) => utcOffset(offsetAt(instant))).join(' or ');
+    const offsets = instants.map((instant) => utcOffset(utcOffsetMs(timeZone, instant))).join(' or ');
     throw new LocalTimeError(
       `"${text}" happens twice in ${timeZone} (the clocks go back): write it with its UTC offset (${offsets})`,
     );
