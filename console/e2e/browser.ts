@@ -28,14 +28,18 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-/** Chromium with a fresh user-data directory, removed on close. */
-export async function launchChromium(): Promise<LaunchedBrowser> {
+/**
+ * Chromium with a fresh user-data directory, removed on close. `bypassCSP` lets a test add a script
+ * of its own to the page (axe-core), which the service's Content-Security-Policy would refuse.
+ */
+export async function launchChromium({ bypassCSP = false } = {}): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: ARGS,
     headless: true,
     viewport: { width: 1280, height: 900 },
+    bypassCSP,
   });
   // Waits for what a page shows end only a test that hangs: a loaded machine draws pages slowly.
   context.setDefaultTimeout(TIMEOUT_MS);

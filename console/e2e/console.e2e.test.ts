@@ -1,63 +1,40 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed, seedDemo } from '../../src/seed/demo.ts';
 import { call } from '../../test/helpers/http.ts';
-import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { addDays, isoDate, today } from '../src/lib/time.ts';
-import { CHROMIUM, chromiumInstalled, type LaunchedBrowser, launchChromium } from './browser.ts';
-import { between, ensureConsoleBuilt, settled, signIn, textOf, visit } from './pages.ts';
+import { CONSOLE_PAGES } from './console-pages.ts';
+import { describeInChromium } from './in-chromium.ts';
+import { between, settled, signIn, textOf, visit } from './pages.ts';
+import { type RunningConsole, startConsole } from './running-console.ts';
 
-/**
- * The console in a real Chromium against a seeded service: what a person sees and does. Runs when
- * Debian's Chromium is installed; under CI=true a missing Chromium fails instead of skipping.
- */
+/** The console in a real Chromium against a seeded service: what a person sees and does. */
 
 const TZ = 'Africa/Johannesburg';
-const installed = chromiumInstalled();
-if (!installed) {
-  const message = `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium): the console's end-to-end tests`;
-  if (process.env.CI === 'true') {
-    it('needs Chromium under CI', () => {
-      throw new Error(`${message} cannot run`);
-    });
-  } else {
-    console.warn(`${message} are skipped`);
-  }
-}
 
-describe.runIf(installed)('the console in Chromium', () => {
-  let t: TestApp;
+describeInChromium('the console in Chromium', () => {
+  let c: RunningConsole;
   let seed: DemoSeed;
   let base: string;
-  let browser: LaunchedBrowser;
   let page: Page;
   let token: string;
-  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    await ensureConsoleBuilt();
-    t = await startTestApp();
-    seed = (await seedDemo(t.db))!;
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+    c = await startConsole();
+    ({ base, page } = c);
+    seed = (await seedDemo(c.t.db))!;
+    const login = await call(c.t.app, 'POST', '/api/v1/auth/login', {
       body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
     });
     token = login.body.data.access_token;
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
-  }, 180_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await c?.close();
   });
 
   const api = (path: string, query: Record<string, string>) =>
-    call(t.app, 'GET', `${path}?${new URLSearchParams(query)}`, { token });
+    call(c.t.app, 'GET', `${path}?${new URLSearchParams(query)}`, { token });
 
   it('signs in as the demo user by keyboard and draws the demo building with data', async () => {
     await signIn(page, base, DEMO_EMAIL, DEMO_PASSWORD);
@@ -77,7 +54,7 @@ describe.runIf(installed)('the console in Chromium', () => {
   });
 
   it('keeps no token where a script can read it, and a reload stays signed in through the refresh cookie', async () => {
-    const [cookie] = await browser.context.cookies(`${base}/api/v1/auth/refresh`);
+    const [cookie] = await c.browser.context.cookies(`${base}/api/v1/auth/refresh`);
     expect(cookie).toMatchObject({
       name: 'ums_refresh_token',
       path: '/api/v1/auth/refresh',
@@ -97,7 +74,7 @@ describe.runIf(installed)('the console in Chromium', () => {
 
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Demo Campus' }).waitFor();
-    const [next] = await browser.context.cookies(`${base}/api/v1/auth/refresh`);
+    const [next] = await c.browser.context.cookies(`${base}/api/v1/auth/refresh`);
     // Signing back in spent the cookie's token: the service set the next one.
     expect(next!.value).not.toBe(cookie!.value);
     const after = await readable();
@@ -196,21 +173,10 @@ describe.runIf(installed)('the console in Chromium', () => {
     expect(schedule.body.data.id).toBe(3);
   });
 
-  const pagesToVisit = () => [
-    '/buildings',
-    `/buildings/${seed.blockId}`,
-    `/meters/${seed.meterIds.grid}`,
-    '/upload',
-    '/tariffs',
-    `/tariffs/${seed.tariffIds.gridTariffId}`,
-    '/catalogue',
-    '/catalogue/8',
-  ];
-
   it('scrolls no page sideways at 375 pixels', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     try {
-      for (const path of pagesToVisit()) {
+      for (const path of CONSOLE_PAGES.filter((p) => !p.signedOut).map((p) => p.path(seed))) {
         await visit(page, base, path);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect({ path, overflow }).toEqual({ path, overflow: 0 });
@@ -223,7 +189,7 @@ describe.runIf(installed)('the console in Chromium', () => {
   it('signs out, and the sign-up page reads well at 375 pixels too', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expect.poll(() => browser.context.cookies(`${base}/api/v1/auth/refresh`)).toEqual([]);
+    await expect.poll(() => c.browser.context.cookies(`${base}/api/v1/auth/refresh`)).toEqual([]);
     await page.setViewportSize({ width: 375, height: 800 });
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create an account' }).waitFor();
@@ -232,6 +198,6 @@ describe.runIf(installed)('the console in Chromium', () => {
   });
 
   it('logged no error in the browser console on any page', () => {
-    expect(consoleErrors).toEqual([]);
+    expect(c.errors).toEqual([]);
   });
 });

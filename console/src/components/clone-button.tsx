@@ -37,7 +37,8 @@ export function CloneButton({ tariff, compact = false }: { tariff: Tariff; compa
         className={compact ? 'secondary' : undefined}
         onClick={clone}
         disabled={busy || !canWrite}
-        aria-label={`Clone ${tariff.name} into ${current.name}`}
+        // A compact button in a list of tariffs names its tariff; the full one's page names it already.
+        aria-label={compact ? `Clone ${tariff.name} into ${current.name}` : undefined}
       >
         {busy ? 'Cloning…' : compact ? 'Clone' : `Clone into ${current.name}`}
       </button>
