@@ -35,8 +35,11 @@ describe('the content security policy', () => {
     try {
       const https = await app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
       expect(https.headers['content-security-policy']).toBe(`${POLICY};upgrade-insecure-requests`);
+      expect(https.headers['cross-origin-opener-policy']).toBe('same-origin');
       const http = await app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'http' } });
       expect(http.headers['content-security-policy']).toBe(POLICY);
+      // A browser ignores the opener policy of a plain-HTTP origin, and logs an error.
+      expect(http.headers['cross-origin-opener-policy']).toBeUndefined();
     } finally {
       await app.close();
     }

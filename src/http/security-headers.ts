@@ -11,7 +11,6 @@ const CONTENT_SECURITY_POLICY =
  */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
-  'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
   'referrer-policy': 'no-referrer',
@@ -27,10 +26,12 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /**
  * Over HTTPS the policy also upgrades the page's plain-HTTP requests. Over plain HTTP (a LAN
  * address) it must not: the browser would fetch the page's own scripts over HTTPS, which the
- * service does not speak, and show a blank page.
+ * service does not speak, and show a blank page. The opener policy is sent over HTTPS only too: a
+ * browser ignores it from a plain-HTTP address other than localhost, and logs an error on every page.
  */
 const HTTPS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
+  'cross-origin-opener-policy': 'same-origin',
   'content-security-policy': `${CONTENT_SECURITY_POLICY};upgrade-insecure-requests`,
 };
 
