@@ -10,7 +10,10 @@ export interface RunningConsole {
   base: string;
   browser: LaunchedBrowser;
   page: Page;
-  /** What the browser logged as an error, and the scripts' uncaught errors, each after its page's address. */
+  /**
+   * What the browser logged as an error (with the address of a resource that failed to load), and
+   * the scripts' uncaught errors, each after its page's address.
+   */
   errors: string[];
   close(): Promise<void>;
 }
@@ -24,7 +27,9 @@ export async function startConsole({ host = '127.0.0.1', bypassCSP = false } = {
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    const { url } = message.location();
+    errors.push(`${page.url()}: ${message.text()}${url && url !== page.url() ? ` (${url})` : ''}`);
   });
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   return {
