@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../../src/seed/demo.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed, seedDemo } from '../../src/seed/demo.ts';
+import { CONSOLE_PAGES, onEveryPage, VIEWPORTS } from './console-pages.ts';
 import { describeInChromium, describeWhen } from './in-chromium.ts';
 import { signIn } from './pages.ts';
 import { type RunningConsole, startConsole } from './running-console.ts';
@@ -17,10 +18,11 @@ describeInChromium('the console on the network', () => {
     `at the machine's LAN address (${LAN_ADDRESS}) over plain HTTP`,
     () => {
       let c: RunningConsole;
+      let seed: DemoSeed;
 
       beforeAll(async () => {
         c = await startConsole({ host: LAN_ADDRESS });
-        await seedDemo(c.t.db);
+        seed = (await seedDemo(c.t.db))!;
       });
 
       afterAll(async () => {
@@ -40,6 +42,20 @@ describeInChromium('the console on the network', () => {
         await c.page.getByRole('heading', { level: 1, name: 'Demo Campus' }).waitFor();
         const [cookie] = await c.browser.context.cookies(`${c.base}/api/v1/auth/refresh`);
         expect(cookie).toMatchObject({ name: 'ums_refresh_token', secure: false, httpOnly: true });
+      });
+
+      it('shows every page of the console there, none with an error', async () => {
+        await c.page.getByRole('button', { name: 'Sign out' }).click();
+        await c.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+        const failed: string[] = [];
+        let shown = 0;
+        await onEveryPage(c.page, c.base, seed, async (entry, viewport) => {
+          shown++;
+          for (const alert of await c.page.getByRole('alert').allTextContents())
+            failed.push(`${entry.name}${viewport.suffix}: ${alert}`);
+        });
+        expect(failed).toEqual([]);
+        expect(shown).toBe(CONSOLE_PAGES.length * VIEWPORTS.length);
       });
 
       it('logged no error in the browser console', () => {
