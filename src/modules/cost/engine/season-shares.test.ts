@@ -66,6 +66,11 @@ describe('season shares', () => {
     const end = fromLocalMs('Pacific/Apia', Date.UTC(2012, 0, 1));
     const [december, ...rest] = seasonShares('Pacific/Apia', createDayDescriber(CALENDAR), start, end);
     expect(rest).toEqual([]);
-    expect(december).toEqual({ monthKey: 2011 * 12 + 11, season: 'SUMMER', coveredMs: end - start, monthMs: 30 * DAY_MS });
+    expect(december).toEqual({
+      monthKey: 2011 * 12 + 11,
+      season: 'SUMMER',
+      coveredMs: end - start,
+      monthMs: 30 * DAY_MS,
+    });
   });
 });
