@@ -53,8 +53,10 @@ async function total(priced: Priced): Promise<number> {
 }
 
 describe('bills kept until what they were priced from changes', () => {
-  it('keeps a bill: readings written behind the service are not priced until the meter is written to', async () => {
+  it('keeps a bill asked for twice: readings written behind the service are not priced until the meter is written to', async () => {
     const priced = await pricedMeter();
+    // Kept from the second request of the period on.
+    expect(await total(priced)).toBe(4.6);
     expect(await total(priced)).toBe(4.6);
     await t.db.query('UPDATE readings SET import_kwh = 3 WHERE meter_id = $1', [priced.meter.id]);
     await t.db.query('UPDATE readings_hourly SET import_uwh = 6000000000 WHERE meter_id = $1', [priced.meter.id]);
@@ -68,12 +70,14 @@ describe('bills kept until what they were priced from changes', () => {
   it('prices a changed reading at once', async () => {
     const priced = await pricedMeter();
     expect(await total(priced)).toBe(4.6);
+    expect(await total(priced)).toBe(4.6);
     await ingest(org.owner.client, org.accountId, priced.meter.meter_sn, [{ ts: DAY.start, import_kwh: 2 }]);
     expect(await total(priced)).toBe(6.9);
   });
 
   it("prices a changed item price, tax rate and the meter's NMD at once", async () => {
     const priced = await pricedMeter();
+    expect(await total(priced)).toBe(4.6);
     expect(await total(priced)).toBe(4.6);
     const item = await org.owner.client.put(`/api/v1/tariffs/${priced.tariffId}/items/${priced.itemId}`, {
       account_id: org.accountId,
@@ -100,8 +104,18 @@ describe('bills kept until what they were priced from changes', () => {
   it('checks access on every request, for a kept bill too', async () => {
     const priced = await pricedMeter();
     expect(await total(priced)).toBe(4.6);
+    expect(await total(priced)).toBe(4.6);
     const res = await bill(priced, org.outsider.client);
     expect(res.status).toBe(403);
     expect(res.body).toEqual(FORBIDDEN_NOT_MEMBER);
+  });
+
+  it('keeps no bill of a period asked for once', async () => {
+    const priced = await pricedMeter();
+    expect(await total(priced)).toBe(4.6);
+    await t.db.query('UPDATE readings SET import_kwh = 3 WHERE meter_id = $1', [priced.meter.id]);
+    await t.db.query('UPDATE readings_hourly SET import_uwh = 6000000000 WHERE meter_id = $1', [priced.meter.id]);
+    // Priced again from what is stored: 6 kWh x R2 x 1.15.
+    expect(await total(priced)).toBe(13.8);
   });
 });

@@ -13,5 +13,13 @@ const billBytes = (bill: KeptBill) =>
   LINE_BYTES * bill.lines.length +
   bill.months.reduce((sum, month) => sum + MONTH_BYTES + LINE_BYTES * month.lines.length, 0);
 
-/** The bills the cost service keeps (cost.service.ts `bill`), the least recently used dropped first. */
-export const createKeptBills = () => createVersionedResults(BILLS_KEPT_BYTES, billBytes);
+/** Bills of periods asked for once remembered (their keys, some 200 bytes each): 2 MB. */
+const KEYS_REMEMBERED = 10_000;
+
+/**
+ * The bills the cost service keeps (cost.service.ts `bill`), the least recently used dropped first;
+ * a bill is kept from the second time its period is asked for, so that a flood of periods each of
+ * its own keeps nothing.
+ */
+export const createKeptBills = () =>
+  createVersionedResults(BILLS_KEPT_BYTES, billBytes, { keepOnSecondRequest: { keysRemembered: KEYS_REMEMBERED } });

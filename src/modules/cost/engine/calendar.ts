@@ -26,8 +26,11 @@ function monthDayOf(isoDate: string): number {
   return Number(isoDate.slice(5, 7)) * 100 + Number(isoDate.slice(8, 10));
 }
 
+/** Days a describer remembers at most (some 110 years), after which it starts again. */
+const MAX_DESCRIBED_DAYS = 40_000;
+
 /**
- * The describer of the calendar's days. A bill asks about the same days many times (each reading,
+ * The describer of the calendar's days. Bills ask about the same days many times (each reading,
  * each hour), so each day is worked out once per describer and its answer shared (read-only).
  */
 export function createDayDescriber(calendar: PricingCalendar): DescribeDay {
@@ -70,6 +73,7 @@ export function createDayDescriber(calendar: PricingCalendar): DescribeDay {
     let day = described.get(localDayNumber);
     if (!day) {
       day = describe(localDayNumber);
+      if (described.size >= MAX_DESCRIBED_DAYS) described.clear();
       described.set(localDayNumber, day);
     }
     return day;
