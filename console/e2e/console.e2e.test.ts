@@ -121,8 +121,9 @@ describe.runIf(installed)('the console in Chromium', () => {
     expect(cost.status).toBe(200);
     expect(shown).toEqual({ amount: cost.body.data.totals.ZAR, currency: 'ZAR' });
     expect(shown.amount).toBeGreaterThan(0);
+    // South African English by default: "R 12 345,67".
     expect(await total.textContent()).toContain(
-      new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(shown.amount),
+      new Intl.NumberFormat('en-ZA', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(shown.amount),
     );
   });
 

@@ -1,10 +1,14 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { dateTimeFormatOf } from '../lib/format.ts';
 
 export interface ChartSeries {
   label: string;
+  /** A solid colour, distinct from the other series'. */
   color: string;
+  /** A line's dash pattern (steps), so that lines that cross tell apart without colour too. */
+  dash?: number[];
 }
 
 interface ChartProps {
@@ -27,6 +31,30 @@ interface ChartProps {
 }
 
 const DEFAULT_HEIGHT = 260;
+const DAY_S = 86_400;
+/** The room one label of a time axis takes, in CSS pixels. */
+const LABEL_PX = 72;
+
+/** A time axis's labels in the console's locale: hours of a 24-hour clock (the date at midnight), days, or months. */
+function timeLabels(tz: string) {
+  const hours = dateTimeFormatOf(tz, { hour: '2-digit', minute: '2-digit' });
+  const days = dateTimeFormatOf(tz, { day: 'numeric', month: 'short' });
+  const months = dateTimeFormatOf(tz, { month: 'short', year: 'numeric' });
+  return (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
+    splits.map((seconds) => {
+      const at = seconds * 1000;
+      if (increment >= 28 * DAY_S) return months.format(at);
+      if (increment >= DAY_S) return days.format(at);
+      const time = hours.format(at);
+      return time === '00:00' ? `${time}\n${days.format(at)}` : time;
+    });
+}
+
+/** Every n-th of the given ticks, so that their labels do not overlap at the plot's width. */
+function spacedTicks(at: number[], plotWidthPx: number): number[] {
+  const every = Math.max(1, Math.ceil((at.length * LABEL_PX) / Math.max(plotWidthPx, 1)));
+  return at.filter((_, i) => i % every === 0);
+}
 
 /** A uPlot chart that fills its container's width and redraws when it changes size. */
 export function Chart({
@@ -61,18 +89,22 @@ export function Chart({
       },
       axes: [
         xTicks
-          ? { splits: () => xTicks.at, values: (_u, splits) => splits.map(xTicks.label), space: 40 }
-          : { space: 60 },
+          ? {
+              splits: (u) => spacedTicks(xTicks.at, u.bbox.width / uPlot.pxRatio),
+              values: (_u, splits) => splits.map(xTicks.label),
+              space: 40,
+            }
+          : { space: LABEL_PX, values: timeLabels(tz) },
         { label: yLabel, size: 64 },
       ],
       cursor: { points: { show: false } },
       series: [
         {},
+        // Solid colours: bars filled, steps as lines (dashed where asked), never see-through areas.
         ...series.map((s) => ({
           label: s.label,
           stroke: s.color,
-          fill: `${s.color}${kind === 'bars' ? 'dd' : '40'}`,
-          width: kind === 'bars' ? 0 : 1.5,
+          ...(kind === 'bars' ? { fill: s.color, width: 0 } : { width: 2, dash: s.dash }),
           paths,
           points: { show: false },
         })),

@@ -1,0 +1,294 @@
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { api, read } from '../api/client.ts';
+import type { BuildingBlock, TariffComparison } from '../api/models.ts';
+import { Chart } from '../components/chart.tsx';
+import { StatementHeader } from '../components/statement-header.tsx';
+import { Async, ErrorMessage, Loading } from '../components/status.tsx';
+import { blocksOf, firstRoot } from '../decisions/blocks.ts';
+import { CandidatePicker, candidateTariffs } from '../decisions/candidate-picker.tsx';
+import { type DecisionChoice, DecisionFields, defaultChoice, periodOf } from '../decisions/period-fields.tsx';
+import { comparisonCsv } from '../export/comparison-csv.ts';
+import { downloadCsv, fileSafe } from '../lib/download.ts';
+import { formatMoney, formatMonth, formatPeriod } from '../lib/format.ts';
+import { SOURCE_LABELS } from '../lib/labels.ts';
+import { addMonths, instantOf } from '../lib/time.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { useOrganization } from '../organization.tsx';
+
+const SAVING_COLOR = '#1a7f37';
+const COST_COLOR = '#b3261e';
+
+interface Request {
+  accountId: string;
+  blockId: number;
+  source: DecisionChoice['source'];
+  start: string;
+  end: string;
+  tariffIds: number[];
+}
+
+function compare(request: Request): Promise<TariffComparison> {
+  return read<TariffComparison>(
+    api.GET('/api/v1/building_blocks/{id}/tariff-comparison', {
+      params: {
+        path: { id: request.blockId },
+        query: {
+          account_id: request.accountId,
+          source: request.source,
+          start: request.start,
+          end: request.end,
+          ...(request.tariffIds.length > 0 ? { tariff_ids: request.tariffIds.join(',') } : {}),
+        },
+      },
+    }),
+  );
+}
+
+/** "saves R 1 200,00" or "costs R 300,00 more". */
+function differenceText(difference: number | null, currency: string): string {
+  if (difference === null) return '–';
+  if (difference === 0) return 'the same';
+  return difference < 0
+    ? `saves ${formatMoney(-difference, currency)}`
+    : `costs ${formatMoney(difference, currency)} more`;
+}
+
+/** What one candidate would have saved each month against the current bills. */
+function SavingsChart({
+  comparison,
+  currency,
+  tariffId,
+  tz,
+}: {
+  comparison: TariffComparison;
+  currency: string;
+  tariffId: number;
+  tz: string;
+}) {
+  const candidate = comparison.candidates.find((c) => c.tariff_id === tariffId)!;
+  const chart = useMemo(() => {
+    const months = comparison.current.months;
+    const start = (month: string) => {
+      const [year, number] = month.split('-').map(Number);
+      return { year: year!, month: number!, day: 1 };
+    };
+    const x = months.map((m) => instantOf(start(m.month), tz) / 1000);
+    const savings = months.map((m) => {
+      const other = candidate.months.find((c) => c.month === m.month)?.total;
+      return other === undefined || other === null ? null : Math.round((m.total - other) * 100) / 100;
+    });
+    const end = instantOf(addMonths(start(months.at(-1)!.month), 1), tz) / 1000;
+    return {
+      savings,
+      data: [
+        x,
+        savings.map((s) => (s !== null && s >= 0 ? s : null)),
+        savings.map((s) => (s !== null && s < 0 ? s : null)),
+      ] as [number[], ...(number | null)[][]],
+      series: [
+        { label: 'Saving', color: SAVING_COLOR },
+        { label: 'Extra cost', color: COST_COLOR },
+      ],
+      xRange: [Math.max(x[0]!, Date.parse(comparison.start) / 1000), end] as [number, number],
+      xTicks: { at: x, label: (s: number) => formatMonth(months[x.indexOf(s)]?.month ?? '') },
+    };
+  }, [comparison, candidate, tz]);
+  if (comparison.current.months.length === 0) return null;
+  const { savings, ...props } = chart;
+  return (
+    <Chart
+      description={`Saving per month on ${candidate.name}: ${comparison.current.months
+        .map(
+          (m, i) =>
+            `${formatMonth(m.month)} ${savings[i] === null ? 'not priced' : formatMoney(savings[i]!, currency)}`,
+        )
+        .join('; ')}`}
+      kind="bars"
+      tz={tz}
+      yLabel={currency}
+      height={220}
+      {...props}
+    />
+  );
+}
+
+function ComparisonResult({ comparison, blockName }: { comparison: TariffComparison; blockName: string }) {
+  const { tz } = useOrganization();
+  const priced = comparison.candidates.filter((c) => c.total !== null);
+  const [shown, setShown] = useState(priced[0]?.tariff_id ?? null);
+  // The current bill's currency; when nothing is priced now, the candidates'.
+  const currency = comparison.currency ?? comparison.candidates[0]?.currency ?? 'ZAR';
+  const money = (amount: number) => formatMoney(amount, currency);
+  const period = formatPeriod(comparison.start, comparison.end, tz);
+  const best = priced[0];
+  const exportCsv = () => {
+    const { header, rows } = comparisonCsv(comparison);
+    downloadCsv(`${fileSafe(blockName)}_tariff-comparison_${comparison.start.slice(0, 10)}.csv`, header, rows);
+  };
+  return (
+    <section aria-labelledby="result-heading" className="statement">
+      <StatementHeader
+        title="Tariff comparison"
+        subject={`${blockName}, ${SOURCE_LABELS[comparison.source]}`}
+        period={period}
+      />
+      <h2 id="result-heading">
+        {SOURCE_LABELS[comparison.source]} of {blockName}, {period}
+      </h2>
+      <p data-testid="current-total">
+        Now (meter {comparison.meter_sn}):{' '}
+        <strong>
+          {comparison.current.total === null ? 'no tariff for this period' : money(comparison.current.total)}
+        </strong>
+        {!comparison.current.complete && (
+          <span className="muted"> (incomplete: {comparison.current.warnings.join('; ')})</span>
+        )}
+      </p>
+      {best && (
+        <p data-testid="best-candidate">
+          Cheapest: <strong>{best.name}</strong>, which {differenceText(best.difference, currency)}.
+        </p>
+      )}
+      <div className="row no-print">
+        <button type="button" className="secondary" onClick={exportCsv}>
+          Export CSV
+        </button>
+        <button type="button" className="secondary" onClick={() => window.print()}>
+          Print
+        </button>
+      </div>
+      <div className="table-wrap">
+        <table data-testid="comparison-table">
+          <caption className="visually-hidden">Candidate tariffs from cheapest to dearest</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="number">
+                Rank
+              </th>
+              <th scope="col">Tariff</th>
+              <th scope="col" className="number">
+                Total
+              </th>
+              <th scope="col">Against now</th>
+              <th scope="col">Notes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {comparison.candidates.map((c, i) => (
+              <tr key={c.tariff_id} data-tariff-id={c.tariff_id}>
+                <td className="number">{c.total === null ? '–' : i + 1}</td>
+                <th scope="row" style={{ fontWeight: 400 }}>
+                  {c.name}
+                  <span className="muted"> · {c.catalogue ? 'catalogue' : 'yours'}</span>
+                </th>
+                <td className="number" data-amount={c.total ?? ''}>
+                  {c.total === null ? 'cannot price' : money(c.total)}
+                </td>
+                <td className={c.difference !== null && c.difference < 0 ? 'saving' : undefined}>
+                  {differenceText(c.difference, currency)}
+                </td>
+                <td className="muted">
+                  {c.complete ? '' : 'Incomplete. '}
+                  {c.warnings.join('; ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {shown !== null && (
+        <>
+          <h3>Saving per month</h3>
+          <div className="no-print">
+            <label htmlFor="savings-of">Savings of</label>
+            <select id="savings-of" value={shown} onChange={(e) => setShown(Number(e.target.value))}>
+              {priced.map((c) => (
+                <option key={c.tariff_id} value={c.tariff_id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <SavingsChart comparison={comparison} currency={currency} tariffId={shown} tz={tz} />
+          <p className="muted" style={{ fontSize: '0.85rem' }}>
+            Above zero: the tariff would have cost less than the current bills that month; below zero: more.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function CompareForm({ blocks }: { blocks: BuildingBlock[] }) {
+  const { current, tz } = useOrganization();
+  const [choice, setChoice] = useState(() => defaultChoice(firstRoot(blocks), tz));
+  const [chosen, setChosen] = useState(new Set<number>());
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [request, setRequest] = useState<Request | null>(null);
+  const candidates = useResource(() => candidateTariffs(current.id), [current.id]);
+  const result = useResource(() => (request ? compare(request) : Promise.resolve(null)), [request]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const period = periodOf(choice, tz);
+    if (typeof period === 'string') {
+      setInvalid(period);
+      return;
+    }
+    setInvalid(null);
+    setRequest({
+      accountId: current.id,
+      blockId: Number(choice.blockId),
+      source: choice.source,
+      ...period,
+      tariffIds: [...chosen],
+    });
+  };
+  const blockName = blocks.find((b) => b.id === request?.blockId)?.name ?? '';
+
+  return (
+    <>
+      <form onSubmit={submit} className="no-print" aria-label="What to compare">
+        <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} withSource />
+        <Async resource={candidates} label="Loading the tariffs…">
+          {(list) => <CandidatePicker candidates={list} chosen={chosen} onChange={setChosen} />}
+        </Async>
+        <button type="submit">Compare</button>
+        {invalid && (
+          <p className="error" role="alert">
+            {invalid}
+          </p>
+        )}
+      </form>
+      {request &&
+        (result.status === 'loading' ? (
+          <Loading label="Pricing the candidates…" />
+        ) : result.status === 'failed' ? (
+          <ErrorMessage error={result.error} onRetry={result.reload} />
+        ) : (
+          result.data && <ComparisonResult comparison={result.data} blockName={blockName} />
+        ))}
+    </>
+  );
+}
+
+/** Which tariff should a building be on (extensions §12.2): its readings priced on each candidate. */
+export function ComparePage() {
+  const { current } = useOrganization();
+  const blocks = useResource(() => blocksOf(current.id), [current.id]);
+  useEffect(() => {
+    document.title = 'Compare tariffs · Utility Management Console';
+  }, []);
+  return (
+    <>
+      <h1 className="no-print">Compare tariffs</h1>
+      <p className="muted no-print">
+        What a building's readings over a period cost on its tariffs now, and what they would have cost on each other
+        tariff.
+      </p>
+      <Async resource={blocks} label="Loading the buildings…">
+        {(list) => <CompareForm blocks={list} />}
+      </Async>
+    </>
+  );
+}
