@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { dateTimeFormatOf } from '../lib/format.ts';
+import { dateTimeFormatOf, formatAxisNumber } from '../lib/format.ts';
 
 export interface ChartSeries {
   label: string;
@@ -50,6 +50,18 @@ function timeLabels(tz: string) {
     });
 }
 
+/** A legend's time: "Tue 24 Nov, 14:30" in the zone. */
+function legendTime(tz: string) {
+  const format = dateTimeFormatOf(tz, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return (seconds: number) => format.format(seconds * 1000);
+}
+
 /** Every n-th of the given ticks, so that their labels do not overlap at the plot's width. */
 function spacedTicks(at: number[], plotWidthPx: number): number[] {
   const every = Math.max(1, Math.ceil((at.length * LABEL_PX) / Math.max(plotWidthPx, 1)));
@@ -95,11 +107,12 @@ export function Chart({
               space: 40,
             }
           : { space: LABEL_PX, values: timeLabels(tz) },
-        { label: yLabel, size: 64 },
+        { label: yLabel, size: 64, values: (_u, splits) => splits.map(formatAxisNumber) },
       ],
       cursor: { points: { show: false } },
       series: [
-        {},
+        // The legend's time: the bucket's label, or its local date and time on a 24-hour clock.
+        { value: (_u, seconds) => (seconds === null ? '–' : (xTicks?.label ?? legendTime(tz))(seconds)) },
         // Solid colours: bars filled, steps as lines (dashed where asked), never see-through areas.
         ...series.map((s) => ({
           label: s.label,

@@ -44,7 +44,12 @@ export function CandidatePicker({
         </p>
         {candidates.map(({ tariff, catalogue }) => (
           <label key={tariff.id} className="check">
-            <input type="checkbox" checked={chosen.has(tariff.id)} onChange={() => toggle(tariff.id)} />
+            <input
+              type="checkbox"
+              data-tariff-id={tariff.id}
+              checked={chosen.has(tariff.id)}
+              onChange={() => toggle(tariff.id)}
+            />
             {tariff.name}
             <span className="muted"> ({catalogue ? 'catalogue' : 'yours'})</span>
           </label>

@@ -38,6 +38,11 @@ export function currencySymbol(currency: string): string {
   );
 }
 
+/** Up to 2 decimals, as an axis labels its values. */
+export function formatAxisNumber(value: number): string {
+  return numberFormat('axis', { maximumFractionDigits: 2 }).format(value);
+}
+
 /** Up to 6 decimals, as prices are given. */
 export function formatPrice(value: number): string {
   return numberFormat('p', { maximumFractionDigits: 6 }).format(value);

@@ -126,7 +126,12 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
     downloadCsv(`${fileSafe(blockName)}_tariff-comparison_${comparison.start.slice(0, 10)}.csv`, header, rows);
   };
   return (
-    <section aria-labelledby="result-heading" className="statement">
+    <section
+      aria-labelledby="result-heading"
+      className="statement"
+      data-start={comparison.start}
+      data-end={comparison.end}
+    >
       <StatementHeader
         title="Tariff comparison"
         subject={`${blockName}, ${SOURCE_LABELS[comparison.source]}`}
@@ -146,7 +151,8 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
       </p>
       {best && (
         <p data-testid="best-candidate">
-          Cheapest: <strong>{best.name}</strong>, which {differenceText(best.difference, currency)}.
+          Cheapest: <strong>{best.name}</strong>, which {differenceText(best.difference, currency)}
+          {best.warnings.length > 0 ? ' (see its notes before deciding).' : '.'}
         </p>
       )}
       <div className="row no-print">
@@ -158,7 +164,7 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
         </button>
       </div>
       <div className="table-wrap">
-        <table data-testid="comparison-table">
+        <table data-testid="comparison-table" className="wide-names">
           <caption className="visually-hidden">Candidate tariffs from cheapest to dearest</caption>
           <thead>
             <tr>
@@ -184,7 +190,10 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
                 <td className="number" data-amount={c.total ?? ''}>
                   {c.total === null ? 'cannot price' : money(c.total)}
                 </td>
-                <td className={c.difference !== null && c.difference < 0 ? 'saving' : undefined}>
+                <td
+                  className={c.difference !== null && c.difference < 0 ? 'saving' : undefined}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
                   {differenceText(c.difference, currency)}
                 </td>
                 <td className="muted">

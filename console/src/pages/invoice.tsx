@@ -11,6 +11,8 @@ import { Link } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
+type Flag = InvoiceCheck['flags'][number];
+
 const quantity = (value: number | null) => (value === null ? '–' : formatNumber(value, 2));
 
 function CheckTable({
@@ -95,16 +97,22 @@ function Flags({ check }: { check: InvoiceCheck }) {
       </p>
     );
   }
+  const byCode = new Map<Flag['code'], Flag[]>();
+  for (const flag of check.flags) byCode.set(flag.code, [...(byCode.get(flag.code) ?? []), flag]);
   return (
     <>
       <p className="notice" data-testid="check-status">
-        {check.flags.length === 1 ? 'One thing to look at' : `${check.flags.length} things to look at`} before paying:
+        {byCode.size === 1 ? 'One thing to look at' : `${byCode.size} things to look at`} before paying:
       </p>
       <ul data-testid="check-flags">
-        {check.flags.map((flag) => (
-          <li key={`${flag.code} ${flag.message}`} data-code={flag.code}>
-            <strong>{FLAG_EXPLANATIONS[flag.code]}</strong>
-            <div className="muted">{flag.message}</div>
+        {[...byCode].map(([code, flags]) => (
+          <li key={code} data-code={code}>
+            <strong>{FLAG_EXPLANATIONS[code]}</strong>
+            <ul className="muted">
+              {flags.map((flag) => (
+                <li key={flag.message}>{flag.message}</li>
+              ))}
+            </ul>
           </li>
         ))}
       </ul>

@@ -83,7 +83,12 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
   const period = formatPeriod(recovered.start, recovered.end, tz);
   return (
     <>
-      <section aria-labelledby="recovery-heading" className={tenant ? 'no-print' : 'statement'}>
+      <section
+        aria-labelledby="recovery-heading"
+        className={tenant ? 'no-print' : 'statement'}
+        data-start={recovered.start}
+        data-end={recovered.end}
+      >
         <StatementHeader title="Tenant recovery" subject={block.name} period={period} />
         <h2 id="recovery-heading">
           {block.name}, {period}
