@@ -14,10 +14,13 @@ export interface ChartSeries {
 interface ChartProps {
   /** What the chart shows, for screen readers (the data is also in a table beside it). */
   description: string;
-  /** Bucket starts in seconds, then one array of values per series (null: no value). */
+  /**
+   * Bucket starts in seconds, then one array of values per series (null: no value). Steps: the
+   * last x closes the last bucket, so x has one more entry than each series.
+   */
   data: [number[], ...(number | null)[][]];
   series: ChartSeries[];
-  /** Steps: each value held over its bucket (the last x closes the last bucket); bars: one bar per bucket. */
+  /** Steps: each value held over its whole bucket; bars: one bar per bucket. */
   kind: 'steps' | 'bars';
   tz: string;
   /** The x range shown, in seconds: the whole period, also where there is no data. */
@@ -48,6 +51,18 @@ function timeLabels(tz: string) {
       const time = hours.format(at);
       return time === '00:00' ? `${time}\n${days.format(at)}` : time;
     });
+}
+
+/**
+ * Steps as two points per bucket, its start and a second before its end, each with the bucket's
+ * value: a bucket followed by one without data (the latest hour, a gap) keeps its width.
+ */
+export function heldSteps([x, ...columns]: [number[], ...(number | null)[][]]): [number[], ...(number | null)[][]] {
+  const buckets = x.slice(0, -1);
+  return [
+    buckets.flatMap((start, i) => [start, x[i + 1]! - 1]),
+    ...columns.map((values) => buckets.flatMap((_, i) => [values[i] ?? null, values[i] ?? null])),
+  ];
 }
 
 /** A legend's time: "Tue 24 Nov, 14:30" in the zone. */
@@ -112,7 +127,14 @@ export function Chart({
       cursor: { points: { show: false } },
       series: [
         // The legend's time: the bucket's label, or its local date and time on a 24-hour clock.
-        { value: (_u, seconds) => (seconds === null ? '–' : (xTicks?.label ?? legendTime(tz))(seconds)) },
+        {
+          value: (_u, seconds, _series, index) => {
+            if (seconds === null) return '–';
+            // A step's second point is a second before its bucket's end: name the bucket by its start.
+            const start = kind === 'steps' && index !== null ? data[0][Math.floor(index / 2)]! : seconds;
+            return (xTicks?.label ?? legendTime(tz))(start);
+          },
+        },
         // Solid colours: bars filled, steps as lines (dashed where asked), never see-through areas.
         ...series.map((s) => ({
           label: s.label,
@@ -131,7 +153,7 @@ export function Chart({
         ],
       },
     };
-    const plot = new uPlot(options, data as uPlot.AlignedData, element);
+    const plot = new uPlot(options, (kind === 'steps' ? heldSteps(data) : data) as uPlot.AlignedData, element);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height }));
     resize.observe(element);
     return () => {

@@ -91,10 +91,7 @@ export function EnergyChart({
 
   const data = useMemo(() => {
     const x = [...table.map((r) => r.t / 1000), Date.parse(range.end) / 1000];
-    const columns = series.map((_, i) => {
-      const values = table.map((r) => r.values[i]!);
-      return [...values, values.at(-1) ?? null];
-    });
+    const columns = series.map((_, i) => table.map((r) => r.values[i]!));
     return [x, ...columns] as [number[], ...(number | null)[][]];
   }, [table, series, range]);
 
