@@ -1,13 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Download, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed, seedDemo } from '../../src/seed/demo.ts';
+import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed } from '../../src/seed/demo.ts';
 import { call } from '../../test/helpers/http.ts';
-import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import type { TestApp } from '../../test/helpers/test-app.ts';
 import { FLAG_EXPLANATIONS } from '../src/decisions/invoice-flags.ts';
 import { addDays, isoDate, today } from '../src/lib/time.ts';
-import { CHROMIUM, chromiumInstalled, type LaunchedBrowser, launchChromium } from './browser.ts';
-import { ensureConsoleBuilt, settled, signIn, textOf, visit } from './pages.ts';
+import { CHROMIUM, chromiumInstalled } from './browser.ts';
+import { settled, signIn, textOf, visit } from './pages.ts';
+import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
 
 /**
  * The decision pages (compare tariffs, invoices, tenant recovery), the exports, the printed
@@ -41,13 +42,13 @@ function csvLines(download: Download, path: string): string[] {
 }
 
 describe.runIf(installed)('the decision pages in Chromium', () => {
+  let seeded: SeededConsole;
   let t: TestApp;
   let seed: DemoSeed;
   let base: string;
-  let browser: LaunchedBrowser;
   let page: Page;
   let token: string;
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   /** The tenant blocks made for the recovery, by name. */
   const tenants = new Map<string, number>();
 
@@ -94,30 +95,13 @@ describe.runIf(installed)('the decision pages in Chromium', () => {
   }
 
   beforeAll(async () => {
-    await ensureConsoleBuilt();
-    t = await startTestApp();
-    seed = (await seedDemo(t.db))!;
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
-      body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
-    });
-    token = login.body.data.access_token;
+    // The second upload of one invoice is refused on purpose (409); Chromium logs every refusal.
+    seeded = await startSeededConsole(/status of 409 \(Conflict\)$/);
+    ({ t, seed, base, page, token, consoleErrors } = seeded);
     await meterTenants();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('console', (message) => {
-      // The second upload of one invoice is refused on purpose (409); Chromium logs every refusal.
-      if (message.type() === 'error' && !/status of 409 \(Conflict\)$/.test(message.text())) {
-        consoleErrors.push(`${page.url()}: ${message.text()}`);
-      }
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(async () => seeded?.close());
 
   /** Clicks a button that downloads a file, and reads the file's CSV lines. */
   async function exported(click: () => Promise<void>): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { MonthBill } from '../adapters/monthly-cost.ts';
 import type { TariffItemType } from '../api/models.ts';
+import { numeric, TableHead } from '../components/table-head.tsx';
 import { lineQuantity, priceUnit } from '../lib/bill-lines.ts';
 import { counted, formatMoney, formatPeriod, formatUnitPrice, titleCase } from '../lib/format.ts';
 import { itemName } from '../lib/item-types.ts';
@@ -28,20 +29,7 @@ export function BillTable({
           {formatPeriod(bill.start, bill.end, tz)}
           {bill.approximate && ' (approximate)'}
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Charge</th>
-            <th scope="col" className="number">
-              Quantity
-            </th>
-            <th scope="col" className="number">
-              Unit price
-            </th>
-            <th scope="col" className="number">
-              Amount
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Charge', numeric('Quantity'), numeric('Unit price'), numeric('Amount')]} />
         <tbody>
           {bill.lines.map((line) => (
             <tr key={`${line.item_type_code}-${line.season}-${line.period}-${line.block_index}`}>

@@ -1,3 +1,5 @@
+import { TextField } from './text-field.tsx';
+
 /**
  * A day typed as YYYY-MM-DD, the way the console writes days everywhere (a browser's date input
  * shows its own language's order, mm/dd/yyyy or dd/mm/yyyy, whatever the console's locale).
@@ -14,21 +16,20 @@ export function DateInput({
   onChange: (value: string) => void;
 }) {
   return (
-    <div>
-      <label htmlFor={id}>
-        {label} <span className="muted">(YYYY-MM-DD)</span>
-      </label>
-      <input
-        id={id}
-        type="text"
-        inputMode="numeric"
-        pattern="\d{4}-\d{2}-\d{2}"
-        placeholder="YYYY-MM-DD"
-        size={11}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        required
-      />
-    </div>
+    <TextField
+      id={id}
+      label={
+        <>
+          {label} <span className="muted">(YYYY-MM-DD)</span>
+        </>
+      }
+      inputMode="numeric"
+      pattern="\d{4}-\d{2}-\d{2}"
+      placeholder="YYYY-MM-DD"
+      size={11}
+      value={value}
+      onChange={onChange}
+      required
+    />
   );
 }

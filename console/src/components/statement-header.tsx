@@ -13,3 +13,9 @@ export function StatementHeader({ title, subject, period }: { title: string; sub
     </div>
   );
 }
+
+/** A statement's period as data attributes, for whoever reads the page by machine (tests, scripts). */
+export const periodAttributes = ({ start, end }: { start: string; end: string }) => ({
+  'data-start': start,
+  'data-end': end,
+});

@@ -1,6 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api, read } from '../api/client.ts';
 import type { BuildingBlock, Invoice, NewInvoice, TariffItemType } from '../api/models.ts';
+import { DateInput } from '../components/date-input.tsx';
+import { TextField } from '../components/text-field.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { isoDate, today } from '../lib/time.ts';
 import { useOrganization } from '../organization.tsx';
@@ -18,6 +20,9 @@ interface LineDraft {
   unit: string;
   amount: string;
 }
+
+/** An input for an amount or a quantity. */
+const DECIMAL = { inputMode: 'decimal', size: 10 } as const;
 
 let nextKey = 0;
 const emptyLine = (): LineDraft => ({ key: nextKey++, description: '', code: '', quantity: '', unit: '', amount: '' });
@@ -66,15 +71,12 @@ function LineFields({
   return (
     <fieldset className="invoice-line">
       <legend>Line {index + 1}</legend>
-      <div>
-        <label htmlFor={`${id}-description`}>Description</label>
-        <input
-          id={`${id}-description`}
-          type="text"
-          value={line.description}
-          onChange={(e) => set({ description: e.target.value })}
-        />
-      </div>
+      <TextField
+        id={`${id}-description`}
+        label="Description"
+        value={line.description}
+        onChange={(description) => set({ description })}
+      />
       <div>
         <label htmlFor={`${id}-code`}>Charge</label>
         <select id={`${id}-code`} value={line.code} onChange={(e) => set({ code: e.target.value })}>
@@ -86,39 +88,28 @@ function LineFields({
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor={`${id}-quantity`}>Quantity</label>
-        <input
-          id={`${id}-quantity`}
-          type="text"
-          inputMode="decimal"
-          size={10}
-          value={line.quantity}
-          onChange={(e) => set({ quantity: e.target.value })}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${id}-unit`}>Unit</label>
-        <input
-          id={`${id}-unit`}
-          type="text"
-          size={6}
-          placeholder={types.get(line.code)?.unit ?? ''}
-          value={line.unit}
-          onChange={(e) => set({ unit: e.target.value })}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${id}-amount`}>Amount</label>
-        <input
-          id={`${id}-amount`}
-          type="text"
-          inputMode="decimal"
-          size={10}
-          value={line.amount}
-          onChange={(e) => set({ amount: e.target.value })}
-        />
-      </div>
+      <TextField
+        id={`${id}-quantity`}
+        label="Quantity"
+        {...DECIMAL}
+        value={line.quantity}
+        onChange={(quantity) => set({ quantity })}
+      />
+      <TextField
+        id={`${id}-unit`}
+        label="Unit"
+        size={6}
+        placeholder={types.get(line.code)?.unit ?? ''}
+        value={line.unit}
+        onChange={(unit) => set({ unit })}
+      />
+      <TextField
+        id={`${id}-amount`}
+        label="Amount"
+        {...DECIMAL}
+        value={line.amount}
+        onChange={(amount) => set({ amount })}
+      />
       <button type="button" className="secondary" onClick={onRemove} aria-label={`Remove line ${index + 1}`}>
         Remove
       </button>
@@ -199,35 +190,9 @@ export function InvoiceForm({
   return (
     <form onSubmit={submit} aria-label="New invoice" className="invoice-form">
       <div className="row">
-        <div>
-          <label htmlFor={`${id}-supplier`}>Supplier</label>
-          <input
-            id={`${id}-supplier`}
-            type="text"
-            value={supplier}
-            onChange={(e) => setSupplier(e.target.value)}
-            required
-          />
-        </div>
-        <div>
-          <label htmlFor={`${id}-number`}>Invoice number</label>
-          <input id={`${id}-number`} type="text" value={number} onChange={(e) => setNumber(e.target.value)} required />
-        </div>
-        <div>
-          <label htmlFor={`${id}-issued`}>
-            Issued on <span className="muted">(YYYY-MM-DD)</span>
-          </label>
-          <input
-            id={`${id}-issued`}
-            type="text"
-            inputMode="numeric"
-            pattern="\d{4}-\d{2}-\d{2}"
-            size={11}
-            value={issuedOn}
-            onChange={(e) => setIssuedOn(e.target.value)}
-            required
-          />
-        </div>
+        <TextField id={`${id}-supplier`} label="Supplier" value={supplier} onChange={setSupplier} required />
+        <TextField id={`${id}-number`} label="Invoice number" value={number} onChange={setNumber} required />
+        <DateInput id={`${id}-issued`} label="Issued on" value={issuedOn} onChange={setIssuedOn} />
         <div>
           <label htmlFor={`${id}-currency`}>Currency</label>
           <select id={`${id}-currency`} value={currency} onChange={(e) => setCurrency(e.target.value as Currency)}>
@@ -257,18 +222,7 @@ export function InvoiceForm({
         Add line
       </button>
       <div className="row" style={{ marginTop: '0.75rem' }}>
-        <div>
-          <label htmlFor={`${id}-tax`}>Tax</label>
-          <input
-            id={`${id}-tax`}
-            type="text"
-            inputMode="decimal"
-            size={10}
-            value={tax}
-            onChange={(e) => setTax(e.target.value)}
-            required
-          />
-        </div>
+        <TextField id={`${id}-tax`} label="Tax" inputMode="decimal" size={10} value={tax} onChange={setTax} required />
         <p data-testid="invoice-sums" style={{ margin: 0 }}>
           Subtotal {formatMoney(subtotal, currency)} · Total <strong>{formatMoney(total, currency)}</strong>
         </p>

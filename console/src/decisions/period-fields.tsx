@@ -90,3 +90,14 @@ export function DecisionFields({
     </div>
   );
 }
+
+/** Why the days chosen are not a period, when they are not. */
+export function InvalidChoice({ reason }: { reason: string | null }) {
+  return (
+    reason && (
+      <p className="error" role="alert">
+        {reason}
+      </p>
+    )
+  );
+}

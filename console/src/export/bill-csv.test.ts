@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { MonthCost } from '../adapters/monthly-cost.ts';
+import type { BillLine } from '../api/models.ts';
 import { toCsv } from '../lib/csv.ts';
 import { BILL_CSV_HEADER, billCsvRows } from './bill-csv.ts';
+
+/** A bill line without tiers. */
+const line = (
+  item_type_code: BillLine['item_type_code'],
+  season: BillLine['season'],
+  period: BillLine['period'],
+  quantity: number,
+  unit: string,
+  unit_price: number,
+  amount: number,
+): BillLine => ({ item_type_code, season, period, block_index: null, quantity, unit, unit_price, amount });
 
 const october: MonthCost = {
   month: '2026-10',
@@ -28,26 +40,8 @@ const october: MonthCost = {
           import_kwh: 2865.571,
           export_kwh: 0,
           lines: [
-            {
-              item_type_code: 'TOU_PEAK_ENERGY',
-              season: 'SUMMER',
-              period: 'PEAK',
-              block_index: null,
-              quantity: 2865.571,
-              unit: 'kWh',
-              unit_price: 3.2928,
-              amount: 9435.75,
-            },
-            {
-              item_type_code: 'SERVICE',
-              season: 'ALL_YEAR',
-              period: null,
-              block_index: null,
-              quantity: 31,
-              unit: 'day',
-              unit_price: 3.27,
-              amount: 101.37,
-            },
+            line('TOU_PEAK_ENERGY', 'SUMMER', 'PEAK', 2865.571, 'kWh', 3.2928, 9435.75),
+            line('SERVICE', 'ALL_YEAR', null, 31, 'day', 3.27, 101.37),
           ],
           subtotal: 9537.12,
           tax: 1430.57,

@@ -1,12 +1,15 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api, read } from '../api/client.ts';
 import type { BuildingBlock, TariffComparison } from '../api/models.ts';
 import { Chart } from '../components/chart.tsx';
-import { StatementHeader } from '../components/statement-header.tsx';
-import { Async, ErrorMessage, Loading } from '../components/status.tsx';
-import { blocksOf, firstRoot } from '../decisions/blocks.ts';
+import { periodAttributes, StatementHeader } from '../components/statement-header.tsx';
+import { Async } from '../components/status.tsx';
+import { numeric, TableHead } from '../components/table-head.tsx';
+
 import { CandidatePicker, candidateTariffs } from '../decisions/candidate-picker.tsx';
-import { type DecisionChoice, DecisionFields, defaultChoice, periodOf } from '../decisions/period-fields.tsx';
+import { DecisionPage } from '../decisions/decision-page.tsx';
+import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
+import { type DecisionRequest, useDecision } from '../decisions/use-decision.ts';
 import { comparisonCsv } from '../export/comparison-csv.ts';
 import { downloadCsv, fileSafe } from '../lib/download.ts';
 import { formatMoney, formatMonth, formatPeriod } from '../lib/format.ts';
@@ -18,16 +21,7 @@ import { useOrganization } from '../organization.tsx';
 const SAVING_COLOR = '#1a7f37';
 const COST_COLOR = '#b3261e';
 
-interface Request {
-  accountId: string;
-  blockId: number;
-  source: DecisionChoice['source'];
-  start: string;
-  end: string;
-  tariffIds: number[];
-}
-
-function compare(request: Request): Promise<TariffComparison> {
+function compare(request: DecisionRequest): Promise<TariffComparison> {
   return read<TariffComparison>(
     api.GET('/api/v1/building_blocks/{id}/tariff-comparison', {
       params: {
@@ -126,12 +120,7 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
     downloadCsv(`${fileSafe(blockName)}_tariff-comparison_${comparison.start.slice(0, 10)}.csv`, header, rows);
   };
   return (
-    <section
-      aria-labelledby="result-heading"
-      className="statement"
-      data-start={comparison.start}
-      data-end={comparison.end}
-    >
+    <section aria-labelledby="result-heading" className="statement" {...periodAttributes(comparison)}>
       <StatementHeader
         title="Tariff comparison"
         subject={`${blockName}, ${SOURCE_LABELS[comparison.source]}`}
@@ -166,19 +155,7 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
       <div className="table-wrap">
         <table data-testid="comparison-table" className="wide-names">
           <caption className="visually-hidden">Candidate tariffs from cheapest to dearest</caption>
-          <thead>
-            <tr>
-              <th scope="col" className="number">
-                Rank
-              </th>
-              <th scope="col">Tariff</th>
-              <th scope="col" className="number">
-                Total
-              </th>
-              <th scope="col">Against now</th>
-              <th scope="col">Notes</th>
-            </tr>
-          </thead>
+          <TableHead columns={[numeric('Rank'), 'Tariff', numeric('Total'), 'Against now', 'Notes']} />
           <tbody>
             {comparison.candidates.map((c, i) => (
               <tr key={c.tariff_id} data-tariff-id={c.tariff_id}>
@@ -229,75 +206,38 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
 }
 
 function CompareForm({ blocks }: { blocks: BuildingBlock[] }) {
-  const { current, tz } = useOrganization();
-  const [choice, setChoice] = useState(() => defaultChoice(firstRoot(blocks), tz));
+  const { current } = useOrganization();
+  const { choice, setChoice, invalid, request, result, submit, block } = useDecision(blocks, compare);
   const [chosen, setChosen] = useState(new Set<number>());
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const [request, setRequest] = useState<Request | null>(null);
   const candidates = useResource(() => candidateTariffs(current.id), [current.id]);
-  const result = useResource(() => (request ? compare(request) : Promise.resolve(null)), [request]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const period = periodOf(choice, tz);
-    if (typeof period === 'string') {
-      setInvalid(period);
-      return;
-    }
-    setInvalid(null);
-    setRequest({
-      accountId: current.id,
-      blockId: Number(choice.blockId),
-      source: choice.source,
-      ...period,
-      tariffIds: [...chosen],
-    });
-  };
-  const blockName = blocks.find((b) => b.id === request?.blockId)?.name ?? '';
 
   return (
     <>
-      <form onSubmit={submit} className="no-print" aria-label="What to compare">
+      <form onSubmit={(event) => submit(event, [...chosen])} className="no-print" aria-label="What to compare">
         <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} withSource />
         <Async resource={candidates} label="Loading the tariffs…">
           {(list) => <CandidatePicker candidates={list} chosen={chosen} onChange={setChosen} />}
         </Async>
         <button type="submit">Compare</button>
-        {invalid && (
-          <p className="error" role="alert">
-            {invalid}
-          </p>
-        )}
+        <InvalidChoice reason={invalid} />
       </form>
-      {request &&
-        (result.status === 'loading' ? (
-          <Loading label="Pricing the candidates…" />
-        ) : result.status === 'failed' ? (
-          <ErrorMessage error={result.error} onRetry={result.reload} />
-        ) : (
-          result.data && <ComparisonResult comparison={result.data} blockName={blockName} />
-        ))}
+      {request && (
+        <Async resource={result} label="Pricing the candidates…">
+          {(comparison) => comparison && block && <ComparisonResult comparison={comparison} blockName={block.name} />}
+        </Async>
+      )}
     </>
   );
 }
 
 /** Which tariff should a building be on (extensions §12.2): its readings priced on each candidate. */
 export function ComparePage() {
-  const { current } = useOrganization();
-  const blocks = useResource(() => blocksOf(current.id), [current.id]);
-  useEffect(() => {
-    document.title = 'Compare tariffs · Utility Management Console';
-  }, []);
   return (
-    <>
-      <h1 className="no-print">Compare tariffs</h1>
-      <p className="muted no-print">
-        What a building's readings over a period cost on its tariffs now, and what they would have cost on each other
-        tariff.
-      </p>
-      <Async resource={blocks} label="Loading the buildings…">
-        {(list) => <CompareForm blocks={list} />}
-      </Async>
-    </>
+    <DecisionPage
+      title="Compare tariffs"
+      intro="What a building's readings over a period cost on its tariffs now, and what they would have cost on each other tariff."
+    >
+      {(blocks) => <CompareForm blocks={blocks} />}
+    </DecisionPage>
   );
 }

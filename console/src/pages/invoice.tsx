@@ -3,6 +3,7 @@ import { api, read } from '../api/client.ts';
 import type { BuildingBlock, Invoice, InvoiceCheck, TariffItemType } from '../api/models.ts';
 import { StatementHeader } from '../components/statement-header.tsx';
 import { Async } from '../components/status.tsx';
+import { numeric, TableHead } from '../components/table-head.tsx';
 import { FLAG_EXPLANATIONS } from '../decisions/invoice-flags.ts';
 import { formatDate, formatMoney, formatNumber, formatPeriod } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
@@ -29,26 +30,16 @@ function CheckTable({
     <div className="table-wrap">
       <table data-testid="check-table">
         <caption className="visually-hidden">The invoice beside the bill computed from the readings</caption>
-        <thead>
-          <tr>
-            <th scope="col">Charge</th>
-            <th scope="col" className="number">
-              Invoiced
-            </th>
-            <th scope="col" className="number">
-              Ours
-            </th>
-            <th scope="col" className="number">
-              Difference
-            </th>
-            <th scope="col" className="number">
-              Quantity invoiced
-            </th>
-            <th scope="col" className="number">
-              Quantity ours
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Charge',
+            numeric('Invoiced'),
+            numeric('Ours'),
+            numeric('Difference'),
+            numeric('Quantity invoiced'),
+            numeric('Quantity ours'),
+          ]}
+        />
         <tbody>
           {check.lines.map((line) => (
             <tr

@@ -2,6 +2,7 @@ import { type ChangeEvent, useEffect, useState } from 'react';
 import { api, envelope } from '../api/client.ts';
 import type { BuildingBlock, Invoice, NewInvoice } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
+import { numeric, TableHead } from '../components/table-head.tsx';
 import { blocksOf } from '../decisions/blocks.ts';
 import { createInvoice, InvoiceForm } from '../decisions/invoice-form.tsx';
 import { formatMoney, formatPeriod } from '../lib/format.ts';
@@ -19,17 +20,7 @@ function InvoiceList({ invoices, blocks }: { invoices: Invoice[]; blocks: Buildi
     <div className="table-wrap">
       <table data-testid="invoice-list">
         <caption className="visually-hidden">Invoices, latest period first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Invoice</th>
-            <th scope="col">Building</th>
-            <th scope="col">Period</th>
-            <th scope="col" className="number">
-              Total
-            </th>
-            <th scope="col">Check</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Invoice', 'Building', 'Period', numeric('Total'), 'Check']} />
         <tbody>
           {invoices.map((invoice) => (
             <tr key={invoice.id} data-invoice-id={invoice.id}>

@@ -1,24 +1,19 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, read } from '../api/client.ts';
 import type { BuildingBlock, TenantRecovery } from '../api/models.ts';
-import { StatementHeader } from '../components/statement-header.tsx';
-import { Async, ErrorMessage, Loading } from '../components/status.tsx';
-import { blocksOf, firstRoot } from '../decisions/blocks.ts';
-import { DecisionFields, defaultChoice, periodOf } from '../decisions/period-fields.tsx';
+import { periodAttributes, StatementHeader } from '../components/statement-header.tsx';
+import { Async } from '../components/status.tsx';
+import { numeric, TableHead } from '../components/table-head.tsx';
+
+import { DecisionPage } from '../decisions/decision-page.tsx';
+import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
+import { type DecisionRequest, useDecision } from '../decisions/use-decision.ts';
 import { formatMoney, formatNumber, formatPeriod } from '../lib/format.ts';
-import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
 type Tenant = TenantRecovery['tenants'][number];
 
-interface Request {
-  accountId: string;
-  blockId: number;
-  start: string;
-  end: string;
-}
-
-function recovery(request: Request): Promise<TenantRecovery> {
+function recovery(request: DecisionRequest): Promise<TenantRecovery> {
   return read<TenantRecovery>(
     api.GET('/api/v1/building_blocks/{id}/recovery', {
       params: {
@@ -86,8 +81,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
       <section
         aria-labelledby="recovery-heading"
         className={tenant ? 'no-print' : 'statement'}
-        data-start={recovered.start}
-        data-end={recovered.end}
+        {...periodAttributes(recovered)}
       >
         <StatementHeader title="Tenant recovery" subject={block.name} period={period} />
         <h2 id="recovery-heading">
@@ -131,21 +125,9 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
           <div className="table-wrap">
             <table data-testid="tenant-table">
               <caption className="visually-hidden">Each tenant's electricity and amount</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Tenant</th>
-                  <th scope="col">Meter</th>
-                  <th scope="col" className="number">
-                    Used
-                  </th>
-                  <th scope="col" className="number">
-                    Amount
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">Statement</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={['Tenant', 'Meter', numeric('Used'), numeric('Amount'), { label: 'Statement', hidden: true }]}
+              />
               <tbody>
                 {recovered.tenants.map((t) => (
                   <tr key={t.building_block_id} data-block-id={t.building_block_id}>
@@ -184,63 +166,31 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
 }
 
 function RecoveryForm({ blocks }: { blocks: BuildingBlock[] }) {
-  const { current, tz } = useOrganization();
-  const [choice, setChoice] = useState(() => defaultChoice(firstRoot(blocks), tz));
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const [request, setRequest] = useState<Request | null>(null);
-  const result = useResource(() => (request ? recovery(request) : Promise.resolve(null)), [request]);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const period = periodOf(choice, tz);
-    if (typeof period === 'string') {
-      setInvalid(period);
-      return;
-    }
-    setInvalid(null);
-    setRequest({ accountId: current.id, blockId: Number(choice.blockId), ...period });
-  };
-  const block = blocks.find((b) => b.id === request?.blockId);
+  const { choice, setChoice, invalid, request, result, submit, block } = useDecision(blocks, recovery);
   return (
     <>
       <form onSubmit={submit} className="no-print" aria-label="Which building and period">
         <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} />
         <button type="submit">Show recovery</button>
-        {invalid && (
-          <p className="error" role="alert">
-            {invalid}
-          </p>
-        )}
+        <InvalidChoice reason={invalid} />
       </form>
-      {request &&
-        block &&
-        (result.status === 'loading' ? (
-          <Loading label="Pricing the supply and the tenants…" />
-        ) : result.status === 'failed' ? (
-          <ErrorMessage error={result.error} onRetry={result.reload} />
-        ) : (
-          result.data && <RecoveryResult key={result.data.start} recovered={result.data} block={block} />
-        ))}
+      {request && block && (
+        <Async resource={result} label="Pricing the supply and the tenants…">
+          {(recovered) => recovered && <RecoveryResult key={recovered.start} recovered={recovered} block={block} />}
+        </Async>
+      )}
     </>
   );
 }
 
 /** Who used the landlord's electricity (extensions §12.4): the supply against each tenant's bill. */
 export function RecoveryPage() {
-  const { current } = useOrganization();
-  const blocks = useResource(() => blocksOf(current.id), [current.id]);
-  useEffect(() => {
-    document.title = 'Tenant recovery · Utility Management Console';
-  }, []);
   return (
-    <>
-      <h1 className="no-print">Tenant recovery</h1>
-      <p className="muted no-print">
-        The landlord's supply of a site or building against what its tenants' own meters are billed: what is recovered
-        and what is not.
-      </p>
-      <Async resource={blocks} label="Loading the buildings…">
-        {(list) => <RecoveryForm blocks={list} />}
-      </Async>
-    </>
+    <DecisionPage
+      title="Tenant recovery"
+      intro="The landlord's supply of a site or building against what its tenants' own meters are billed: what is recovered and what is not."
+    >
+      {(blocks) => <RecoveryForm blocks={blocks} />}
+    </DecisionPage>
   );
 }
