@@ -1,0 +1,17 @@
+import { createVersionedResults } from '../../db/versioned-results.ts';
+import type { KeptBill } from './cost.service.ts';
+
+/** How much the kept bills may take at most, in bytes of their JSON as estimated below: some 650 meter-years. */
+const BILLS_KEPT_BYTES = 16_000_000;
+
+/** Bytes of JSON a line and the rest of a month or bill take, as measured on the demo's bills (about 170 and 520). */
+const LINE_BYTES = 200;
+const MONTH_BYTES = 600;
+
+const billBytes = (bill: KeptBill) =>
+  MONTH_BYTES +
+  LINE_BYTES * bill.lines.length +
+  bill.months.reduce((sum, month) => sum + MONTH_BYTES + LINE_BYTES * month.lines.length, 0);
+
+/** The bills the cost service keeps (cost.service.ts `bill`), the least recently used dropped first. */
+export const createKeptBills = () => createVersionedResults(BILLS_KEPT_BYTES, billBytes);
