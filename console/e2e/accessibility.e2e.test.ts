@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type DemoSeed, seedDemo } from '../../src/seed/demo.ts';
 import { seriousViolations, type Violation } from './axe.ts';
 import { CONSOLE_PAGES, onEveryPage, VIEWPORTS } from './console-pages.ts';
 import { describeInChromium } from './in-chromium.ts';
-import { type RunningConsole, startConsole } from './running-console.ts';
+import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
 
 /** axe-core on every page of the console, at a laptop's and a phone's width, on the demo organization. */
 describeInChromium('the console for everyone (axe-core)', () => {
-  let c: RunningConsole;
-  let seed: DemoSeed;
+  let c: SeededConsole;
 
   beforeAll(async () => {
-    c = await startConsole({ bypassCSP: true });
-    seed = (await seedDemo(c.t.db))!;
+    c = await startSeededConsole({ bypassCSP: true });
   });
 
   afterAll(async () => {
@@ -22,7 +19,7 @@ describeInChromium('the console for everyone (axe-core)', () => {
   it('finds no serious or critical violation on any page at 1280 and 375 pixels', async () => {
     const found: (Violation & { page: string })[] = [];
     const checked: string[] = [];
-    await onEveryPage(c.page, c.base, seed, async (entry, viewport) => {
+    await onEveryPage(c.page, c.base, c.seed, async (entry, viewport) => {
       const page = `${entry.name}${viewport.suffix}`;
       checked.push(page);
       for (const violation of await seriousViolations(c.page)) found.push({ page, ...violation });
@@ -30,6 +27,6 @@ describeInChromium('the console for everyone (axe-core)', () => {
     for (const v of found) console.error(`${v.page}: ${v.impact} ${v.rule} at ${v.target}: ${v.help}`);
     expect(found).toEqual([]);
     expect(checked).toHaveLength(CONSOLE_PAGES.length * VIEWPORTS.length);
-    expect(c.errors).toEqual([]);
+    expect(c.consoleErrors).toEqual([]);
   });
 });

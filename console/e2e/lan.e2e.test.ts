@@ -1,10 +1,10 @@
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed, seedDemo } from '../../src/seed/demo.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../../src/seed/demo.ts';
 import { CONSOLE_PAGES, onEveryPage, VIEWPORTS } from './console-pages.ts';
 import { describeInChromium, describeWhen } from './in-chromium.ts';
 import { signIn } from './pages.ts';
-import { type RunningConsole, startConsole } from './running-console.ts';
+import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
 
 /** The machine's address on its network: the first IPv4 address that is not its own loopback. */
 const LAN_ADDRESS = Object.values(networkInterfaces())
@@ -17,12 +17,10 @@ describeInChromium('the console on the network', () => {
     'This machine has no network address but its loopback',
     `at the machine's LAN address (${LAN_ADDRESS}) over plain HTTP`,
     () => {
-      let c: RunningConsole;
-      let seed: DemoSeed;
+      let c: SeededConsole;
 
       beforeAll(async () => {
-        c = await startConsole({ host: LAN_ADDRESS });
-        seed = (await seedDemo(c.t.db))!;
+        c = await startSeededConsole({ host: LAN_ADDRESS });
       });
 
       afterAll(async () => {
@@ -49,7 +47,7 @@ describeInChromium('the console on the network', () => {
         await c.page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
         const failed: string[] = [];
         let shown = 0;
-        await onEveryPage(c.page, c.base, seed, async (entry, viewport) => {
+        await onEveryPage(c.page, c.base, c.seed, async (entry, viewport) => {
           shown++;
           for (const alert of await c.page.getByRole('alert').allTextContents())
             failed.push(`${entry.name}${viewport.suffix}: ${alert}`);
@@ -59,7 +57,7 @@ describeInChromium('the console on the network', () => {
       });
 
       it('logged no error in the browser console', () => {
-        expect(c.errors).toEqual([]);
+        expect(c.consoleErrors).toEqual([]);
       });
     },
   );

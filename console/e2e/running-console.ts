@@ -14,30 +14,43 @@ export interface RunningConsole {
    * What the browser logged as an error (with the address of a resource that failed to load), and
    * the scripts' uncaught errors, each after its page's address.
    */
-  errors: string[];
+  consoleErrors: string[];
   close(): Promise<void>;
 }
 
-/** Builds the console when it is stale, starts the service listening on `host`, and opens Chromium. */
-export async function startConsole({ host = '127.0.0.1', bypassCSP = false } = {}): Promise<RunningConsole> {
+export interface ConsoleOptions {
+  /** The address the service listens on: 127.0.0.1 unless a test serves the console on the network. */
+  host?: string;
+  /** Lets a test add a script of its own to the page (see launchChromium). */
+  bypassCSP?: boolean;
+  /** Errors the browser logs that a test causes on purpose (a refusal it provokes), left out. */
+  expectedErrors?: RegExp;
+}
+
+/** Builds the console when it is stale, starts the service, and opens a page in Chromium. */
+export async function startConsole({
+  host = '127.0.0.1',
+  bypassCSP = false,
+  expectedErrors,
+}: ConsoleOptions = {}): Promise<RunningConsole> {
   await ensureConsoleBuilt();
   const t = await startTestApp();
   const base = await t.app.listen({ port: 0, host });
   const browser = await launchChromium({ bypassCSP });
   const page = await browser.context.newPage();
-  const errors: string[] = [];
+  const consoleErrors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() !== 'error') return;
+    if (message.type() !== 'error' || expectedErrors?.test(message.text())) return;
     const { url } = message.location();
-    errors.push(`${page.url()}: ${message.text()}${url && url !== page.url() ? ` (${url})` : ''}`);
+    consoleErrors.push(`${page.url()}: ${message.text()}${url && url !== page.url() ? ` (${url})` : ''}`);
   });
-  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
   return {
     t,
     base,
     browser,
     page,
-    errors,
+    consoleErrors,
     async close() {
       await browser.close();
       await t.close();
