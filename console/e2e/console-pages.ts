@@ -9,7 +9,17 @@ export interface ConsolePage {
   path(seed: DemoSeed): string;
   /** Shown to a visitor who has not signed in. */
   signedOut?: true;
+  /** What a person does first to see what the page is for, e.g. press "Compare". */
+  show?(page: Page): Promise<void>;
 }
+
+/** Presses a page's button and waits for what it shows. */
+const press =
+  (button: string, shown: string) =>
+  async (page: Page): Promise<void> => {
+    await page.getByRole('button', { name: button, exact: true }).click();
+    await page.locator(shown).waitFor();
+  };
 
 /**
  * Every page of the console: the accessibility check and the screenshots visit each. (/buildings
@@ -25,6 +35,10 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { name: 'tariff', path: (seed) => `/tariffs/${seed.tariffIds.gridTariffId}` },
   { name: 'catalogue', path: () => '/catalogue?query=Megaflex' },
   { name: 'catalogue-tariff', path: () => '/catalogue/8' },
+  { name: 'compare', path: () => '/compare', show: press('Compare', '[data-testid="comparison-table"]') },
+  { name: 'invoices', path: () => '/invoices' },
+  { name: 'invoice', path: (seed) => `/invoices/${seed.invoiceId}` },
+  { name: 'recovery', path: () => '/recovery', show: press('Show recovery', '#recovery-heading') },
 ];
 
 /** The sizes every page is checked and pictured at: a laptop's and a phone's. */
@@ -43,6 +57,10 @@ async function open(page: Page, base: string, entry: ConsolePage, seed: DemoSeed
     await settled(page);
   } else {
     await visit(page, base, entry.path(seed));
+  }
+  if (entry.show) {
+    await entry.show(page);
+    await settled(page);
   }
   await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.hasAttribute('data-drawn')));
 }

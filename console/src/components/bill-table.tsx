@@ -4,6 +4,7 @@ import { numeric, TableHead } from '../components/table-head.tsx';
 import { lineQuantity, priceUnit } from '../lib/bill-lines.ts';
 import { counted, formatMoney, formatPeriod, formatUnitPrice, titleCase } from '../lib/format.ts';
 import { itemName } from '../lib/item-types.ts';
+import { TableWrap } from './table-wrap.tsx';
 import { TariffLink } from './tariff-link.tsx';
 
 /** One bill's part in a month: its lines, subtotal, tax and total, and that month's own warnings. */
@@ -22,7 +23,7 @@ export function BillTable({
 }) {
   const money = (amount: number) => formatMoney(amount, bill.currency);
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <caption style={{ textAlign: 'left', padding: '0.25rem 0' }}>
           Tariff <TariffLink id={bill.tariff_id} accountId={accountId} />, meter {bill.meter_sn},{' '}
@@ -79,6 +80,6 @@ export function BillTable({
           ))}
         </ul>
       )}
-    </div>
+    </TableWrap>
   );
 }

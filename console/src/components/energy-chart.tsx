@@ -5,6 +5,7 @@ import { dateTimeFormatOf, formatNumber } from '../lib/format.ts';
 import { bucketStarts, type Range } from '../lib/ranges.ts';
 import { isoDate } from '../lib/time.ts';
 import { Chart, type ChartSeries } from './chart.tsx';
+import { TableWrap } from './table-wrap.tsx';
 
 /** A series of an energy chart: its name, colour and value in a row (kWh; below zero: leaving the building). */
 export interface EnergySeries extends ChartSeries {
@@ -134,7 +135,7 @@ export function EnergyChart({
       />
       <details>
         <summary>Show the numbers ({withData.length} periods with readings)</summary>
-        <div className="table-wrap">
+        <TableWrap>
           <table data-testid="energy-table">
             <caption className="visually-hidden">{title}, kWh per period</caption>
             <thead>
@@ -160,7 +161,7 @@ export function EnergyChart({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </>
   );

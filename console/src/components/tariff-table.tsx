@@ -3,6 +3,7 @@ import type { Tariff } from '../api/models.ts';
 import { titleCase } from '../lib/format.ts';
 import { meterTypeLabel } from '../lib/labels.ts';
 import { Link } from '../lib/router.tsx';
+import { TableWrap } from './table-wrap.tsx';
 
 /** Tariffs in a table: name (a link), type, meters, provider and dates, and an action per row. */
 export function TariffTable({
@@ -17,7 +18,7 @@ export function TariffTable({
   action?: (tariff: Tariff) => ReactNode;
 }) {
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -51,6 +52,6 @@ export function TariffTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -5,7 +5,7 @@ import { Chart } from '../components/chart.tsx';
 import { periodAttributes, StatementHeader } from '../components/statement-header.tsx';
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
-
+import { TableWrap } from '../components/table-wrap.tsx';
 import { CandidatePicker, candidateTariffs } from '../decisions/candidate-picker.tsx';
 import { DecisionPage } from '../decisions/decision-page.tsx';
 import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
@@ -152,7 +152,7 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
           Print
         </button>
       </div>
-      <div className="table-wrap">
+      <TableWrap>
         <table data-testid="comparison-table" className="wide-names">
           <caption className="visually-hidden">Candidate tariffs from cheapest to dearest</caption>
           <TableHead columns={[numeric('Rank'), 'Tariff', numeric('Total'), 'Against now', 'Notes']} />
@@ -181,7 +181,7 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {shown !== null && (
         <>
           <h3>Saving per month</h3>

@@ -4,6 +4,7 @@ import type { BuildingBlock, Invoice, InvoiceCheck, TariffItemType } from '../ap
 import { StatementHeader } from '../components/statement-header.tsx';
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
+import { TableWrap } from '../components/table-wrap.tsx';
 import { FLAG_EXPLANATIONS } from '../decisions/invoice-flags.ts';
 import { formatDate, formatMoney, formatNumber, formatPeriod } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
@@ -27,7 +28,7 @@ function CheckTable({
 }) {
   const money = (amount: number | null) => (amount === null ? '–' : formatMoney(amount, invoice.currency));
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table data-testid="check-table">
         <caption className="visually-hidden">The invoice beside the bill computed from the readings</caption>
         <TableHead
@@ -76,7 +77,7 @@ function CheckTable({
           </tr>
         </tfoot>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

@@ -3,6 +3,7 @@ import { api, envelope } from '../api/client.ts';
 import type { BuildingBlock, Invoice, NewInvoice } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
+import { TableWrap } from '../components/table-wrap.tsx';
 import { blocksOf } from '../decisions/blocks.ts';
 import { createInvoice, InvoiceForm } from '../decisions/invoice-form.tsx';
 import { formatMoney, formatPeriod } from '../lib/format.ts';
@@ -17,7 +18,7 @@ function InvoiceList({ invoices, blocks }: { invoices: Invoice[]; blocks: Buildi
   if (invoices.length === 0) return <p className="muted">No invoice yet: enter one below, or upload its file.</p>;
   const blockName = (id: number) => blocks.find((b) => b.id === id)?.name ?? `block ${id}`;
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table data-testid="invoice-list">
         <caption className="visually-hidden">Invoices, latest period first</caption>
         <TableHead columns={['Invoice', 'Building', 'Period', numeric('Total'), 'Check']} />
@@ -45,7 +46,7 @@ function InvoiceList({ invoices, blocks }: { invoices: Invoice[]; blocks: Buildi
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

@@ -4,7 +4,7 @@ import type { BuildingBlock, TenantRecovery } from '../api/models.ts';
 import { periodAttributes, StatementHeader } from '../components/statement-header.tsx';
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
-
+import { TableWrap } from '../components/table-wrap.tsx';
 import { DecisionPage } from '../decisions/decision-page.tsx';
 import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
 import { type DecisionRequest, useDecision } from '../decisions/use-decision.ts';
@@ -122,7 +122,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
             No block below {block.name} has a dashboard config with a grid meter: there is no tenant to recover from.
           </p>
         ) : (
-          <div className="table-wrap">
+          <TableWrap>
             <table data-testid="tenant-table">
               <caption className="visually-hidden">Each tenant's electricity and amount</caption>
               <TableHead
@@ -150,7 +150,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
       {tenant && (

@@ -3,6 +3,7 @@ import { api, read } from '../api/client.ts';
 import type { Tariff, TariffItem, TariffItemType, TouSchedule } from '../api/models.ts';
 import { CloneButton } from '../components/clone-button.tsx';
 import { Async } from '../components/status.tsx';
+import { TableWrap } from '../components/table-wrap.tsx';
 import { TariffLink } from '../components/tariff-link.tsx';
 import { demandBasisText, priceUnit } from '../lib/bill-lines.ts';
 import { formatPrice, formatUnitPrice, titleCase } from '../lib/format.ts';
@@ -45,7 +46,7 @@ function ItemsTable({
 }) {
   if (items.length === 0) return <p className="muted">This tariff has no items.</p>;
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <caption className="visually-hidden">Items of the tariff</caption>
         <thead>
@@ -94,7 +95,7 @@ function ItemsTable({
           })}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
