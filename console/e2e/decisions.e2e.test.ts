@@ -1,11 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
-import type { Download, Locator, Page, Request } from 'playwright-core';
+import { statSync } from 'node:fs';
+import type { Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed } from '../../src/seed/demo.ts';
 import { call } from '../../test/helpers/http.ts';
 import type { TestApp } from '../../test/helpers/test-app.ts';
 import { FLAG_EXPLANATIONS } from '../src/decisions/invoice-flags.ts';
 import { addDays, isoDate, today } from '../src/lib/time.ts';
+import { exportedCsv } from './downloads.ts';
 import { describeInChromium } from './in-chromium.ts';
 import { settled, signIn, textOf, visit } from './pages.ts';
 import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
@@ -18,16 +19,6 @@ import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
 const TZ = 'Africa/Johannesburg';
 /** The first page may load at most this much script, compressed as the service sends it (extensions §11.8). */
 const FIRST_PAGE_GZIP_BYTES = 300 * 1024;
-/** The lines of a downloaded CSV file (its byte order mark dropped, the last CRLF's empty remainder too). */
-function csvLines(download: Download, path: string): string[] {
-  expect(download.suggestedFilename()).toMatch(/\.csv$/);
-  const text = readFileSync(path, 'utf8');
-  expect(text.startsWith('\uFEFF')).toBe(true);
-  const lines = text.slice(1).split('\r\n');
-  expect(lines.pop()).toBe('');
-  return lines;
-}
-
 describeInChromium('the decision pages in Chromium', () => {
   let seeded: SeededConsole;
   let t: TestApp;
@@ -91,10 +82,7 @@ describeInChromium('the decision pages in Chromium', () => {
   afterAll(async () => seeded?.close());
 
   /** Clicks a button that downloads a file, and reads the file's CSV lines. */
-  async function exported(click: () => Promise<void>): Promise<string[]> {
-    const [download] = await Promise.all([page.waitForEvent('download'), click()]);
-    return csvLines(download, (await download.path())!);
-  }
+  const exported = (click: () => Promise<void>) => exportedCsv(page, click);
 
   /** Shows the page as it prints, runs the checks, and shows it on screen again. */
   async function printed(check: () => Promise<void>) {
