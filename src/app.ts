@@ -6,6 +6,7 @@ import { createAccessGuard } from './http/access-guard.ts';
 import { createAdmission, registerAdmissionGauge } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { createHttpApp } from './http/http-app.ts';
+import { createKeptAnswers } from './http/kept-answers.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
 import type { JsonText } from './http/serializer.ts';
 import type { App } from './http/types.ts';
@@ -96,6 +97,7 @@ export async function buildApp({
   registerAdmissionGauge(admission, metrics.registry);
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
+  const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);
@@ -110,7 +112,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
+  registerTimeseriesModule(app, { db, guard, admission, cache, profiles }, keptAnswers);
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();
   const tariffItems = createTariffItemsReader();
