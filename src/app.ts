@@ -36,6 +36,7 @@ import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
+import type { EnergyTotals } from './modules/timeseries/totals.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
 
@@ -44,6 +45,8 @@ import { demoSamples } from './seed/demo-samples.ts';
  * months of one meter in 30-minute buckets (147 kB each).
  */
 const PROFILE_JSON_KEPT = 64_000_000;
+/** How many energy-sums of one meter over a range are kept at most (a few hundred bytes each). */
+const ENERGY_SUMS_KEPT = 20_000;
 
 export interface AppDeps {
   config: Config;
@@ -97,6 +100,7 @@ export async function buildApp({
   registerAdmissionGauge(admission, metrics.registry);
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
+  const sums = createVersionedResults<EnergyTotals | null>(ENERGY_SUMS_KEPT, () => 1);
   const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
@@ -112,7 +116,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(app, { db, guard, admission, cache, profiles }, keptAnswers);
+  registerTimeseriesModule(app, { db, guard, admission, cache, profiles, sums }, keptAnswers);
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();
   const tariffItems = createTariffItemsReader();
