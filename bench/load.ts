@@ -11,7 +11,7 @@
  * start). Prints each figure with the load average, then each target of issue 31 as a ratio of
  * this run with PASS or FAIL.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -70,6 +70,7 @@ const service = await startProcess(
   throw error;
 });
 let bare: Awaited<ReturnType<typeof startProcess>> | undefined;
+const sameBytesFile = join(tmpdir(), `ums-bench-profile-${process.pid}.json`);
 try {
   const base = `http://127.0.0.1:${SERVICE_PORT}`;
   const login = await fetch(`${base}/api/v1/auth/login`, {
@@ -116,8 +117,9 @@ try {
   })}`;
 
   // The kept profile's bytes, uncompressed, for the bare route that sends the same.
-  const sameBytesFile = join(tmpdir(), `ums-bench-profile-${process.pid}.json`);
   const profileBytes = await fetch(base + profilePath, { headers: { ...headers, 'accept-encoding': 'identity' } });
+  if (!profileBytes.ok)
+    throw new Error(`the month profile answered ${profileBytes.status}: ${await profileBytes.text()}`);
   writeFileSync(sameBytesFile, Buffer.from(await profileBytes.arrayBuffer()));
   bare = await startProcess(
     ['bench/bare-server.ts'],
@@ -197,6 +199,7 @@ try {
   target('mix / tariff read', shown(mix), '>= 0.25', mix >= 0.25);
   console.log('building-year of 5 sources, p50 < 15 ms sequential: measured by bench/cost.ts');
 } finally {
+  rmSync(sameBytesFile, { force: true });
   if (bare) await stopProcess(bare);
   await stopProcess(service);
   await database.drop();

@@ -41,10 +41,12 @@ import { registerTransitionsModule } from './modules/transitions/transitions.mod
 import { demoSamples } from './seed/demo-samples.ts';
 
 /**
- * How much JSON of profiles is kept at most, in characters (bytes: it is ASCII): 64 MB, some 430
- * months of one meter in 30-minute buckets (147 kB each).
+ * How much memory kept profiles take at most: 144 MB, some 430 months of one meter in 30-minute
+ * buckets. Each counts 2.25 times its JSON (147 kB, ASCII): the text, its bytes as sent, and their
+ * brotli and gzip forms (about an eighth each, docs/decisions.md).
  */
-const PROFILE_JSON_KEPT = 64_000_000;
+const PROFILES_KEPT_BYTES = 144_000_000;
+const KEPT_BYTES_PER_JSON_CHARACTER = 2.25;
 /** How many energy-sums of one meter over a range are kept at most (a few hundred bytes each). */
 const ENERGY_SUMS_KEPT = 20_000;
 
@@ -99,7 +101,9 @@ export async function buildApp({
   });
   registerAdmissionGauge(admission, metrics.registry);
   const tariffHistory = createTariffHistoryRecorder();
-  const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
+  const profiles = createVersionedResults(PROFILES_KEPT_BYTES, (profile: JsonText) =>
+    Math.ceil(profile.json.length * KEPT_BYTES_PER_JSON_CHARACTER),
+  );
   const sums = createVersionedResults<EnergyTotals | null>(ENERGY_SUMS_KEPT, () => 1);
   const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 

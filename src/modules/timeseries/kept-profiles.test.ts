@@ -63,8 +63,19 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return value;
 }
 
+/** The meter's energy-sum over MONTH (or range): imported kWh and readings. */
+async function monthSum(meter: Meter, range = MONTH) {
+  const res = await org.member.client.get(`${TIMESERIES}/energy-sum`, {
+    account_id: org.accountId,
+    meter_sn: meter.meter_sn,
+    ...range,
+  });
+  expect(res.status).toBe(200);
+  return [res.body.data.import_kwh, res.body.data.readings];
+}
+
 describe('profiles kept until their meter readings change', () => {
-  it("shows a replaced reading and an added one in a meter's energy profile at once", async () => {
+  it("shows a replaced reading and an added one in a meter's energy profile and energy-sum at once", async () => {
     const meter = await newMeter();
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [
       { ts: at(MONTH.start, 0), import_kwh: 1 },
@@ -72,10 +83,14 @@ describe('profiles kept until their meter readings change', () => {
     ]);
     expect(await imported(meter)).toEqual([1, 2]);
     expect(await imported(meter)).toEqual([1, 2]);
+    expect(await monthSum(meter)).toEqual([3, 2]);
+    expect(await monthSum(meter)).toEqual([3, 2]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 5 }]);
     expect(await imported(meter)).toEqual([1, 5]);
+    expect(await monthSum(meter)).toEqual([6, 2]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 90), import_kwh: 3 }]);
     expect(await imported(meter)).toEqual([1, 5, 3]);
+    expect(await monthSum(meter)).toEqual([9, 3]);
     const byDay = { group_by: 'day', fill: 'zero' };
     expect((await meterProfile(meter, 'energy-profile', byDay))[0].import_kwh).toBe(9);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 60), import_kwh: 4 }]);
@@ -167,32 +182,7 @@ describe('profiles kept until their meter readings change', () => {
   });
 });
 
-/** The meter's energy-sum over MONTH (or range): imported kWh and readings. */
-async function monthSum(meter: Meter, range = MONTH) {
-  const res = await org.member.client.get(`${TIMESERIES}/energy-sum`, {
-    account_id: org.accountId,
-    meter_sn: meter.meter_sn,
-    ...range,
-  });
-  expect(res.status).toBe(200);
-  return [res.body.data.import_kwh, res.body.data.readings];
-}
-
 describe('energy-sums kept until their meter readings change', () => {
-  it("shows a replaced reading and an added one in a meter's energy-sum at once", async () => {
-    const meter = await newMeter();
-    await ingest(org.owner.client, org.accountId, meter.meter_sn, [
-      { ts: at(MONTH.start, 0), import_kwh: 1 },
-      { ts: at(MONTH.start, 30), import_kwh: 2 },
-    ]);
-    expect(await monthSum(meter)).toEqual([3, 2]);
-    expect(await monthSum(meter)).toEqual([3, 2]);
-    await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 5 }]);
-    expect(await monthSum(meter)).toEqual([6, 2]);
-    await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 90), import_kwh: 3 }]);
-    expect(await monthSum(meter)).toEqual([9, 3]);
-  });
-
   it('keeps an energy-sum: a write that does not go through the service is not seen until the meter is written to', async () => {
     const meter = await newMeter();
     // From half past: the readings of its first hour are read as they are, not from the hourly sums.
