@@ -4,17 +4,18 @@
  * Starts the service (seeded with the demo) and the bare Fastify routes as separate processes, then
  * drives each with autocannon at 50 connections: the bare route, the authenticated single-tariff
  * read, a mix of authenticated reads (tariff with items, building blocks list, energy-sum), the demo
- * building's last whole month cost (EXPENSIVE_CONCURRENCY_PER_ORG raised to 64 so that admission
- * does not cap it), a month's 30-minute energy profile of the demo's grid meter as it is kept
- * (asked with `accept-encoding: br, gzip`, then without), a bare route sending the same bytes as
- * that profile uncompressed, and the profile computed on each request (each request another
- * start). Prints each figure with the load average, then each target of issue 31 as a ratio of
+ * building's month cost, each request another period so that it is priced (bills are kept;
+ * EXPENSIVE_CONCURRENCY_PER_ORG raised to 64 so that admission does not cap it), a month's
+ * 30-minute energy profile of the demo's grid meter as it is kept (asked with `accept-encoding:
+ * br, gzip`, then without), a bare route sending the same bytes as that profile uncompressed, and
+ * the profile computed on each request (each request another period). Prints each figure with the load average, then each target of issue 31 as a ratio of
  * this run with PASS or FAIL.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { VARY_PERIOD } from './flood.ts';
 import { freshDatabase, machine, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 30);
@@ -126,16 +127,6 @@ try {
     { PORT: BARE_PORT, SAME_BYTES_FILE: sameBytesFile },
     `http://127.0.0.1:${BARE_PORT}/bare`,
   );
-  // The same month each request, from another start (a second earlier each time): never kept before.
-  let coldRequests = 0;
-  const coldPath = () =>
-    `/api/v1/timeseries/electricity/energy-profile?${new URLSearchParams({
-      ...month,
-      start: new Date(monthStart.getTime() - 1000 * ++coldRequests).toISOString(),
-      meter_sn: 'DEMO-GRID-001',
-      bucket_minutes: '30',
-    })}`;
-
   console.log(`machine: ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s each; service on PostgreSQL`);
   console.log(
     `load average before the runs: ${loadavg()
@@ -143,6 +134,13 @@ try {
       .join(', ')}`,
   );
   const compressed = { ...headers, 'accept-encoding': 'br, gzip' };
+  // Each request a period of its own (a minute earlier each time): never kept, priced or computed anew.
+  const eachAnotherPeriod = (path: string): autocannon.Options => ({
+    url: base,
+    headers,
+    workers: 1,
+    requests: [{ method: 'GET', path, setupRequest: VARY_PERIOD }],
+  });
   const runs = {
     bare: await run('bare Fastify route', { url: `http://127.0.0.1:${BARE_PORT}/bare` }),
     tariff: await run('tariff with items (authenticated)', { url: `${base}${tariffPath}`, headers }),
@@ -155,7 +153,7 @@ try {
         { method: 'GET', path: sumPath },
       ],
     }),
-    cost: await run("demo building's month cost", { url: base + costPath, headers }),
+    cost: await run("demo building's month cost, each request another period", eachAnotherPeriod(costPath)),
     keptCompressed: await run('month profile (30 min), kept, br/gzip accepted', {
       url: base + profilePath,
       headers: compressed,
@@ -164,11 +162,7 @@ try {
     sameBytes: await run('bare route sending the same bytes, uncompressed', {
       url: `http://127.0.0.1:${BARE_PORT}/same-bytes`,
     }),
-    cold: await run('month profile (30 min), computed each request', {
-      url: base,
-      headers,
-      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: coldPath() }) }],
-    }),
+    cold: await run('month profile (30 min), computed each request', eachAnotherPeriod(profilePath)),
   };
   for (const r of Object.values(runs)) {
     console.log(
