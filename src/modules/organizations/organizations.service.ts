@@ -6,7 +6,7 @@ import { type AccessGuard, roleAllows } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { organizationsRepository as repo } from './organizations.repository.ts';
-import type { OrganizationChanges } from './organizations.schemas.ts';
+import type { AddMember, OrganizationChanges } from './organizations.schemas.ts';
 
 export interface OrganizationsDeps {
   db: Database;
@@ -101,17 +101,32 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
       return repo.listMembers(db, id, list);
     },
 
-    async addMember(auth: AuthContext, id: string, body: { userId: string; role: Role }) {
+    async addMember(auth: AuthContext, id: string, body: AddMember) {
       const { role } = await access(auth, id, 'write');
       assertMayManage(role, body.role);
-      if (!(await repo.userExists(db, body.userId))) throw notFound('User');
+      const userId = await repo.userIdOf(db, body);
+      if (!userId) throw notFound('User');
       const member = await db.transaction(async (tx) => {
         assertMayManage(await lockedRole(tx, auth, id, 'write'), body.role);
         await membershipsChange(tx, id);
-        return repo.insertMember(tx, id, body.userId, body.role);
+        return repo.insertMember(tx, id, userId, body.role);
       });
       if (!member) throw conflict('The user is already a member of this organization');
       return member;
+    },
+
+    async changeMemberRole(auth: AuthContext, id: string, userId: string, newRole: Role) {
+      await access(auth, id, 'write');
+      return db.transaction(async (tx) => {
+        const role = await lockedRole(tx, auth, id, 'write');
+        const member = await repo.findMember(tx, id, userId);
+        if (!member) throw notFound('Member');
+        if (member.is_primary_owner) throw conflict("The primary owner's role cannot be changed");
+        assertMayManage(role, member.role);
+        assertMayManage(role, newRole);
+        await membershipsChange(tx, id);
+        return repo.updateMemberRole(tx, id, userId, newRole);
+      });
     },
 
     async removeMember(auth: AuthContext, id: string, userId: string) {
