@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { session } from './api/session.ts';
 import { Loading } from './components/status.tsx';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
@@ -10,12 +10,24 @@ import { SignInPage } from './pages/sign-in.tsx';
 import { TariffPage } from './pages/tariff.tsx';
 import { TariffsPage } from './pages/tariffs.tsx';
 import { UploadPage } from './pages/upload.tsx';
+import {
+  DashboardConfigPage,
+  EditBlockPage,
+  EditMeterPage,
+  EditTariffPage,
+  NewBlockPage,
+  NewMeterPage,
+  NewOrganizationPage,
+  NewTariffPage,
+  OrganizationPage,
+} from './setup/lazy-pages.tsx';
 
 const NAV = [
   { href: '/buildings', label: 'Buildings', section: /^\/(buildings|meters)/ },
   { href: '/tariffs', label: 'Tariffs', section: /^\/tariffs/ },
   { href: '/catalogue', label: 'Catalogue', section: /^\/catalogue/ },
   { href: '/upload', label: 'Upload readings', section: /^\/upload/ },
+  { href: '/organization', label: 'Organization', section: /^\/organization/ },
 ];
 
 function Redirect({ to }: { to: string }) {
@@ -31,13 +43,22 @@ const PAGES: [string, (params: Params) => ReactNode][] = [
   ['/sign-in', () => <Redirect to="/buildings" />],
   ['/sign-up', () => <Redirect to="/buildings" />],
   ['/buildings', () => <BuildingsPage />],
+  ['/buildings/new', () => <NewBlockPage />],
+  ['/buildings/:id/edit', ({ id }) => <EditBlockPage id={Number(id)} />],
+  ['/buildings/:id/meters/new', ({ id }) => <NewMeterPage blockId={Number(id)} />],
+  ['/buildings/:id/dashboard', ({ id }) => <DashboardConfigPage blockId={Number(id)} />],
   ['/buildings/:id', ({ id }) => <BuildingsPage id={id} />],
+  ['/meters/:id/edit', ({ id }) => <EditMeterPage id={Number(id)} />],
   ['/meters/:id', ({ id }) => <MeterPage id={Number(id)} />],
   ['/tariffs', () => <TariffsPage />],
+  ['/tariffs/new', () => <NewTariffPage />],
+  ['/tariffs/:id/edit', ({ id }) => <EditTariffPage id={Number(id)} />],
   ['/tariffs/:id', ({ id }) => <TariffPage id={Number(id)} source="organization" />],
   ['/catalogue', () => <CataloguePage />],
   ['/catalogue/:id', ({ id }) => <TariffPage id={Number(id)} source="catalogue" />],
   ['/upload', () => <UploadPage />],
+  ['/organization', () => <OrganizationPage />],
+  ['/organizations/new', () => <NewOrganizationPage />],
 ];
 
 function Page({ path }: { path: string }) {
@@ -115,7 +136,9 @@ function Shell() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page key={current.id} path={path} />
+        <Suspense fallback={<Loading label="Loading the page…" />}>
+          <Page key={current.id} path={path} />
+        </Suspense>
       </main>
     </>
   );

@@ -12,6 +12,8 @@ interface OrganizationState {
   /** The zone of the organization's tariffs, else the browser's (extensions §11.8). */
   tz: string;
   select(id: string): void;
+  /** Loads the organizations again (after one was created or renamed). */
+  reload(): void;
   canWrite: boolean;
 }
 
@@ -48,11 +50,13 @@ function WithZone({
   organizations,
   current,
   select,
+  reload,
   children,
 }: {
   organizations: Organization[];
   current: Organization;
   select: (id: string) => void;
+  reload: () => void;
   children: ReactNode;
 }) {
   const zone = useResource(() => tariffTimeZone(current.id), [current.id]);
@@ -64,10 +68,11 @@ function WithZone({
             current,
             tz: zone.data,
             select,
+            reload,
             canWrite: current.role === 'OWNER' || current.role === 'ADMIN',
           }
         : null,
-    [organizations, current, zone.data, select],
+    [organizations, current, zone.data, select, reload],
   );
   return (
     <Async resource={zone} label="Loading the organization…">
@@ -90,7 +95,7 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
         const current = list.find((o) => o.id === chosen) ?? initialChoice(list);
         if (!current) return <p>You are not a member of any organization.</p>;
         return (
-          <WithZone organizations={list} current={current} select={select}>
+          <WithZone organizations={list} current={current} select={select} reload={organizations.reload}>
             {children}
           </WithZone>
         );

@@ -67,6 +67,12 @@ export async function read<T>(call: Call): Promise<T> {
   return (await envelope<T>(call)).data;
 }
 
+/** A change that answers nothing (204); an ApiError when refused. */
+export async function done(call: Call): Promise<void> {
+  const { error, response } = await call;
+  if (!response.ok) throw apiErrorOf(response.status, error);
+}
+
 /** Every row of a paginated list (pages of 100). */
 export async function readAll<T>(page: (page: number) => Call): Promise<T[]> {
   const rows: T[] = [];

@@ -76,3 +76,11 @@ export type BillMonth = Item<Bill['months']>;
 export type Bill = Data<'/api/v1/tariffs/{id}/cost'>;
 
 export type BuildingCost = Data<'/api/v1/building_blocks/{id}/energy-cost'>;
+
+export type Member = Item<Data<'/api/v1/organizations/{id}/members'>>;
+
+export type Role = Member['role'];
+
+export type Dso = Item<Data<'/api/v1/dsos'>>;
+
+export type Transition = Data<'/api/v1/tariffs/{id}/transitions'>;

@@ -7,6 +7,7 @@ import { lastMonths } from '../lib/ranges.ts';
 import { Link } from '../lib/router.tsx';
 import { addMonths, instantOf } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { MeterTariffOffer } from '../setup/meter-tariff-offer.tsx';
 import { Chart } from './chart.tsx';
 import { Async } from './status.tsx';
 
@@ -102,6 +103,7 @@ function SourceBills({ source, types, tz }: { source: SourceMonth; types: Map<st
     return (
       <li>
         <strong>{name}</strong>: not priced. <span className="muted">{source.reason}</span>
+        {source.reason === 'No tariff configured' && <MeterTariffOffer source={source.source} />}
       </li>
     );
   }

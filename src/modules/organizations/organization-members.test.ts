@@ -63,7 +63,6 @@ describe("changing a member's role", () => {
     const other = await registerUser(t.app);
     await addMember(r.owner, r.accountId, other, 'OWNER');
     const url = (id: string) => `${base}/${r.accountId}/members/${id}`;
-    // biome-ignore lint/suspicious/noExplicitAny: the answers' bodies are read as JSON.
     const cases: [{ status: number; body: any }, number, string][] = [
       [await r.admin.client.put(url(r.member.id), { role: 'OWNER' }), 403, 'Only an OWNER may manage owners'],
       [await r.admin.client.put(url(other.id), { role: 'MEMBER' }), 403, 'Only an OWNER may manage owners'],
