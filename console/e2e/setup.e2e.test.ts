@@ -192,11 +192,12 @@ describe.runIf(chromiumInstalled())('setting up in the console', () => {
     await page.getByLabel('Role', { exact: true }).selectOption('ADMIN');
     await page.getByRole('button', { name: 'Add member' }).click();
     const row = page.locator(`tr[data-email="${COLLEAGUE}"]`);
-    const role = row.getByLabel(`Role of ${COLLEAGUE}`);
+    const role = row.getByLabel(`Role of ${COLLEAGUE}`, { exact: true });
     await role.waitFor();
     expect(await role.inputValue()).toBe('ADMIN');
 
     await role.selectOption('MEMBER');
+    await row.getByRole('button', { name: `Change role of ${COLLEAGUE}` }).click();
     await expect
       .poll(async () => (await api(`/api/v1/organizations/${accountId}/members?query=${COLLEAGUE}`))[0]?.role)
       .toBe('MEMBER');
@@ -213,13 +214,39 @@ describe.runIf(chromiumInstalled())('setting up in the console', () => {
     );
   });
 
-  it('shows the refusal to delete a block with a meter as a plain sentence', async () => {
+  it('shows the refusals of a move into its own block and of deleting a block with a meter as plain sentences', async () => {
+    await visit(page, base, `/buildings/${blockId}`);
+    await page.getByRole('link', { name: 'New building block under Karoo House' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('First floor');
+    for (const [label, value] of [
+      ['Address', '12 Long Street'],
+      ['City', 'Cape Town'],
+      ['Province or state', 'Western Cape'],
+      ['Postal code', '8001'],
+    ] as const) {
+      await page.getByLabel(label).fill(value);
+    }
+    await page.getByRole('button', { name: 'Create building block' }).click();
+    await page.getByRole('heading', { level: 1, name: 'First floor' }).waitFor();
+    const floorId = idInUrl(/\/buildings\/(\d+)$/);
+    expect((await api(`/api/v1/building_blocks/${floorId}?account_id=${accountId}`)).parent_id).toBe(blockId);
+
     await visit(page, base, `/buildings/${blockId}/edit`);
-    await page.getByRole('button', { name: 'Delete Karoo House' }).click();
+    await page.getByLabel('Part of').selectOption({ label: 'First floor' });
+    await page.getByRole('button', { name: 'Save building block' }).click();
     expect(await textOf(page.getByRole('alert'))).toBe(
+      'A building block cannot be moved under itself or under one of its own blocks.',
+    );
+
+    await page.getByRole('button', { name: 'Delete Karoo House' }).click();
+    await page.getByText('This building block still has blocks or meters under it.', { exact: false }).waitFor();
+    expect(await textOf(page.locator('section[aria-labelledby="delete-block-heading"] [role="alert"]'))).toBe(
       'This building block still has blocks or meters under it. Move or delete them first, then delete the block.',
     );
-    expect((await api(`/api/v1/building_blocks/${blockId}?account_id=${accountId}`)).name).toBe('Karoo House');
+    expect(await api(`/api/v1/building_blocks/${blockId}?account_id=${accountId}`)).toMatchObject({
+      name: 'Karoo House',
+      parent_id: null,
+    });
   });
 
   it('saves another time-of-use schedule for the tariff and draws its grid', async () => {

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { api, read } from '../api/client.ts';
 import type { Tariff, TariffItem, TariffItemType } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
-import { titleCase } from '../lib/format.ts';
+import { formatPrice, titleCase } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
 import { Link } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
@@ -32,10 +32,21 @@ function ItemEditor({
   onSaved: () => void;
 }) {
   const name = `${itemName(types, item.item_type_code)}, ${titleCase(item.season)}`;
+  const currency = tariff.currency;
+  const unit = item.unit ?? types.get(item.item_type_code)?.unit ?? '';
   return (
     <li data-item={item.item_type_code}>
       <details>
-        <summary>Edit {name}</summary>
+        <summary>
+          Edit {name}
+          <span className="muted">
+            {' '}
+            ·{' '}
+            {item.tariff_blocks.length > 0
+              ? `${item.tariff_blocks.length} tiers`
+              : `${formatPrice(item.price)} ${currency} per ${unit}`}
+          </span>
+        </summary>
         <EditItem tariff={tariff} item={item} types={types} onSaved={onSaved} />
         {(tariff.tariff_type === 'BLOCK' || item.tariff_blocks.length > 0) && (
           <>

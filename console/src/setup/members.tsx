@@ -22,6 +22,7 @@ function MemberRow({ member, onChanged }: { member: Member; onChanged: () => voi
     onChanged();
   });
   const roleId = `role-${member.user_id}`;
+  const mayChange = canWrite && !member.is_primary_owner;
   return (
     <tr data-email={member.email}>
       <th scope="row" style={{ fontWeight: 400 }}>
@@ -29,21 +30,29 @@ function MemberRow({ member, onChanged }: { member: Member; onChanged: () => voi
         {member.is_primary_owner && <span className="muted"> (created the organization)</span>}
       </th>
       <td>
-        <label htmlFor={roleId} className="visually-hidden">
-          Role of {member.email}
-        </label>
-        <select
-          id={roleId}
-          value={member.role}
-          disabled={!canWrite || member.is_primary_owner || change.busy}
-          onChange={(e) => void change.run(e.target.value as Role)}
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void change.run(new FormData(e.currentTarget).get('role') as Role);
+          }}
         >
-          {ROLE_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
+          <label htmlFor={roleId} className="visually-hidden">
+            Role of {member.email}
+          </label>
+          <select id={roleId} name="role" defaultValue={member.role} disabled={!mayChange}>
+            {ROLE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          {mayChange && (
+            <button type="submit" className="secondary" disabled={change.busy}>
+              Change role<span className="visually-hidden"> of {member.email}</span>
+            </button>
+          )}
+        </form>
         <Refusal error={change.error} />
       </td>
       <td>

@@ -1,13 +1,13 @@
 import { ApiError } from '../api/errors.ts';
 
-/** What the API says, told as a sentence for someone who does not know its field names or codes. */
+/** What the API says, told as a sentence for someone who does not know its field names or codes: each pattern matches the whole text. */
 const SENTENCES: [RegExp, string][] = [
   [
     /^The building block has child blocks or meters$/,
     'This building block still has blocks or meters under it. Move or delete them first, then delete the block.',
   ],
   [
-    /^parent_id: A building block cannot be its own parent/,
+    /^parent_id: A building block cannot be its own parent.*$/,
     'A building block cannot be moved under itself or under one of its own blocks.',
   ],
   [
@@ -15,7 +15,7 @@ const SENTENCES: [RegExp, string][] = [
     'Another meter already has this serial number: each serial is unique.',
   ],
   [
-    /^The meter has readings/,
+    /^The meter has readings.*$/,
     'This meter has readings. Deleting it would delete them too, so the console does not delete it.',
   ],
   [/^The tariff is still referenced by (.*)$/, 'This tariff is still used ($1). Choose another tariff there first.'],
@@ -29,12 +29,12 @@ const SENTENCES: [RegExp, string][] = [
   [/^The primary owner cannot be removed$/, 'The person who created the organization cannot be removed from it.'],
   [/^The primary owner's role cannot be changed$/, 'The person who created the organization stays its owner.'],
   [
-    /^The organization has dependent records/,
+    /^The organization has dependent records.*$/,
     'The organization still has building blocks, meters or tariffs. Delete them first.',
   ],
   [/^successor_id: A tariff cannot be its own successor$/, 'A tariff cannot be followed by itself.'],
   [
-    /^successor_id: The transition would form a cycle/,
+    /^successor_id: The transition would form a cycle.*$/,
     'That successor already leads back to this tariff: the chain of tariffs would go round in a circle.',
   ],
   [/^The tariff already has a successor transition$/, 'This tariff already has a transition to a successor.'],

@@ -60,7 +60,7 @@ function TariffFields({ tariff, references }: { tariff?: Tariff; references: Tar
         name="tou_schedule_id"
         options={references.schedules.map((s) => ({
           value: String(s.id),
-          label: `${s.name}, version ${s.version}${s.dso ? ` (${s.dso.name})` : ""}`,
+          label: `${s.name}, version ${s.version}${s.dso ? ` (${s.dso.name})` : ''}`,
         }))}
         defaultValue={String(tariff?.tou_schedule_id ?? 3)}
         hint="Which hours are peak, standard and off-peak; used by time-of-use tariffs only."
