@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { buildingEnergyProfile } from '../adapters/building-energy.ts';
-import { ApiError, api, read, readAll } from '../api/client.ts';
-import type { BuildingBlock, DashboardConfig, Meter } from '../api/models.ts';
+import { api, readAll } from '../api/client.ts';
+import type { BuildingBlock, Meter } from '../api/models.ts';
 import { EnergyChart, seriesOf } from '../components/energy-chart.tsx';
 import { MonthlyCostSection } from '../components/monthly-cost.tsx';
 import { RangePicker } from '../components/range-picker.tsx';
@@ -12,6 +12,7 @@ import { lastDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
 import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
+import { loadConfig } from '../setup/dashboard-config.ts';
 import { DashboardBlock } from '../setup/meter-tariff-offer.tsx';
 
 const WIDE = window.matchMedia('(min-width: 900px)');
@@ -126,18 +127,7 @@ function Dashboard({ block }: { block: BuildingBlock }) {
   // The energy chart first: pricing the months takes longer, and the database serves one at a time.
   const [energySettled, setEnergySettled] = useState(false);
   const settle = useCallback(() => setEnergySettled(true), []);
-  const config = useResource(
-    () =>
-      read<DashboardConfig>(
-        api.GET('/api/v1/building_blocks/{id}/config', {
-          params: { path: { id: block.id }, query: { account_id: current.id } },
-        }),
-      ).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }),
-    [block.id, current.id],
-  );
+  const config = useResource(() => loadConfig(block.id, current.id), [block.id, current.id]);
   const dashboardBlock = useMemo(
     () => ({ blockId: block.id, configChanged: config.reload }),
     [block.id, config.reload],

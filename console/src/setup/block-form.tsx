@@ -7,18 +7,10 @@ import { Link, navigate, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { allBlocks } from './blocks.ts';
+import { BUILDING_TYPES } from './enums.ts';
 import { Choice, Field, numberOf, optionsOf, Refusal, SetupForm, textOf, useAction } from './form-kit.tsx';
 
-const BUILDING_TYPES = [
-  'COMMERCIAL',
-  'RESIDENTIAL',
-  'INDUSTRIAL',
-  'MIXED_USE',
-  'PUBLIC',
-  'AGRICULTURAL',
-  'OTHER',
-] as const;
-type BuildingType = (typeof BUILDING_TYPES)[number];
+type BuildingType = BuildingBlock['building_type'];
 
 /** The fields a block is created or edited with. */
 function blockFields(data: FormData) {

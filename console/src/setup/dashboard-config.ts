@@ -1,18 +1,15 @@
-import { ApiError, api, read } from '../api/client.ts';
+import { api, read, readOrNull } from '../api/client.ts';
 import type { DashboardConfig, EnergySource } from '../api/models.ts';
 
 export type ConfigChanges = Partial<Record<`${EnergySource}_meter_id` | `${EnergySource}_tariff_id`, number | null>>;
 
 /** The block's dashboard config, or null when it has none. */
 export function loadConfig(blockId: number, accountId: string): Promise<DashboardConfig | null> {
-  return read<DashboardConfig>(
+  return readOrNull<DashboardConfig>(
     api.GET('/api/v1/building_blocks/{id}/config', {
       params: { path: { id: blockId }, query: { account_id: accountId } },
     }),
-  ).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  });
+  );
 }
 
 /** Creates the config or changes the fields given (the others stay). */

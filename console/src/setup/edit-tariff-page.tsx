@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { api, read } from '../api/client.ts';
-import type { Tariff, TariffItem, TariffItemType } from '../api/models.ts';
+import type { Tariff, TariffItemType } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { formatPrice, titleCase } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
@@ -8,7 +8,7 @@ import { Link } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { TouGrids } from '../tariffs/tou-grid-view.tsx';
-import { AddItem, EditItem } from './item-form.tsx';
+import { AddItem, EditItem, type ItemProps } from './item-form.tsx';
 import { TariffFactsForm, type TariffReferences, tariffReferences } from './tariff-form.tsx';
 import { allTariffs } from './tariff-options.ts';
 import { TiersForm } from './tiers-form.tsx';
@@ -20,17 +20,7 @@ interface Loaded extends TariffReferences {
   tariffs: Tariff[];
 }
 
-function ItemEditor({
-  tariff,
-  item,
-  types,
-  onSaved,
-}: {
-  tariff: Tariff;
-  item: TariffItem;
-  types: Map<string, TariffItemType>;
-  onSaved: () => void;
-}) {
+function ItemEditor({ tariff, item, types, onSaved }: ItemProps) {
   const name = `${itemName(types, item.item_type_code)}, ${titleCase(item.season)}`;
   const currency = tariff.currency;
   const unit = item.unit ?? types.get(item.item_type_code)?.unit ?? '';

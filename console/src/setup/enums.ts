@@ -1,4 +1,4 @@
-import type { Meter, Tariff, TariffItem } from '../api/models.ts';
+import type { BuildingBlock, Meter, Tariff, TariffItem } from '../api/models.ts';
 
 /** The values the API accepts, typed by its OpenAPI document so that a value it does not know fails to compile. */
 export const METER_TYPES: Meter['meter_type'][] = [
@@ -23,3 +23,12 @@ export const DEMAND_BASES: NonNullable<TariffItem['demand_basis']>[] = [
   'EXCESS',
 ];
 export const PERIODS: NonNullable<TariffItem['demand_periods']>[number][] = ['PEAK', 'STANDARD', 'OFF_PEAK'];
+export const BUILDING_TYPES: BuildingBlock['building_type'][] = [
+  'COMMERCIAL',
+  'RESIDENTIAL',
+  'INDUSTRIAL',
+  'MIXED_USE',
+  'PUBLIC',
+  'AGRICULTURAL',
+  'OTHER',
+];

@@ -122,18 +122,16 @@ export function AddItem({ tariff, types, onSaved }: { tariff: Tariff; types: Typ
   );
 }
 
-/** "Edit item": its fields saved in place, or the item deleted. */
-export function EditItem({
-  tariff,
-  item,
-  types,
-  onSaved,
-}: {
+/** An item of a tariff, with the item types, and what to do once it changed. */
+export interface ItemProps {
   tariff: Tariff;
   item: TariffItem;
   types: Types;
   onSaved: () => void;
-}) {
+}
+
+/** "Edit item": its fields saved in place, or the item deleted. */
+export function EditItem({ tariff, item, types, onSaved }: ItemProps) {
   const { current } = useOrganization();
   const path = { id: tariff.id, itemId: item.id };
   const save = async (data: FormData) => {

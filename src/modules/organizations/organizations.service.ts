@@ -57,6 +57,26 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
     return role;
   }
 
+  /**
+   * Within a transaction that changes a member: the caller's role, once the member is found (404),
+   * is not the primary owner (409 with the refusal given) and may be managed by the caller (403).
+   */
+  async function lockedMemberChange(
+    tx: Executor,
+    auth: AuthContext,
+    id: string,
+    userId: string,
+    primaryOwnerRefusal: string,
+  ): Promise<Role> {
+    const role = await lockedRole(tx, auth, id, 'write');
+    const member = await repo.findMember(tx, id, userId);
+    if (!member) throw notFound('Member');
+    if (member.is_primary_owner) throw conflict(primaryOwnerRefusal);
+    assertMayManage(role, member.role);
+    await membershipsChange(tx, id);
+    return role;
+  }
+
   return {
     async create(auth: AuthContext, body: { name: string; primary_owner_user_id: string }) {
       if (body.primary_owner_user_id !== auth.userId) throw forbidden('primary_owner_user_id must be the caller');
@@ -118,13 +138,8 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
     async changeMemberRole(auth: AuthContext, id: string, userId: string, newRole: Role) {
       await access(auth, id, 'write');
       return db.transaction(async (tx) => {
-        const role = await lockedRole(tx, auth, id, 'write');
-        const member = await repo.findMember(tx, id, userId);
-        if (!member) throw notFound('Member');
-        if (member.is_primary_owner) throw conflict("The primary owner's role cannot be changed");
-        assertMayManage(role, member.role);
+        const role = await lockedMemberChange(tx, auth, id, userId, "The primary owner's role cannot be changed");
         assertMayManage(role, newRole);
-        await membershipsChange(tx, id);
         return repo.updateMemberRole(tx, id, userId, newRole);
       });
     },
@@ -132,12 +147,7 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
     async removeMember(auth: AuthContext, id: string, userId: string) {
       await access(auth, id, 'write');
       await db.transaction(async (tx) => {
-        const role = await lockedRole(tx, auth, id, 'write');
-        const member = await repo.findMember(tx, id, userId);
-        if (!member) throw notFound('Member');
-        if (member.is_primary_owner) throw conflict('The primary owner cannot be removed');
-        assertMayManage(role, member.role);
-        await membershipsChange(tx, id);
+        await lockedMemberChange(tx, auth, id, userId, 'The primary owner cannot be removed');
         await repo.deleteMember(tx, id, userId);
       });
     },
