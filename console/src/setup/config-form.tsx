@@ -8,10 +8,10 @@ import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { allBlocks, allMeters } from './blocks.ts';
 import { type ConfigChanges, loadConfig, saveConfig } from './dashboard-config.ts';
-import { Refusal, useAction } from './form-kit.tsx';
+import { Choice, Refusal, useAction } from './form-kit.tsx';
 import { allTariffs, tariffOptions } from './tariff-options.ts';
 
-type Choice = { meter: string; tariff: string };
+type SourceChoice = { meter: string; tariff: string };
 
 const idText = (id: number | null | undefined) => (id === null || id === undefined ? '' : String(id));
 
@@ -23,10 +23,10 @@ function SourceFields({
   onChange,
 }: {
   source: EnergySource;
-  choice: Choice;
+  choice: SourceChoice;
   meters: Meter[];
   tariffs: Tariff[];
-  onChange: (choice: Choice) => void;
+  onChange: (choice: SourceChoice) => void;
 }) {
   const meter = meters.find((m) => String(m.id) === choice.meter);
   const meterTariff = tariffs.find((t) => t.id === meter?.tariff_id);
@@ -34,34 +34,24 @@ function SourceFields({
   return (
     <fieldset className="source">
       <legend>{name}</legend>
-      <div className="field">
-        <label htmlFor={`${source}-meter`}>{name} meter</label>
-        <select
-          id={`${source}-meter`}
-          value={choice.meter}
-          onChange={(e) => onChange({ ...choice, meter: e.target.value })}
-        >
-          <option value="">None</option>
-          {meters.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name ? `${m.name} (${m.meter_sn})` : m.meter_sn}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${source}-tariff`}>{name} tariff</label>
-        <select
-          id={`${source}-tariff`}
+      <Choice
+        label={`${name} meter`}
+        name={`${source}_meter_id`}
+        options={[
+          { value: '', label: 'None' },
+          ...meters.map((m) => ({ value: String(m.id), label: m.name ? `${m.name} (${m.meter_sn})` : m.meter_sn })),
+        ]}
+        value={choice.meter}
+        onChange={(e) => onChange({ ...choice, meter: e.target.value })}
+      />
+      <div>
+        <Choice
+          label={`${name} tariff`}
+          name={`${source}_tariff_id`}
+          options={tariffOptions(tariffs)}
           value={choice.tariff}
           onChange={(e) => onChange({ ...choice, tariff: e.target.value })}
-        >
-          {tariffOptions(tariffs).map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
+        />
         {meterTariff && String(meterTariff.id) !== choice.tariff && (
           <p className="hint">
             The meter's own tariff is {meterTariff.name}.{' '}
@@ -98,7 +88,7 @@ function ConfigForm({
           s,
           { meter: idText(config?.[`${s}_meter_id`]), tariff: idText(config?.[`${s}_tariff_id`]) },
         ]),
-      ) as Record<EnergySource, Choice>,
+      ) as Record<EnergySource, SourceChoice>,
   );
   const save = useAction(async () => {
     const changes: ConfigChanges = {};
