@@ -1,5 +1,6 @@
 /** What the flood benchmarks share: the seeded service, the demo stretched to a year, open-loop measuring clients, summaries. */
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { COMBINE_ROLLUPS, ROLLUP_COLUMNS, ROLLUP_SOURCES } from '../src/modules/timeseries/rollup-sql.ts';
 import { freshDatabase, percentile, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
@@ -79,10 +80,21 @@ function timedGet(url: string, token: string, agent: http.Agent): Promise<{ ms: 
 }
 
 /**
- * Requests at a fixed rate whatever the answers' latency (open loop), as one client with its own
- * keep-alive connections; latencies in ms, sorted, and statuses.
+ * autocannon's setupRequest giving each request of a flood of costs a period of its own (the service
+ * keeps bills: repeating one period would measure the kept answer, not the pricing).
  */
-export async function atFixedRate(url: string, token: string, seconds: number, ratePerS: number) {
+export const VARY_PERIOD = fileURLToPath(new URL('./vary-period.cjs', import.meta.url));
+
+/**
+ * GETs of url (or of url(i) for the i-th request) at a fixed rate whatever the answers' latency
+ * (open loop), as one client with its own keep-alive connections; latencies in ms, sorted, and statuses.
+ */
+export async function atFixedRate(
+  url: string | ((i: number) => string),
+  token: string,
+  seconds: number,
+  ratePerS: number,
+) {
   const agent = new http.Agent({ keepAlive: true });
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -92,7 +104,7 @@ export async function atFixedRate(url: string, token: string, seconds: number, r
     const wait = began + (i * 1000) / ratePerS - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     pending.push(
-      timedGet(url, token, agent).then(({ ms, status }) => {
+      timedGet(typeof url === 'string' ? url : url(i), token, agent).then(({ ms, status }) => {
         latencies.push(ms);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }),

@@ -17,6 +17,7 @@ import type { SigningKeys } from './modules/auth/signing-keys.ts';
 import { registerBuildingBlocksModule } from './modules/building-blocks/building-blocks.module.ts';
 import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
+import { createKeptBills } from './modules/cost/kept-bills.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
 import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
@@ -118,7 +119,7 @@ export async function buildApp({
   const tariffAccess = createTariffAccess(db, guard, cache, details);
   registerTariffsModule(app, { db, tariffAccess, details, items: tariffItems, reference });
   registerTariffItemsModule(app, { db, tariffAccess });
-  const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission });
+  const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission, bills: createKeptBills() });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTenantRecoveryModule(app, { db, guard, admission, cost });
   registerTransitionsModule(app, {

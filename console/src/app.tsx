@@ -1,6 +1,8 @@
-import { type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { session } from './api/session.ts';
+import { DisplaySettings } from './components/display-settings.tsx';
 import { Loading } from './components/status.tsx';
+import { locale, subscribeLocale } from './lib/locale.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
 import { OrganizationProvider, useOrganization } from './organization.tsx';
 import { BuildingsPage } from './pages/buildings.tsx';
@@ -22,11 +24,20 @@ import {
   OrganizationPage,
 } from './setup/lazy-pages.tsx';
 
+// The decision pages load when first opened: the first page's bundle stays small.
+const ComparePage = lazy(() => import('./pages/compare.tsx').then((m) => ({ default: m.ComparePage })));
+const InvoicesPage = lazy(() => import('./pages/invoices.tsx').then((m) => ({ default: m.InvoicesPage })));
+const InvoicePage = lazy(() => import('./pages/invoice.tsx').then((m) => ({ default: m.InvoicePage })));
+const RecoveryPage = lazy(() => import('./pages/recovery.tsx').then((m) => ({ default: m.RecoveryPage })));
+
 const NAV = [
   { href: '/buildings', label: 'Buildings', section: /^\/(buildings|meters)/ },
   { href: '/tariffs', label: 'Tariffs', section: /^\/tariffs/ },
   { href: '/catalogue', label: 'Catalogue', section: /^\/catalogue/ },
   { href: '/upload', label: 'Upload readings', section: /^\/upload/ },
+  { href: '/compare', label: 'Compare tariffs', section: /^\/compare/ },
+  { href: '/invoices', label: 'Invoices', section: /^\/invoices/ },
+  { href: '/recovery', label: 'Tenant recovery', section: /^\/recovery/ },
   { href: '/organization', label: 'Organization', section: /^\/organization/ },
 ];
 
@@ -57,6 +68,10 @@ const PAGES: [string, (params: Params) => ReactNode][] = [
   ['/catalogue', () => <CataloguePage />],
   ['/catalogue/:id', ({ id }) => <TariffPage id={Number(id)} source="catalogue" />],
   ['/upload', () => <UploadPage />],
+  ['/compare', () => <ComparePage />],
+  ['/invoices', () => <InvoicesPage />],
+  ['/invoices/:id', ({ id }) => <InvoicePage id={Number(id)} />],
+  ['/recovery', () => <RecoveryPage />],
   ['/organization', () => <OrganizationPage />],
   ['/organizations/new', () => <NewOrganizationPage />],
 ];
@@ -64,7 +79,7 @@ const PAGES: [string, (params: Params) => ReactNode][] = [
 function Page({ path }: { path: string }) {
   for (const [pattern, render] of PAGES) {
     const params = match(pattern, path);
-    if (params) return <>{render(params)}</>;
+    if (params) return <Suspense fallback={<Loading label="Loading the page…" />}>{render(params)}</Suspense>;
   }
   return (
     <>
@@ -98,6 +113,7 @@ function Shell() {
   const { path } = useLocation();
   const { current } = useOrganization();
   const email = session.user()?.email;
+  const tag = useSyncExternalStore(subscribeLocale, locale);
 
   // After a navigation, focus the page so that keyboard and screen reader users start at its top.
   // biome-ignore lint/correctness/useExhaustiveDependencies: it runs on every navigation.
@@ -128,6 +144,7 @@ function Shell() {
           </nav>
           <div className="account">
             <OrganizationSwitcher />
+            <DisplaySettings />
             <span className="muted">{email}</span>
             <button type="button" className="secondary" onClick={() => void session.signOut()}>
               Sign out
@@ -136,6 +153,7 @@ function Shell() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        <Page key={`${current.id} ${tag}`} path={path} />
         <Suspense fallback={<Loading label="Loading the page…" />}>
           <Page key={current.id} path={path} />
         </Suspense>

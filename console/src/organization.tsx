@@ -9,8 +9,12 @@ import { useResource } from './lib/use-resource.ts';
 interface OrganizationState {
   organizations: Organization[];
   current: Organization;
-  /** The zone of the organization's tariffs, else the browser's (extensions §11.8). */
+  /** The zone the reader chose, else the zone of the organization's tariffs, else the browser's (extensions §11.8). */
   tz: string;
+  /** The zone of the organization's tariffs (else the browser's): the default. */
+  tariffZone: string;
+  /** Shows times in a zone (null: the default again), remembered in this browser. */
+  chooseZone(tz: string | null): void;
   select(id: string): void;
   /** Loads the organizations again (after one was created or renamed). */
   reload(): void;
@@ -19,6 +23,7 @@ interface OrganizationState {
 
 const OrganizationContext = createContext<OrganizationState | null>(null);
 const SELECTED_KEY = 'ums.account_id';
+const zoneKey = (accountId: string) => `ums.tz.${accountId}`;
 
 export function useOrganization(): OrganizationState {
   const state = useContext(OrganizationContext);
@@ -60,19 +65,30 @@ function WithZone({
   children: ReactNode;
 }) {
   const zone = useResource(() => tariffTimeZone(current.id), [current.id]);
+  const [chosenZone, setChosenZone] = useState(() => localStorage.getItem(zoneKey(current.id)));
+  const chooseZone = useCallback(
+    (tz: string | null) => {
+      if (tz === null) localStorage.removeItem(zoneKey(current.id));
+      else localStorage.setItem(zoneKey(current.id), tz);
+      setChosenZone(tz);
+    },
+    [current.id],
+  );
   const state = useMemo(
     () =>
       zone.data
         ? {
             organizations,
             current,
-            tz: zone.data,
+            tz: chosenZone !== null && isTimeZone(chosenZone) ? chosenZone : zone.data,
+            tariffZone: zone.data,
+            chooseZone,
             select,
             reload,
             canWrite: current.role === 'OWNER' || current.role === 'ADMIN',
           }
         : null,
-    [organizations, current, zone.data, select, reload],
+    [organizations, current, zone.data, chosenZone, chooseZone, select, reload],
   );
   return (
     <Async resource={zone} label="Loading the organization…">
@@ -95,7 +111,13 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
         const current = list.find((o) => o.id === chosen) ?? initialChoice(list);
         if (!current) return <p>You are not a member of any organization.</p>;
         return (
-          <WithZone organizations={list} current={current} select={select} reload={organizations.reload}>
+          <WithZone
+            key={current.id}
+            organizations={list}
+            current={current}
+            select={select}
+            reload={organizations.reload}
+          >
             {children}
           </WithZone>
         );

@@ -72,4 +72,29 @@ describe('versioned results', () => {
     await results.get([token], 'c', large.compute);
     expect([large.calls(), small.calls()]).toEqual([2, 2]);
   });
+
+  it('with keepOnSecondRequest, keeps a result from the second time its key is asked for', async () => {
+    const results = createVersionedResults(4, sizeOf, { keepOnSecondRequest: { keysRemembered: 2 } });
+    const { compute, calls } = counted();
+    const token = {};
+    await results.get([token], 'k', compute);
+    await results.get([token], 'k', compute);
+    const kept = await results.get([token], 'k', compute);
+    expect(await results.get([token], 'k', compute)).toBe(kept);
+    expect(calls()).toBe(2);
+  });
+
+  it('with keepOnSecondRequest, keeps nothing of keys each asked for once, and forgets the oldest of them', async () => {
+    const results = createVersionedResults(4, sizeOf, { keepOnSecondRequest: { keysRemembered: 2 } });
+    const { compute, calls } = counted();
+    const token = {};
+    await results.get([token], 'kept', compute);
+    await results.get([token], 'kept', compute);
+    for (const key of ['a', 'b', 'c']) await results.get([token], key, compute);
+    // 'kept' stays kept; 'a' was forgotten (2 keys remembered), so its second request keeps nothing yet.
+    await results.get([token], 'kept', compute);
+    await results.get([token], 'a', compute);
+    await results.get([token], 'a', compute);
+    expect(calls()).toBe(7);
+  });
 });

@@ -9,15 +9,36 @@ interface Entry<V> {
 const sameTokens = (a: readonly object[], b: readonly object[]) =>
   a.length === b.length && a.every((token, i) => token === b[i]);
 
+export interface VersionedResultsOptions {
+  /**
+   * Keep a result only once its key has been asked for before (the keys asked for once are
+   * remembered, at most this many): a flood of requests each of its own is then never kept, so it
+   * neither pushes out the results asked for again and again nor fills the heap with garbage.
+   */
+  keepOnSecondRequest?: { keysRemembered: number };
+}
+
 /**
  * Results of expensive reads kept by the versions of the data they were computed from (tokens of
  * ReadCache.version): one is served again while each of its tokens is still the current one, and
  * computed anew once one is not. The results kept add up to at most maxSize (each as sizeOf tells,
  * e.g. in bytes), the least recently used dropped first; a larger one is not kept.
  */
-export function createVersionedResults<V>(maxSize: number, sizeOf: (value: V) => number) {
+export function createVersionedResults<V>(
+  maxSize: number,
+  sizeOf: (value: V) => number,
+  { keepOnSecondRequest }: VersionedResultsOptions = {},
+) {
   // A result is counted once it has come; until then its entry counts 1.
   const entries = new LRUCache<string, Entry<V>>({ maxSize });
+  const askedOnce = keepOnSecondRequest && new LRUCache<string, true>({ max: keepOnSecondRequest.keysRemembered });
+
+  /** Whether the result of key is kept now that it has come. */
+  function keeps(key: string): boolean {
+    if (!askedOnce || askedOnce.delete(key)) return true;
+    askedOnce.set(key, true);
+    return false;
+  }
 
   return {
     /**
@@ -31,11 +52,11 @@ export function createVersionedResults<V>(maxSize: number, sizeOf: (value: V) =>
         tokens,
         result: compute().then((value) => {
           deepFreeze(value);
+          if (entries.peek(key) !== entry) return value;
           // Counted as a new entry (lru-cache keeps an entry's size while its value stays the
           // same object); one larger than maxSize is not kept.
-          if (entries.peek(key) === entry) {
-            entries.set(key, { tokens, result: entry.result }, { size: Math.max(1, sizeOf(value)) });
-          }
+          if (keeps(key)) entries.set(key, { tokens, result: entry.result }, { size: Math.max(1, sizeOf(value)) });
+          else entries.delete(key);
           return value;
         }),
       };

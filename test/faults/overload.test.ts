@@ -7,6 +7,7 @@ import { FORBIDDEN_NOT_MEMBER, failure } from '../helpers/envelopes.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
 import type { Reply } from '../helpers/http.ts';
+import { ownPeriods } from '../helpers/own-periods.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
 import {
   insertBuildingBlock,
@@ -78,8 +79,10 @@ afterAll(async () => {
 
 const period = { start: START, end: '2025-03-04T00:00:00.000Z' };
 
-function buildingCost(client: typeof r.member.client, accountId = r.accountId) {
-  return client.get(`/api/v1/building_blocks/${blockId}/energy-cost`, { account_id: accountId, ...period });
+const heldPeriod = ownPeriods(period.start, period.end);
+
+function buildingCost(client: typeof r.member.client, accountId = r.accountId, costPeriod = period) {
+  return client.get(`/api/v1/building_blocks/${blockId}/energy-cost`, { account_id: accountId, ...costPeriod });
 }
 
 function tariffCost(client: typeof r.member.client, accountId: string, tariff: number, meterSn: string) {
@@ -116,7 +119,7 @@ function expectTooMany(reply: Reply) {
 /** Runs fn while one building cost of the organization is held in flight; returns that request's reply. */
 async function whileOneInFlight(fn: () => Promise<void>): Promise<Reply> {
   const held = hold();
-  const inFlight = buildingCost(r.member.client);
+  const inFlight = buildingCost(r.member.client, r.accountId, heldPeriod());
   await held.reached;
   try {
     await fn();

@@ -40,6 +40,8 @@ export interface SourceMonth {
 export interface MonthCost extends MonthSpan {
   /** Amount per currency. */
   totals: Record<string, number>;
+  /** Every bill of the month says it had no reading at all: only fixed charges, not a usual bill. */
+  noReadings: boolean;
   /** Every bill of the month is complete: nothing missing, nothing unpriced. */
   complete: boolean;
   sources: SourceMonth[];
@@ -71,7 +73,8 @@ function monthOf(span: MonthSpan, sources: SourceMonth[]): MonthCost {
   const totals: Record<string, number> = {};
   const bills = sources.flatMap((s) => s.bills);
   for (const bill of bills) totals[bill.currency] = cents((totals[bill.currency] ?? 0) + bill.total);
-  return { ...span, totals, complete: bills.every((b) => b.complete), sources };
+  const noReadings = bills.length > 0 && bills.every((b) => b.warnings.includes(`No readings in ${span.month}`));
+  return { ...span, totals, noReadings, complete: bills.every((b) => b.complete), sources };
 }
 
 /** A month of an answer: each source with the part of each bill that falls in the month. */

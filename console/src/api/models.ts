@@ -77,6 +77,22 @@ export type Bill = Data<'/api/v1/tariffs/{id}/cost'>;
 
 export type BuildingCost = Data<'/api/v1/building_blocks/{id}/energy-cost'>;
 
+export type TariffComparison = Data<'/api/v1/building_blocks/{id}/tariff-comparison'>;
+
+export type ComparisonCandidate = Item<TariffComparison['candidates']>;
+
+export type Invoice = Data<'/api/v1/invoices/{id}'>;
+
+export type InvoiceCheck = Data<'/api/v1/invoices/{id}/check'>;
+
+export type TenantRecovery = Data<'/api/v1/building_blocks/{id}/recovery'>;
+
+export type NewInvoice = paths['/api/v1/invoices']['post'] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
+
 export type Member = Item<Data<'/api/v1/organizations/{id}/members'>>;
 
 export type Role = Member['role'];

@@ -1,104 +1,41 @@
 import { useMemo, useState } from 'react';
-import { type MonthBill, type MonthCost, monthlyCost, type SourceMonth } from '../adapters/monthly-cost.ts';
+import { type MonthCost, monthlyCost, type SourceMonth } from '../adapters/monthly-cost.ts';
 import type { TariffItemType } from '../api/models.ts';
-import { counted, formatMoney, formatMonth, formatNumber, formatPrice, titleCase } from '../lib/format.ts';
+import { BILL_CSV_HEADER, billCsvRows } from '../export/bill-csv.ts';
+import { downloadCsv, fileSafe } from '../lib/download.ts';
+import { formatMoney, formatMonth, formatPeriod } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
+import { SOURCE_LABELS } from '../lib/labels.ts';
 import { lastMonths } from '../lib/ranges.ts';
-import { Link } from '../lib/router.tsx';
+import { tariffNames } from '../lib/tariff-names.ts';
 import { addMonths, instantOf } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { MeterTariffOffer } from '../setup/meter-tariff-offer.tsx';
+import { BillTable } from './bill-table.tsx';
 import { Chart } from './chart.tsx';
+import { StatementHeader } from './statement-header.tsx';
 import { Async } from './status.tsx';
 
 const MONTH_CHOICES = [3, 6, 12];
 /** A quarter by default: each month is priced from its readings, which takes a moment per month. */
 const DEFAULT_MONTHS = 3;
 const COLORS = ['#0b5cad', '#9a6700', '#1a7f37', '#7e3fbf'];
+const NO_READINGS_COLOR = '#8c959f';
 
-function BillTable({ bill, types, tz }: { bill: MonthBill; types: Map<string, TariffItemType>; tz: string }) {
-  const period = `${new Date(bill.start).toLocaleDateString(undefined, { timeZone: tz })} – ${new Date(
-    Date.parse(bill.end) - 1,
-  ).toLocaleDateString(undefined, { timeZone: tz })}`;
-  const money = (amount: number) => formatMoney(amount, bill.currency);
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption style={{ textAlign: 'left', padding: '0.25rem 0' }}>
-          Tariff <Link href={`/tariffs/${bill.tariff_id}`}>#{bill.tariff_id}</Link>, meter {bill.meter_sn}, {period}
-          {bill.approximate && ' (approximate)'}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Charge</th>
-            <th scope="col" className="number">
-              Quantity
-            </th>
-            <th scope="col" className="number">
-              Unit price
-            </th>
-            <th scope="col" className="number">
-              Amount
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {bill.lines.map((line) => (
-            <tr key={`${line.item_type_code}-${line.season}-${line.period}-${line.block_index}`}>
-              <th scope="row" style={{ fontWeight: 400 }}>
-                {itemName(types, line.item_type_code)}
-                <span className="muted">
-                  {' '}
-                  · {titleCase(line.season)}
-                  {line.period && ` · ${titleCase(line.period)}`}
-                  {line.block_index !== null && ` · tier ${line.block_index + 1}`}
-                </span>
-              </th>
-              <td className="number">
-                {formatNumber(line.quantity, 2)} {line.unit}
-              </td>
-              <td className="number">{formatPrice(line.unit_price)}</td>
-              <td className="number">{money(line.amount)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          {(
-            [
-              ['Subtotal', bill.subtotal],
-              ['Tax', bill.tax],
-              ['Total', bill.total],
-            ] as const
-          ).map(([name, amount]) => (
-            <tr key={name}>
-              <th scope="row" colSpan={3}>
-                {name}
-              </th>
-              <td className="number" data-amount={amount}>
-                {money(amount)}
-              </td>
-            </tr>
-          ))}
-        </tfoot>
-      </table>
-      {bill.missing_intervals > 0 && (
-        <p className="muted">
-          {counted(bill.missing_intervals, 'interval')} of this meter without a reading: the bill is incomplete.
-        </p>
-      )}
-      {bill.warnings.length > 0 && (
-        <ul className="muted">
-          {bill.warnings.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-function SourceBills({ source, types, tz }: { source: SourceMonth; types: Map<string, TariffItemType>; tz: string }) {
-  const name = `${titleCase(source.source)}${source.meter_sn ? ` (${source.meter_sn})` : ''}`;
+function SourceBills({
+  source,
+  month,
+  types,
+  tz,
+  accountId,
+}: {
+  source: SourceMonth;
+  month: string;
+  types: Map<string, TariffItemType>;
+  tz: string;
+  accountId: string;
+}) {
+  const name = `${SOURCE_LABELS[source.source]}${source.meter_sn ? ` (${source.meter_sn})` : ''}`;
   if (!source.priced) {
     return (
       <li>
@@ -112,7 +49,14 @@ function SourceBills({ source, types, tz }: { source: SourceMonth; types: Map<st
       <h4 style={{ margin: '0.75rem 0 0.25rem' }}>{name}</h4>
       {source.bills.length === 0 && <p className="muted">No bill in this month.</p>}
       {source.bills.map((bill) => (
-        <BillTable key={`${bill.tariff_id}-${bill.start}`} bill={bill} types={types} tz={tz} />
+        <BillTable
+          key={`${bill.tariff_id}-${bill.start}`}
+          bill={bill}
+          month={month}
+          types={types}
+          tz={tz}
+          accountId={accountId}
+        />
       ))}
     </li>
   );
@@ -123,11 +67,53 @@ function moneyTotals(totals: Record<string, number>): string {
   return entries.length === 0 ? 'nothing priced' : entries.map(([c, a]) => formatMoney(a, c)).join(' + ');
 }
 
-function MonthBills({ month, tz }: { month: MonthCost; tz: string }) {
+/** A month's cost, or that it had no readings. */
+const monthSummary = (m: MonthCost) =>
+  m.noReadings ? `no readings (${moneyTotals(m.totals)})` : moneyTotals(m.totals);
+
+/** Every month's bills as a CSV file, one line per charge. */
+async function exportBills(months: MonthCost[], accountId: string, blockName: string) {
+  const bills = months.flatMap((m) => m.sources.flatMap((s) => s.bills));
+  const [names, types] = await Promise.all([
+    tariffNames(
+      bills.map((b) => b.tariff_id),
+      accountId,
+    ),
+    itemTypes(),
+  ]);
+  downloadCsv(
+    `${fileSafe(blockName)}_bills_${months[0]!.month}_${months.at(-1)!.month}.csv`,
+    BILL_CSV_HEADER,
+    billCsvRows(
+      months,
+      (id) => names.get(id)!,
+      (code) => itemName(types, code),
+    ),
+  );
+}
+
+function MonthBills({
+  month,
+  tz,
+  accountId,
+  blockName,
+}: {
+  month: MonthCost;
+  tz: string;
+  accountId: string;
+  blockName: string;
+}) {
   const types = useResource(itemTypes, []);
   const [currency, amount] = Object.entries(month.totals)[0] ?? [];
   return (
-    <section aria-labelledby="bills-heading" data-month={month.month} data-start={month.start} data-end={month.end}>
+    <section
+      aria-labelledby="bills-heading"
+      className="statement"
+      data-month={month.month}
+      data-start={month.start}
+      data-end={month.end}
+    >
+      <StatementHeader title="Electricity bill" subject={blockName} period={formatPeriod(month.start, month.end, tz)} />
       <h3 id="bills-heading">Bills for {formatMonth(month.month)}</h3>
       <p>
         Total:{' '}
@@ -136,13 +122,25 @@ function MonthBills({ month, tz }: { month: MonthCost; tz: string }) {
         </strong>
         {!month.complete && <span className="muted"> (incomplete: see the warnings of each bill)</span>}
       </p>
+      {month.noReadings && (
+        <p className="notice" data-testid="no-readings">
+          No readings in {formatMonth(month.month)}: this bill has only the fixed charges, not the energy used.
+        </p>
+      )}
       <Async resource={types} label="Loading the bills…">
         {(names) => (
           <ul style={{ listStyle: 'none', padding: 0 }}>
             {month.sources
               .filter((s) => s.priced || s.meter_sn !== null || s.reason !== 'No meter and no tariff configured')
               .map((s) => (
-                <SourceBills key={s.source} source={s} types={names} tz={tz} />
+                <SourceBills
+                  key={s.source}
+                  source={s}
+                  month={month.month}
+                  types={names}
+                  tz={tz}
+                  accountId={accountId}
+                />
               ))}
           </ul>
         )}
@@ -158,10 +156,19 @@ function CostChart({ months, tz, onDrawn }: { months: MonthCost[]; tz: string; o
     const [year, month] = months.at(-1)!.month.split('-').map(Number);
     const end = instantOf(addMonths({ year: year!, month: month!, day: 1 }, 1), tz) / 1000;
     const label = (s: number) => formatMonth(months[x.indexOf(s)]?.month ?? '');
+    const total = (m: MonthCost) => Object.values(m.totals).reduce((sum, a) => sum + a, 0);
+    const empty = months.some((m) => m.noReadings);
     return {
       currencies,
-      data: [x, ...currencies.map((c) => months.map((m) => m.totals[c] ?? null))] as [number[], ...(number | null)[][]],
-      series: currencies.map((c, i) => ({ label: c, color: COLORS[i % COLORS.length]! })),
+      data: [
+        x,
+        ...currencies.map((c) => months.map((m) => (m.noReadings ? null : (m.totals[c] ?? null)))),
+        ...(empty ? [months.map((m) => (m.noReadings ? total(m) : null))] : []),
+      ] as [number[], ...(number | null)[][]],
+      series: [
+        ...currencies.map((c, i) => ({ label: c, color: COLORS[i % COLORS.length]! })),
+        ...(empty ? [{ label: 'No readings (fixed charges only)', color: NO_READINGS_COLOR }] : []),
+      ],
       xRange: [x[0]!, end] as [number, number],
       xTicks: { at: x, label },
     };
@@ -170,7 +177,7 @@ function CostChart({ months, tz, onDrawn }: { months: MonthCost[]; tz: string; o
   if (currencies.length === 0) return <p className="muted">No source of this block is priced.</p>;
   return (
     <Chart
-      description={`Cost per month: ${months.map((m) => `${formatMonth(m.month)} ${moneyTotals(m.totals)}`).join('; ')}`}
+      description={`Cost per month: ${months.map((m) => `${formatMonth(m.month)} ${monthSummary(m)}`).join('; ')}`}
       kind="bars"
       tz={tz}
       yLabel={currencies.join(', ')}
@@ -185,11 +192,13 @@ function CostChart({ months, tz, onDrawn }: { months: MonthCost[]; tz: string; o
 export function MonthlyCostSection({
   accountId,
   blockId,
+  blockName,
   tz,
   onDrawn,
 }: {
   accountId: string;
   blockId: number;
+  blockName: string;
   tz: string;
   onDrawn?: () => void;
 }) {
@@ -201,7 +210,7 @@ export function MonthlyCostSection({
   return (
     <section aria-labelledby="cost-heading">
       <h2 id="cost-heading">Monthly cost</h2>
-      <div className="row">
+      <div className="row no-print">
         <div>
           <label htmlFor="cost-months">Months</label>
           <select id="cost-months" value={count} onChange={(e) => setCount(Number(e.target.value))}>
@@ -223,12 +232,24 @@ export function MonthlyCostSection({
                 {months.map((m) => (
                   <li key={m.month}>
                     <button type="button" aria-pressed={m === shown} onClick={() => setChosen(m.month)}>
-                      {formatMonth(m.month)}: {moneyTotals(m.totals)}
+                      {formatMonth(m.month)}: {monthSummary(m)}
                     </button>
                   </li>
                 ))}
               </ul>
-              <MonthBills month={shown} tz={tz} />
+              <div className="row no-print">
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => void exportBills(months, accountId, blockName)}
+                >
+                  Export CSV
+                </button>
+                <button type="button" className="secondary" onClick={() => window.print()}>
+                  Print the bill
+                </button>
+              </div>
+              <MonthBills month={shown} tz={tz} accountId={accountId} blockName={blockName} />
             </>
           );
         }}

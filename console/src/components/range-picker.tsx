@@ -1,9 +1,11 @@
 import { type FormEvent, useId, useState } from 'react';
 import { makeRange, type Range, type RangeKind, rangeAround, shiftRange } from '../lib/ranges.ts';
 import { isoDate, parseIsoDate, today } from '../lib/time.ts';
+import { DateInput } from './date-input.tsx';
 
 const KINDS: { kind: RangeKind; label: string }[] = [
   { kind: 'day', label: 'Day' },
+  { kind: 'last7', label: 'Last 7 days' },
   { kind: 'week', label: 'Week' },
   { kind: 'month', label: 'Month' },
   { kind: 'custom', label: 'Custom' },
@@ -14,7 +16,7 @@ const dateText = (range: Range) =>
     ? isoDate(range.from)
     : `${isoDate(range.from)} to ${isoDate(range.to)}`;
 
-/** Day, week, month or custom days; the period before and after; the period shown, in words. */
+/** Day, last 7 days, week, month or custom days; the period before and after; the period shown, in words. */
 export function RangePicker({ range, onChange }: { range: Range; onChange: (range: Range) => void }) {
   const id = useId();
   const [custom, setCustom] = useState(range.kind === 'custom');
@@ -86,14 +88,8 @@ export function RangePicker({ range, onChange }: { range: Range; onChange: (rang
       )}
       {custom && (
         <form className="row" onSubmit={apply}>
-          <div>
-            <label htmlFor={`${id}-from`}>First day</label>
-            <input id={`${id}-from`} type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />
-          </div>
-          <div>
-            <label htmlFor={`${id}-to`}>Last day</label>
-            <input id={`${id}-to`} type="date" value={to} onChange={(e) => setTo(e.target.value)} required />
-          </div>
+          <DateInput id={`${id}-from`} label="First day" value={from} onChange={setFrom} />
+          <DateInput id={`${id}-to`} label="Last day" value={to} onChange={setTo} />
           <button type="submit">Show</button>
           {invalid && (
             <p className="error" role="alert">

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Tariff } from '../api/models.ts';
 import { titleCase } from '../lib/format.ts';
+import { meterTypeLabel } from '../lib/labels.ts';
 import { Link } from '../lib/router.tsx';
 
 /** Tariffs in a table: name (a link), type, meters, provider and dates, and an action per row. */
@@ -37,7 +38,7 @@ export function TariffTable({
               <th scope="row" style={{ fontWeight: 400 }}>
                 <Link href={hrefOf(t)}>{t.name}</Link>
                 <div className="muted" style={{ fontSize: '0.85rem' }}>
-                  {titleCase(t.meter_type)} · {t.currency}
+                  {meterTypeLabel(t.meter_type)} · {t.currency}
                   {t.is_active ? '' : ' · inactive'}
                 </div>
               </th>

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   bucketStarts,
-  lastDays,
   lastMonths,
+  lastWeekOfDays,
   makeRange,
   queryOfRange,
   rangeAround,
   rangeFromQuery,
+  readingsEnd,
   shiftRange,
 } from './ranges.ts';
 
@@ -38,7 +39,7 @@ describe('chart ranges', () => {
   });
 
   it('reads a custom range from the query, choosing its buckets by its length', () => {
-    const read = (query: string) => rangeFromQuery(new URLSearchParams(query), TZ, () => lastDays(7, TZ));
+    const read = (query: string) => rangeFromQuery(new URLSearchParams(query), TZ, () => lastWeekOfDays(TZ));
     const short = read('range=custom&from=2026-11-01&to=2026-11-07');
     expect(short).toMatchObject({ kind: 'custom', unit: 'hour', end: '2026-11-07T22:00:00.000Z' });
     expect(read('range=custom&from=2026-11-01&to=2026-11-08').unit).toBe('day');
@@ -51,7 +52,24 @@ describe('chart ranges', () => {
       rangeFromQuery(new URLSearchParams(query), TZ, () => rangeAround('month', date, TZ));
     expect(read('range=custom&from=2026-11-05&to=2026-11-01').kind).toBe('day');
     expect(read('range=year').kind).toBe('month');
-    expect(lastDays(7, TZ).unit).toBe('hour');
+    expect(lastWeekOfDays(TZ)).toMatchObject({ kind: 'last7', unit: 'hour' });
+  });
+
+  it('makes the last 7 days up to a day, moves them by 7 days, and names them in the query by their last day', () => {
+    const recent = rangeAround('last7', date, TZ);
+    expect(recent).toMatchObject({
+      kind: 'last7',
+      from: { year: 2026, month: 11, day: 13 },
+      to: date,
+      start: '2026-11-12T22:00:00.000Z',
+      end: '2026-11-19T22:00:00.000Z',
+      unit: 'hour',
+    });
+    expect(shiftRange(recent, -1).to).toEqual({ year: 2026, month: 11, day: 12 });
+    expect(queryOfRange(recent)).toEqual({ range: 'last7', date: '2026-11-19', from: undefined, to: undefined });
+    expect(
+      rangeFromQuery(new URLSearchParams('range=last7&date=2026-11-19'), TZ, () => rangeAround('day', date, TZ)),
+    ).toEqual(recent);
   });
 });
 
@@ -79,5 +97,17 @@ describe('the last months', () => {
       { month: '2026-10', start: '2026-09-30T22:00:00.000Z', end: '2026-10-31T22:00:00.000Z' },
       { month: '2026-11', start: '2026-10-31T22:00:00.000Z', end: '2026-11-22T10:00:00.000Z' },
     ]);
+  });
+});
+
+describe('the end of the readings a chart asks for', () => {
+  const week = rangeAround('week', date, TZ);
+
+  it('is the start of the current hour while the range reaches into the future, as a bill ends', () => {
+    expect(readingsEnd(week, Date.parse('2026-11-19T10:29:59.999Z'))).toBe('2026-11-19T10:00:00.000Z');
+  });
+
+  it("is the range's end once the range is past", () => {
+    expect(readingsEnd(week, Date.parse('2026-12-01T10:00:00Z'))).toBe(week.end);
   });
 });

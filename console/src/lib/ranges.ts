@@ -12,8 +12,11 @@ import {
   weekdayOf,
 } from './time.ts';
 
-/** The periods a chart shows: a day, an ISO week, a calendar month, or the days chosen. */
-export type RangeKind = 'day' | 'week' | 'month' | 'custom';
+/** The periods a chart shows: a day, the last 7 days, an ISO week, a calendar month, or the days chosen. */
+export type RangeKind = 'day' | 'last7' | 'week' | 'month' | 'custom';
+const KINDS: RangeKind[] = ['day', 'last7', 'week', 'month', 'custom'];
+/** The days of a 'last7' range. */
+const RECENT_DAYS = 7;
 /** The calendar unit of a chart's buckets. */
 export type BucketUnit = 'hour' | 'day' | 'month';
 
@@ -34,7 +37,7 @@ const DAILY_DAYS = 100;
 const HOURLY_DAYS = 7;
 
 function unitFor(kind: RangeKind, days: number): BucketUnit {
-  if (kind === 'day' || kind === 'week') return 'hour';
+  if (kind === 'day' || kind === 'week' || kind === 'last7') return 'hour';
   if (kind === 'month') return 'day';
   return days <= HOURLY_DAYS ? 'hour' : days <= DAILY_DAYS ? 'day' : 'month';
 }
@@ -51,8 +54,9 @@ export function makeRange(kind: RangeKind, from: LocalDate, to: LocalDate, tz: s
   };
 }
 
-/** The day, week or month around a date (custom: that day alone). */
+/** The day, week or month around a date, the 7 days up to it (last7), or that day alone (custom). */
 export function rangeAround(kind: RangeKind, anchor: LocalDate, tz: string): Range {
+  if (kind === 'last7') return makeRange(kind, addDays(anchor, 1 - RECENT_DAYS), anchor, tz);
   if (kind === 'week') {
     const monday = addDays(anchor, 1 - weekdayOf(anchor));
     return makeRange(kind, monday, addDays(monday, 6), tz);
@@ -71,18 +75,17 @@ export function shiftRange(range: Range, direction: -1 | 1): Range {
   return makeRange(range.kind, addDays(range.from, days), addDays(range.to, days), range.tz);
 }
 
-/** The last days up to today (a custom range). */
-export function lastDays(days: number, tz: string): Range {
-  const to = today(tz);
-  return makeRange('custom', addDays(to, 1 - days), to, tz);
+/** The last 7 days up to today. */
+export function lastWeekOfDays(tz: string): Range {
+  return rangeAround('last7', today(tz), tz);
 }
 
 /**
- * The range a page's query names (range=day|week|month|custom, date=YYYY-MM-DD, from, to), or
- * the fallback when it names none.
+ * The range a page's query names (range=day|last7|week|month|custom, date=YYYY-MM-DD (last7: the
+ * last day), from, to), or the fallback when it names none.
  */
 export function rangeFromQuery(query: URLSearchParams, tz: string, fallback: () => Range): Range {
-  const kind = (['day', 'week', 'month', 'custom'] as const).find((k) => k === query.get('range'));
+  const kind = KINDS.find((k) => k === query.get('range'));
   if (!kind) return fallback();
   if (kind === 'custom') {
     const from = parseIsoDate(query.get('from'));
@@ -96,7 +99,12 @@ export function rangeFromQuery(query: URLSearchParams, tz: string, fallback: () 
 export function queryOfRange(range: Range): Record<string, string | undefined> {
   return range.kind === 'custom'
     ? { range: 'custom', from: isoDate(range.from), to: isoDate(range.to), date: undefined }
-    : { range: range.kind, date: isoDate(range.from), from: undefined, to: undefined };
+    : {
+        range: range.kind,
+        date: isoDate(range.kind === 'last7' ? range.to : range.from),
+        from: undefined,
+        to: undefined,
+      };
 }
 
 /** The start of every bucket of a range, in milliseconds: hours, local days or local months. */
@@ -125,6 +133,14 @@ export interface MonthSpan {
 
 const HOUR_MS = 3_600_000;
 
+/** The start of the current hour: bills end there, and so do the charts, so that their totals agree. */
+export const lastWholeHour = (now = Date.now()) => Math.floor(now / HOUR_MS) * HOUR_MS;
+
+/** The end of a range's readings: the range's end, or the start of the current hour when that is earlier. */
+export function readingsEnd(range: Pick<Range, 'end'>, now = Date.now()): string {
+  return new Date(Math.min(Date.parse(range.end), lastWholeHour(now))).toISOString();
+}
+
 /** The last `count` months of a zone, oldest first, the current one up to the last whole hour. */
 export function lastMonths(count: number, tz: string, now = Date.now()): MonthSpan[] {
   const { year, month: current } = localParts(now, tz);
@@ -132,10 +148,7 @@ export function lastMonths(count: number, tz: string, now = Date.now()): MonthSp
   return Array.from({ length: count }, (_, i) => {
     const month = addMonths(first, i);
     const start = instantOf(month, tz);
-    const end = Math.min(
-      instantOf(addMonths(month, 1), tz),
-      Math.max(Math.floor(now / HOUR_MS) * HOUR_MS, start + HOUR_MS),
-    );
+    const end = Math.min(instantOf(addMonths(month, 1), tz), Math.max(lastWholeHour(now), start + HOUR_MS));
     return { month: isoMonth(month), start: new Date(start).toISOString(), end: new Date(end).toISOString() };
   });
 }

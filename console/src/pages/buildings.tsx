@@ -1,14 +1,21 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { buildingEnergyProfile } from '../adapters/building-energy.ts';
 import { api, readAll } from '../api/client.ts';
-import type { BuildingBlock, Meter } from '../api/models.ts';
+import {
+  type BuildingBlock,
+  type DashboardConfig,
+  ENERGY_SOURCES,
+  type EnergySource,
+  type Meter,
+} from '../api/models.ts';
 import { EnergyChart, seriesOf } from '../components/energy-chart.tsx';
 import { MonthlyCostSection } from '../components/monthly-cost.tsx';
 import { RangePicker } from '../components/range-picker.tsx';
 import { Async, Loading } from '../components/status.tsx';
 import { titleCase } from '../lib/format.ts';
+import { meterTypeLabel } from '../lib/labels.ts';
 import { meterLabel } from '../lib/meters.ts';
-import { lastDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
+import { lastWeekOfDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
 import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
@@ -71,10 +78,13 @@ function Branch({ tree, parent, selected }: { tree: Tree; parent: number | null;
 /** Energy by source over the range the page's query names (default: the last 7 days). */
 function EnergySection({
   blockId,
+  sources,
   onDrawn,
   onSettled,
 }: {
   blockId: number;
+  /** The sources the block's dashboard config gives a meter. */
+  sources: Set<EnergySource>;
   onDrawn: () => void;
   onSettled: () => void;
 }) {
@@ -82,7 +92,7 @@ function EnergySection({
   const { query } = useLocation();
   const queryText = query.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query's text names the range.
-  const range = useMemo(() => rangeFromQuery(query, tz, () => lastDays(7, tz)), [queryText, tz]);
+  const range = useMemo(() => rangeFromQuery(query, tz, () => lastWeekOfDays(tz)), [queryText, tz]);
   const profile = useResource(
     () => buildingEnergyProfile(current.id, blockId, range),
     [current.id, blockId, range.start, range.end, range.unit],
@@ -97,14 +107,26 @@ function EnergySection({
       <RangePicker key={queryText} range={range} onChange={(r) => setQuery(queryOfRange(r))} />
       <Async resource={profile} label="Loading energy…">
         {(rows) => (
-          <EnergyChart rows={rows} series={seriesOf(rows)} range={range} title="Energy by source" onDrawn={onDrawn} />
+          <EnergyChart
+            rows={rows}
+            series={seriesOf(sources)}
+            range={range}
+            title="Energy by source"
+            onDrawn={onDrawn}
+          />
         )}
       </Async>
       <p className="muted" style={{ fontSize: '0.85rem' }}>
-        Times in {tz}. Energy returned to the grid is drawn below zero.
+        Times in {tz}. Energy returned to the grid is drawn below zero. Readings up to the start of the current hour,
+        where the bills end.
       </p>
     </section>
   );
+}
+
+/** The sources a dashboard config gives a meter. */
+function sourcesOf(config: DashboardConfig): Set<EnergySource> {
+  return new Set(ENERGY_SOURCES.filter((source) => config[`${source}_meter_id`] !== null));
 }
 
 /** Marks when the dashboard's charts have first been drawn (measured by the end-to-end tests). */
@@ -137,9 +159,20 @@ function Dashboard({ block }: { block: BuildingBlock }) {
       {() =>
         config.data ? (
           <DashboardBlock.Provider value={dashboardBlock}>
-            <EnergySection blockId={block.id} onDrawn={marks('energy')} onSettled={settle} />
+            <EnergySection
+              blockId={block.id}
+              sources={sourcesOf(config.data)}
+              onDrawn={marks('energy')}
+              onSettled={settle}
+            />
             {energySettled ? (
-              <MonthlyCostSection accountId={current.id} blockId={block.id} tz={tz} onDrawn={marks('cost')} />
+              <MonthlyCostSection
+                accountId={current.id}
+                blockId={block.id}
+                blockName={block.name}
+                tz={tz}
+                onDrawn={marks('cost')}
+              />
             ) : (
               <section aria-labelledby="cost-heading">
                 <h2 id="cost-heading">Monthly cost</h2>
@@ -201,7 +234,7 @@ function BlockDetail({ tree, block }: { tree: Tree; block: BuildingBlock }) {
         <ul>
           {meters.map((meter) => (
             <li key={meter.id}>
-              <Link href={`/meters/${meter.id}`}>{meterLabel(meter)}</Link> · {titleCase(meter.meter_type)}, every{' '}
+              <Link href={`/meters/${meter.id}`}>{meterLabel(meter)}</Link> · {meterTypeLabel(meter.meter_type)}, every{' '}
               {meter.interval_minutes} minutes
             </li>
           ))}

@@ -5,9 +5,11 @@ import type { BuildingEnergyRow, LatestPower, Meter } from '../api/models.ts';
 import { EnergyChart, type EnergySeries } from '../components/energy-chart.tsx';
 import { RangePicker } from '../components/range-picker.tsx';
 import { Async } from '../components/status.tsx';
-import { formatDateTime, formatNumber, titleCase } from '../lib/format.ts';
+import { TariffLink } from '../components/tariff-link.tsx';
+import { formatDateTime, formatNumber } from '../lib/format.ts';
+import { meterTypeLabel } from '../lib/labels.ts';
 import { hasElectricityData, meterLabel } from '../lib/meters.ts';
-import { lastDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
+import { lastWeekOfDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
 import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
@@ -17,7 +19,7 @@ const LATEST_WITHIN_DAYS = 30;
 
 const METER_SERIES: EnergySeries[] = [
   { label: 'Import', color: '#0b5cad', value: (r) => r.sources.grid?.import_kwh },
-  { label: 'Export', color: '#7e3fbf', value: (r) => r.sources.grid && -r.sources.grid.export_kwh },
+  { label: 'Export', color: '#7e3fbf', dash: [6, 3], value: (r) => r.sources.grid && -r.sources.grid.export_kwh },
 ];
 
 function LatestPowerCard({ meter }: { meter: Meter }) {
@@ -61,7 +63,7 @@ function ProfileSection({ meter }: { meter: Meter }) {
   const { query } = useLocation();
   const queryText = query.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the query's text names the range.
-  const range = useMemo(() => rangeFromQuery(query, tz, () => lastDays(7, tz)), [queryText, tz]);
+  const range = useMemo(() => rangeFromQuery(query, tz, () => lastWeekOfDays(tz)), [queryText, tz]);
   const profile = useResource(
     async () =>
       (await meterEnergyProfile(current.id, meter.meter_sn, range)).map(
@@ -82,7 +84,7 @@ function ProfileSection({ meter }: { meter: Meter }) {
         )}
       </Async>
       <p className="muted" style={{ fontSize: '0.85rem' }}>
-        Times in {tz}. Exported energy is drawn below zero.
+        Times in {tz}. Exported energy is drawn below zero. Readings up to the start of the current hour.
       </p>
     </section>
   );
@@ -114,11 +116,11 @@ export function MeterPage({ id }: { id: number }) {
           )}
           <dl className="facts">
             <dt>Type</dt>
-            <dd>{titleCase(m.meter_type)}</dd>
+            <dd>{meterTypeLabel(m.meter_type)}</dd>
             <dt>Interval</dt>
             <dd>{m.interval_minutes} minutes</dd>
             <dt>Tariff</dt>
-            <dd>{m.tariff_id === null ? 'none' : <Link href={`/tariffs/${m.tariff_id}`}>#{m.tariff_id}</Link>}</dd>
+            <dd>{m.tariff_id === null ? 'none' : <TariffLink id={m.tariff_id} accountId={current.id} />}</dd>
             <dt>Notified maximum demand</dt>
             <dd>{m.notified_max_demand_kva === null ? 'none' : `${m.notified_max_demand_kva} kVA`}</dd>
             <dt>Active</dt>

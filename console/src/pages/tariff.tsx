@@ -3,8 +3,11 @@ import { api, read } from '../api/client.ts';
 import type { Tariff, TariffItem, TariffItemType, TouSchedule } from '../api/models.ts';
 import { CloneButton } from '../components/clone-button.tsx';
 import { Async } from '../components/status.tsx';
-import { formatPrice, titleCase } from '../lib/format.ts';
+import { TariffLink } from '../components/tariff-link.tsx';
+import { demandBasisText, priceUnit } from '../lib/bill-lines.ts';
+import { formatPrice, formatUnitPrice, titleCase } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
+import { meterTypeLabel } from '../lib/labels.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
@@ -50,7 +53,7 @@ function ItemsTable({
             <th scope="col">Charge</th>
             <th scope="col">Season</th>
             <th scope="col" className="number">
-              Price ({currency})
+              Price
             </th>
             <th scope="col">Tiers</th>
           </tr>
@@ -65,7 +68,12 @@ function ItemsTable({
                 </th>
                 <td>{titleCase(item.season)}</td>
                 <td className="number">
-                  {item.tariff_blocks.length > 0 ? '–' : `${formatPrice(item.price)} per ${unit}`}
+                  {item.tariff_blocks.length > 0 ? '–' : formatUnitPrice(item.price, currency, priceUnit(unit))}
+                  {demandBasisText({ ...item, unit }) && (
+                    <div className="muted" style={{ fontSize: '0.85rem' }}>
+                      {demandBasisText({ ...item, unit })}
+                    </div>
+                  )}
                 </td>
                 <td>
                   {item.tariff_blocks.length === 0 ? (
@@ -129,7 +137,7 @@ function TariffView({ tariff, source }: { tariff: Tariff; source: TariffSource }
         <dt>Type</dt>
         <dd>{titleCase(tariff.tariff_type)}</dd>
         <dt>Meters</dt>
-        <dd>{titleCase(tariff.meter_type)}</dd>
+        <dd>{meterTypeLabel(tariff.meter_type)}</dd>
         <dt>Provider</dt>
         <dd>{tariff.dso?.name ?? 'none'}</dd>
         <dt>Effective</dt>
@@ -146,7 +154,7 @@ function TariffView({ tariff, source }: { tariff: Tariff; source: TariffSource }
           <>
             <dt>Cloned from</dt>
             <dd>
-              <Link href={`/catalogue/${tariff.cloned_from}`}>catalogue tariff #{tariff.cloned_from}</Link>
+              <TariffLink id={tariff.cloned_from} accountId={current.id} catalogue />
             </dd>
           </>
         )}

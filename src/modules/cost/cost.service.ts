@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
+import type { VersionedResults } from '../../db/versioned-results.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -14,6 +15,7 @@ import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {
   type BillingContext,
   demandFromRollups,
+  type Bill as EngineBill,
   type HourlyPlan,
   priceHourly,
   priceReadings,
@@ -57,6 +59,9 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
 
 type PricedTariff = Awaited<ReturnType<TariffAccess['usableTariff']>>;
 
+/** One meter's bill of a period with one tariff, as the cost endpoints answer it. */
+export type KeptBill = EngineBill & { meter_sn: string; start: string; end: string };
+
 export interface CostDeps {
   db: Database;
   /** What pricing needs of a tariff (items, calendar) is read once and kept until the tariff changes. */
@@ -65,9 +70,11 @@ export interface CostDeps {
   tariffAccess: Pick<TariffAccess, 'usableTariff' | 'recordedTariff'>;
   /** Pricing is expensive: it runs under the admission of the caller and the organization addressed (account_id), after the access checks. */
   admission: Admission;
+  /** Bills kept by the versions of what they were priced from: the meter's readings, the tariff's pricing. */
+  bills: VersionedResults<KeptBill>;
 }
 
-export function createCostService({ db, cache, guard, tariffAccess, admission }: CostDeps) {
+export function createCostService({ db, cache, guard, tariffAccess, admission, bills }: CostDeps) {
   const planFor = createPlanCache();
 
   /**
@@ -105,13 +112,32 @@ export function createCostService({ db, cache, guard, tariffAccess, admission }:
     return { tariff_id, meter_sn: meter.meter_sn, ...period, ...rest };
   }
 
-  /** The bill of one meter over [start, end) with one tariff of the organization or the catalogue. */
-  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
+  /**
+   * The bill of one meter over [start, end) with one tariff of the organization or the catalogue.
+   * It is kept while the meter's readings and the tariff's pricing (a new object whenever the tariff,
+   * its items or its calendar change) are the ones it was priced from; the versions are taken before
+   * pricing, so a write during it leaves the bill unused.
+   */
+  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<KeptBill> {
+    const readings = cache.version(cacheKeys.meterReadings(meter.id));
     const context = await contextOf(tariff, meter, start, end);
-    return billOf(meter, context, await price(meter, context));
+    const { meter_sn, account_id, id, interval_minutes, notified_max_demand_kva } = meter;
+    const key = JSON.stringify([
+      id,
+      account_id,
+      meter_sn,
+      interval_minutes,
+      notified_max_demand_kva,
+      tariff.id,
+      start,
+      end,
+    ]);
+    return bills.get([readings, context.tariff, context.calendar], key, async () =>
+      billOf(meter, context, await price(meter, context)),
+    );
   }
 
-  type Bill = Awaited<ReturnType<typeof bill>>;
+  type Bill = KeptBill;
 
   /** From the hourly rollups of its whole hours where they give the exact bill (nearly always), else from the readings. */
   async function price(meter: CostMeterRow, context: BillingContext) {

@@ -1,28 +1,51 @@
 import { monthLabel } from './calendar.ts';
 import type { ChargeLine } from './line-book.ts';
-import { Dec, millionthsToNumber, roundCents, roundQuantity, ZERO } from './money.ts';
+import { Dec, millionthsToNumber, roundQuantity } from './money.ts';
 import type { MonthCharges, PricedUsage } from './pricing.ts';
 import type { Bill, BillLine, BillMonth, PricingTariff } from './types.ts';
 
-/** Avoids -0 in the output (a zero credit). */
-function toNumber(value: Dec): number {
-  return value.isZero() ? 0 : value.toNumber();
-}
+/**
+ * Once rounded as billed, amounts are whole cents and quantities whole millionths of their unit:
+ * integers, which a double adds exactly far beyond the largest bill answered (exact-money.ts), so
+ * the rounded bill is added up in numbers. Only the products before rounding need decimals.
+ */
+const CENTS_PER_UNIT = 100;
+const MILLIONTHS_PER_UNIT = 1_000_000;
+
+/** A whole number of cents or millionths as the number of units it is; never -0 (a zero credit). */
+const centsToNumber = (cents: number) => cents / CENTS_PER_UNIT || 0;
+const micro = (value: number) => Math.round(value * MILLIONTHS_PER_UNIT);
 
 /** A line rounded as billed: the amount to the cent, the quantity to 6 decimals. */
 interface RoundedLine {
   charge: ChargeLine['charge'];
   blockIndex: number | null;
-  quantity: Dec;
-  unitPrice: Dec;
-  amount: Dec;
+  quantityMicro: number;
+  unitPrice: number;
+  amountCents: number;
 }
 
-function roundLine(line: ChargeLine): RoundedLine {
+/** The unit prices as numbers: a tariff's few prices, converted once per bill. */
+function createUnitPrices() {
+  const numbers = new Map<Dec, number>();
+  return (price: Dec) => {
+    let value = numbers.get(price);
+    if (value === undefined) {
+      value = price.toNumber() || 0;
+      numbers.set(price, value);
+    }
+    return value;
+  };
+}
+
+function roundLine(line: ChargeLine, unitPrice: (price: Dec) => number): RoundedLine {
+  const amount = line.quantity.times(line.unitPrice).toDecimalPlaces(2, Dec.ROUND_HALF_UP);
   return {
-    ...line,
-    quantity: new Dec(roundQuantity(line.quantity)),
-    amount: roundCents(line.quantity.times(line.unitPrice)),
+    charge: line.charge,
+    blockIndex: line.blockIndex,
+    quantityMicro: micro(roundQuantity(line.quantity)),
+    unitPrice: unitPrice(line.unitPrice),
+    amountCents: Math.round(amount.toNumber() * CENTS_PER_UNIT),
   };
 }
 
@@ -32,32 +55,49 @@ function toBillLine(line: RoundedLine): BillLine {
     season: line.charge.item.season,
     period: line.charge.period,
     block_index: line.blockIndex,
-    quantity: toNumber(line.quantity),
+    quantity: millionthsToNumber(line.quantityMicro) || 0,
     unit: line.charge.item.unit,
-    unit_price: toNumber(line.unitPrice),
-    amount: toNumber(line.amount),
+    unit_price: line.unitPrice,
+    amount: centsToNumber(line.amountCents),
   };
 }
 
-const sum = (values: Dec[]) => values.reduce((total, value) => total.plus(value), ZERO);
-
 const quantityOrNull = (value: Dec | null) => (value === null ? null : roundQuantity(value));
 
-function priceMonth(monthCharges: MonthCharges, taxRate: Dec) {
-  const lines = monthCharges.lines.map(roundLine);
-  const subtotal = sum(lines.map((line) => line.amount));
-  const tax = roundCents(subtotal.times(taxRate).div(100));
+/** The tax of a subtotal, to the cent (half away from zero). */
+function taxCents(subtotalCents: number, taxRate: Dec): number {
+  return new Dec(subtotalCents).times(taxRate).div(100).toDecimalPlaces(0, Dec.ROUND_HALF_UP).toNumber() || 0;
+}
+
+interface PricedMonth {
+  billMonth: BillMonth;
+  lines: RoundedLine[];
+  subtotalCents: number;
+  taxCents: number;
+  /** Millionths of a kWh (of a kvarh). */
+  importMicro: number;
+  exportMicro: number;
+  kvarhMicro: number;
+}
+
+function priceMonth(monthCharges: MonthCharges, taxRate: Dec, unitPrice: (price: Dec) => number): PricedMonth {
+  const lines = monthCharges.lines.map((line) => roundLine(line, unitPrice));
+  const subtotalCents = lines.reduce((total, line) => total + line.amountCents, 0);
+  const tax = taxCents(subtotalCents, taxRate);
   const { month, segments, demand } = monthCharges;
-  const micro = (pick: (segment: (typeof segments)[number]) => number) =>
-    millionthsToNumber(segments.reduce((total, segment) => total + pick(segment), 0));
+  const sumMicro = (pick: (segment: (typeof segments)[number]) => number) =>
+    segments.reduce((total, segment) => total + pick(segment), 0);
+  const importMicro = sumMicro((segment) => segment.importMicro);
+  const exportMicro = sumMicro((segment) => segment.exportMicro);
+  const kvarhMicro = sumMicro((segment) => segment.kvarhMicro);
   const chargeableKva = quantityOrNull(demand.chargeableKva);
   const billMonth: BillMonth = {
     month: monthLabel(month.monthKey),
     start: new Date(month.startMs).toISOString(),
     end: new Date(month.endMs).toISOString(),
-    import_kwh: micro((segment) => segment.importMicro),
-    export_kwh: micro((segment) => segment.exportMicro),
-    kvarh: micro((segment) => segment.kvarhMicro),
+    import_kwh: millionthsToNumber(importMicro),
+    export_kwh: millionthsToNumber(exportMicro),
+    kvarh: millionthsToNumber(kvarhMicro),
     max_kva: quantityOrNull(demand.maxKva),
     chargeable_kva: chargeableKva,
     demand: {
@@ -68,14 +108,14 @@ function priceMonth(monthCharges: MonthCharges, taxRate: Dec) {
       excess_kva: quantityOrNull(demand.excessKva),
     },
     lines: lines.map(toBillLine),
-    subtotal: toNumber(subtotal),
-    tax: toNumber(tax),
-    total: toNumber(subtotal.plus(tax)),
+    subtotal: centsToNumber(subtotalCents),
+    tax: centsToNumber(tax),
+    total: centsToNumber(subtotalCents + tax),
     missing_intervals: monthCharges.missingIntervals,
     complete: monthCharges.complete,
     warnings: monthCharges.warnings,
   };
-  return { billMonth, lines, subtotal, tax };
+  return { billMonth, lines, subtotalCents, taxCents: tax, importMicro, exportMicro, kvarhMicro };
 }
 
 /** The months' lines added up: same item (so type, season and period) and block. */
@@ -84,13 +124,10 @@ function addUp(lines: RoundedLine[]): RoundedLine[] {
   for (const line of lines) {
     const key = `${line.charge.position}|${line.blockIndex ?? ''}`;
     const total = byKey.get(key);
-    if (total)
-      byKey.set(key, {
-        ...total,
-        quantity: total.quantity.plus(line.quantity),
-        amount: total.amount.plus(line.amount),
-      });
-    else byKey.set(key, line);
+    if (total) {
+      total.quantityMicro += line.quantityMicro;
+      total.amountCents += line.amountCents;
+    } else byKey.set(key, { ...line });
   }
   return [...byKey.values()].sort(
     (a, b) => a.charge.position - b.charge.position || (a.blockIndex ?? 0) - (b.blockIndex ?? 0),
@@ -100,27 +137,27 @@ function addUp(lines: RoundedLine[]): RoundedLine[] {
 /** Rounds each month as billed, and the bill as the sum of its months (extensions §11.6, §12.1). */
 export function assembleBill(tariff: PricingTariff, priced: PricedUsage): Bill {
   const taxRate = new Dec(tariff.tax_rate);
-  const months = priced.months.map((month) => priceMonth(month, taxRate));
+  const unitPrice = createUnitPrices();
+  const months = priced.months.map((month) => priceMonth(month, taxRate, unitPrice));
   const billMonths = months.map((month) => month.billMonth);
-  const subtotal = sum(months.map((month) => month.subtotal));
-  const tax = sum(months.map((month) => month.tax));
+  const total = (pick: (month: PricedMonth) => number) => months.reduce((sum, month) => sum + pick(month), 0);
+  const subtotalCents = total((month) => month.subtotalCents);
+  const tax = total((month) => month.taxCents);
   const peaks = billMonths.flatMap((month) => (month.max_kva === null ? [] : [month.max_kva]));
-  const missing = billMonths.reduce((total, month) => total + month.missing_intervals, 0);
-  const addKwh = (pick: (month: BillMonth) => number) => toNumber(sum(billMonths.map((month) => new Dec(pick(month)))));
   return {
     tariff_id: tariff.id,
     currency: tariff.currency,
     approximate: priced.approximate,
-    import_kwh: addKwh((month) => month.import_kwh),
-    export_kwh: addKwh((month) => month.export_kwh),
-    kvarh: addKwh((month) => month.kvarh),
+    import_kwh: millionthsToNumber(total((month) => month.importMicro)),
+    export_kwh: millionthsToNumber(total((month) => month.exportMicro)),
+    kvarh: millionthsToNumber(total((month) => month.kvarhMicro)),
     max_kva: peaks.length === 0 ? null : Math.max(...peaks),
     lines: addUp(months.flatMap((month) => month.lines)).map(toBillLine),
-    subtotal: toNumber(subtotal),
+    subtotal: centsToNumber(subtotalCents),
     tax_rate: taxRate.toNumber(),
-    tax: toNumber(tax),
-    total: toNumber(subtotal.plus(tax)),
-    missing_intervals: missing,
+    tax: centsToNumber(tax),
+    total: centsToNumber(subtotalCents + tax),
+    missing_intervals: total((month) => month.billMonth.missing_intervals),
     complete: billMonths.every((month) => month.complete),
     warnings: [...new Set(billMonths.flatMap((month) => month.warnings))],
     months: billMonths,

@@ -26,14 +26,24 @@ function monthDayOf(isoDate: string): number {
   return Number(isoDate.slice(5, 7)) * 100 + Number(isoDate.slice(8, 10));
 }
 
+/** Days a describer remembers at most (some 110 years), after which it starts again. */
+const MAX_DESCRIBED_DAYS = 40_000;
+
+/**
+ * The describer of the calendar's days. Bills ask about the same days many times (each reading,
+ * each hour), so each day is worked out once per describer and its answer shared (read-only).
+ */
 export function createDayDescriber(calendar: PricingCalendar): DescribeDay {
   const seasons = calendar.seasons.map((season) => ({
     label: season.label,
     from: monthDayOf(season.date_start),
     to: monthDayOf(season.date_end),
   }));
-  const holidays = new Map(calendar.holidays.map((holiday) => [holiday.on_date, holiday.day_type_override]));
+  const holidays = new Map(
+    calendar.holidays.map((holiday) => [Date.parse(holiday.on_date) / DAY_MS, holiday.day_type_override]),
+  );
   const holidayDefault = calendar.schedule?.holiday_default ?? 'PUBLIC_HOLIDAY';
+  const described = new Map<number, LocalDay>();
 
   function seasonOf(monthDay: number): Season | null {
     let allYear: Season | null = null;
@@ -49,14 +59,24 @@ export function createDayDescriber(calendar: PricingCalendar): DescribeDay {
     return allYear;
   }
 
-  return (localDayNumber) => {
+  function describe(localDayNumber: number): LocalDay {
     const date = new Date(localDayNumber * DAY_MS);
-    const holiday = holidays.get(date.toISOString().slice(0, 10));
+    const holiday = holidays.get(localDayNumber);
     return {
       monthKey: date.getUTCFullYear() * 12 + date.getUTCMonth(),
       season: seasonOf((date.getUTCMonth() + 1) * 100 + date.getUTCDate()),
       dayType: holiday === undefined ? WEEKDAY_TYPES[date.getUTCDay()]! : (holiday ?? holidayDefault),
     };
+  }
+
+  return (localDayNumber) => {
+    let day = described.get(localDayNumber);
+    if (!day) {
+      day = describe(localDayNumber);
+      if (described.size >= MAX_DESCRIBED_DAYS) described.clear();
+      described.set(localDayNumber, day);
+    }
+    return day;
   };
 }
 
@@ -106,7 +126,11 @@ export function monthsBeforeMs(timeZone: string, utcMs: number, monthsBack: numb
   return monthStartMs(timeZone, monthKeyOf(timeZone, utcMs) - monthsBack);
 }
 
-/** [startMs, endMs) cut at local month boundaries and at season changes, in time order. */
+/**
+ * [startMs, endMs) cut at local month boundaries and at season changes, in time order. Consecutive
+ * days of one month and season make one share, so only the days where a share begins or ends are
+ * turned into instants.
+ */
 export function seasonShares(
   timeZone: string,
   describeDay: DescribeDay,
@@ -114,22 +138,27 @@ export function seasonShares(
   endMs: number,
 ): SeasonShare[] {
   const shares: SeasonShare[] = [];
-  let dayNumber = localDayNumber(timeZone, startMs);
-  let dayStart = fromLocalMs(timeZone, dayNumber * DAY_MS);
-  while (dayStart < endMs) {
-    const nextStart = fromLocalMs(timeZone, (dayNumber + 1) * DAY_MS);
-    const covered = Math.min(endMs, nextStart) - Math.max(startMs, dayStart);
-    if (covered > 0) {
-      const day = describeDay(dayNumber);
-      const last = shares.at(-1);
-      if (last && last.monthKey === day.monthKey && last.season === day.season) last.coveredMs += covered;
-      else {
-        const monthMs = monthLengthMs(timeZone, day.monthKey);
-        shares.push({ monthKey: day.monthKey, season: day.season, coveredMs: covered, monthMs });
-      }
+  const dayStartMs = (dayNumber: number) => fromLocalMs(timeZone, dayNumber * DAY_MS);
+  const addShare = (day: LocalDay, fromDay: number, toDay: number) => {
+    const covered = Math.min(endMs, dayStartMs(toDay)) - Math.max(startMs, dayStartMs(fromDay));
+    if (covered <= 0) return;
+    const last = shares.at(-1);
+    if (last && last.monthKey === day.monthKey && last.season === day.season) last.coveredMs += covered;
+    else {
+      const monthMs = monthLengthMs(timeZone, day.monthKey);
+      shares.push({ monthKey: day.monthKey, season: day.season, coveredMs: covered, monthMs });
     }
-    dayNumber += 1;
-    dayStart = nextStart;
+  };
+  const lastDay = localDayNumber(timeZone, endMs - 1);
+  let runStart = localDayNumber(timeZone, startMs);
+  let run = describeDay(runStart);
+  for (let dayNumber = runStart + 1; dayNumber <= lastDay; dayNumber += 1) {
+    const day = describeDay(dayNumber);
+    if (day.monthKey === run.monthKey && day.season === run.season) continue;
+    addShare(run, runStart, dayNumber);
+    runStart = dayNumber;
+    run = day;
   }
+  addShare(run, runStart, lastDay + 1);
   return shares;
 }

@@ -1,10 +1,11 @@
 import { createLocalClock, DAY_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { createDayDescriber, monthKeyOf } from './calendar.ts';
+import { monthKeyOf } from './calendar.ts';
+import { calendarLookups } from './calendar-lookups.ts';
 import { type HalfHourDemand, peaksOf } from './demand.ts';
 import { utilisationWindowStart } from './demand-basis.ts';
 import { toMillionths } from './money.ts';
-import { createPeriodLookup, type LookupPeriods } from './tou.ts';
+import type { LookupPeriods } from './tou.ts';
 import type { BillingContext, DayType, Season } from './types.ts';
 import { newSegment, type Usage, type UsageSegment } from './usage.ts';
 
@@ -88,8 +89,7 @@ export function planHourlyPricing(input: BillingContext): HourlyPlan | null {
   // A local midnight: off the hour only where the offset is not whole hours, which the loop refuses.
   const from = utilisationWindowStart(input)?.getTime() ?? hoursStart;
 
-  const describeDay = createDayDescriber(input.calendar);
-  const lookupPeriods = createPeriodLookup(input.calendar.schedule);
+  const { describeDay, lookupPeriods } = calendarLookups(input.calendar);
   const toLocalMs = createLocalClock(timeZone);
   const firstMonthKey = monthKeyOf(timeZone, from);
   const plan: HourlyPlan = {

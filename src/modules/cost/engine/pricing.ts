@@ -1,4 +1,5 @@
-import { type BillingMonth, billingMonths, createDayDescriber, monthLabel, seasonShares } from './calendar.ts';
+import { type BillingMonth, billingMonths, monthLabel, seasonShares } from './calendar.ts';
+import { calendarLookups } from './calendar-lookups.ts';
 import { type Charge, chargesByType, nonElectricTypes } from './charges.ts';
 import { createKvaBasis } from './demand-basis.ts';
 import { addEnergyCharges } from './energy-charges.ts';
@@ -71,7 +72,7 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
   const startMs = input.start.getTime();
   const endMs = input.end.getTime();
   const timeZone = input.tariff.timezone;
-  const describeDay = createDayDescriber(input.calendar);
+  const { describeDay } = calendarLookups(input.calendar);
   const charges = chargesByType(input.tariff.items);
   const kvaBasis = createKvaBasis({
     demand: usage.demand,

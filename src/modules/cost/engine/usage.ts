@@ -1,9 +1,10 @@
 import { createLocalClock, DAY_MS, MINUTE_MS } from '../../../lib/time-zone.ts';
 import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
-import { createDayDescriber, type DescribeDay } from './calendar.ts';
+import type { DescribeDay } from './calendar.ts';
+import { calendarLookups } from './calendar-lookups.ts';
 import { DemandMeter, type DemandPeaks } from './demand.ts';
 import { toMillionths } from './money.ts';
-import { createPeriodLookup, type LookupPeriods, type PeriodsByMinute } from './tou.ts';
+import type { LookupPeriods, PeriodsByMinute } from './tou.ts';
 import type { Period, PricingInput, Season } from './types.ts';
 
 /** Consecutive readings of one local month and one season, summed (metered values in millionths). */
@@ -31,7 +32,8 @@ export interface Usage {
 
 /** The usage of the readings, in the tariff's calendar. */
 export function measureReadings(input: PricingInput): Usage {
-  return measureUsage(input, createDayDescriber(input.calendar), createPeriodLookup(input.calendar.schedule));
+  const { describeDay, lookupPeriods } = calendarLookups(input.calendar);
+  return measureUsage(input, describeDay, lookupPeriods);
 }
 
 function measureUsage(input: PricingInput, describeDay: DescribeDay, lookupPeriods: LookupPeriods): Usage {

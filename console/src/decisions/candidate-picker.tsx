@@ -1,0 +1,60 @@
+import { api, read } from '../api/client.ts';
+import type { Tariff } from '../api/models.ts';
+
+/** The electricity tariffs one may compare: the organization's, then the catalogue's. */
+export async function candidateTariffs(accountId: string): Promise<{ tariff: Tariff; catalogue: boolean }[]> {
+  const [own, catalogue] = await Promise.all([
+    read<Tariff[]>(api.GET('/api/v1/tariffs', { params: { query: { account_id: accountId, limit: 100 } } })),
+    read<Tariff[]>(
+      api.GET('/api/v1/tariffs/catalogue', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } }),
+    ),
+  ]);
+  const electric = (t: Tariff) => t.meter_type === 'ELECTRICITY';
+  return [
+    ...own.filter(electric).map((tariff) => ({ tariff, catalogue: false })),
+    ...catalogue.filter(electric).map((tariff) => ({ tariff, catalogue: true })),
+  ];
+}
+
+/** Tick the tariffs to compare; none ticked compares them all. */
+export function CandidatePicker({
+  candidates,
+  chosen,
+  onChange,
+}: {
+  candidates: { tariff: Tariff; catalogue: boolean }[];
+  chosen: Set<number>;
+  onChange: (chosen: Set<number>) => void;
+}) {
+  const toggle = (id: number) => {
+    const next = new Set(chosen);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onChange(next);
+  };
+  return (
+    <details className="candidates">
+      <summary>
+        Candidate tariffs: {chosen.size === 0 ? 'all of the organization and the catalogue' : `${chosen.size} chosen`}
+      </summary>
+      <fieldset>
+        <legend className="visually-hidden">Candidate tariffs</legend>
+        <p className="muted" style={{ margin: '0.25rem 0' }}>
+          Tick the tariffs to compare; with none ticked, every electricity tariff in the bill's currency is compared.
+        </p>
+        {candidates.map(({ tariff, catalogue }) => (
+          <label key={tariff.id} className="check">
+            <input
+              type="checkbox"
+              data-tariff-id={tariff.id}
+              checked={chosen.has(tariff.id)}
+              onChange={() => toggle(tariff.id)}
+            />
+            {tariff.name}
+            <span className="muted"> ({catalogue ? 'catalogue' : 'yours'})</span>
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
