@@ -154,9 +154,6 @@ function Shell() {
       </header>
       <main id="main" tabIndex={-1}>
         <Page key={`${current.id} ${tag}`} path={path} />
-        <Suspense fallback={<Loading label="Loading the page…" />}>
-          <Page key={current.id} path={path} />
-        </Suspense>
       </main>
     </>
   );

@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { api, read } from '../api/client.ts';
 import type { Tariff, TariffItemType } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
-import { formatPrice, titleCase } from '../lib/format.ts';
+import { priceUnit } from '../lib/bill-lines.ts';
+import { formatUnitPrice, titleCase } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
 import { Link } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
@@ -34,7 +35,7 @@ function ItemEditor({ tariff, item, types, onSaved }: ItemProps) {
             ·{' '}
             {item.tariff_blocks.length > 0
               ? `${item.tariff_blocks.length} tiers`
-              : `${formatPrice(item.price)} ${currency} per ${unit}`}
+              : formatUnitPrice(item.price, currency, priceUnit(unit))}
           </span>
         </summary>
         <EditItem tariff={tariff} item={item} types={types} onSaved={onSaved} />
