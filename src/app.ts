@@ -6,6 +6,7 @@ import { createAccessGuard } from './http/access-guard.ts';
 import { createAdmission, registerAdmissionGauge } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { createHttpApp } from './http/http-app.ts';
+import { createKeptAnswers } from './http/kept-answers.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
 import type { JsonText } from './http/serializer.ts';
 import type { App } from './http/types.ts';
@@ -36,14 +37,19 @@ import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
+import type { EnergyTotals } from './modules/timeseries/totals.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
 import { demoSamples } from './seed/demo-samples.ts';
 
 /**
- * How much JSON of profiles is kept at most, in characters (bytes: it is ASCII): 64 MB, some 430
- * months of one meter in 30-minute buckets (147 kB each).
+ * How much memory kept profiles take at most: 144 MB, some 430 months of one meter in 30-minute
+ * buckets. Each counts 2.25 times its JSON (147 kB, ASCII): the text, its bytes as sent, and their
+ * brotli and gzip forms (about an eighth each, docs/decisions.md).
  */
-const PROFILE_JSON_KEPT = 64_000_000;
+const PROFILES_KEPT_BYTES = 144_000_000;
+const KEPT_BYTES_PER_JSON_CHARACTER = 2.25;
+/** How many energy-sums of one meter over a range are kept at most (a few hundred bytes each). */
+const ENERGY_SUMS_KEPT = 20_000;
 
 export interface AppDeps {
   config: Config;
@@ -96,7 +102,11 @@ export async function buildApp({
   });
   registerAdmissionGauge(admission, metrics.registry);
   const tariffHistory = createTariffHistoryRecorder();
-  const profiles = createVersionedResults(PROFILE_JSON_KEPT, (profile: JsonText) => profile.json.length);
+  const profiles = createVersionedResults(PROFILES_KEPT_BYTES, (profile: JsonText) =>
+    Math.ceil(profile.json.length * KEPT_BYTES_PER_JSON_CHARACTER),
+  );
+  const sums = createVersionedResults<EnergyTotals | null>(ENERGY_SUMS_KEPT, () => 1);
+  const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);
@@ -111,7 +121,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(app, { db, guard, admission, cache, profiles });
+  registerTimeseriesModule(app, { db, guard, admission, cache, profiles, sums }, keptAnswers);
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();
   const tariffItems = createTariffItemsReader();

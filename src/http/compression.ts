@@ -11,7 +11,7 @@ export const BUILT_SWAGGER_UI = fileURLToPath(new URL('../../dist/swagger-ui', i
 const SWAGGER_UI_ASSETS = '/docs/static/*';
 
 /** Answers smaller than this go as they are: compressing them saves less than it costs. */
-const COMPRESSION_THRESHOLD_BYTES = 1024;
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
  * Answers of at least 1 KB are compressed with brotli or gzip when the client accepts one;

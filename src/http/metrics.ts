@@ -35,7 +35,13 @@ export function createMetrics(db: Database, cache: Pick<ReadCache, 'stats'>) {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, schedulerRuns };
+  const keptBodies = new Counter({
+    name: 'ums_kept_answer_bodies_total',
+    help: 'Bodies of kept answers (profiles) made, by encoding: once per kept result and encoding',
+    labelNames: ['encoding'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, schedulerRuns, keptBodies };
 }
 
 type Metrics = ReturnType<typeof createMetrics>;

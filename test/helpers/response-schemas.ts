@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { ZodType } from 'zod';
 import { formatIssues } from '../../src/http/errors.ts';
 import type { App } from '../../src/http/types.ts';
@@ -7,7 +8,13 @@ const TRANSPORT_STATUSES = new Set([408, 413, 414, 415, 431]);
 
 const mismatches: string[] = [];
 
-function bodyOf(payload: unknown): unknown {
+/** The answer's JSON: as written, or from the bytes sent (kept answers), decoded by their Content-Encoding. */
+function bodyOf(payload: unknown, encoding: unknown): unknown {
+  if (Buffer.isBuffer(payload)) {
+    const bytes =
+      encoding === 'br' ? brotliDecompressSync(payload) : encoding === 'gzip' ? gunzipSync(payload) : payload;
+    return JSON.parse(bytes.toString());
+  }
   if (typeof payload !== 'string') return payload;
   return payload === '' ? undefined : JSON.parse(payload);
 }
@@ -28,7 +35,7 @@ export function checkResponses(app: App): void {
       if (!TRANSPORT_STATUSES.has(status)) mismatches.push(`${where}, a status its route does not declare`);
       return payload;
     }
-    const body = bodyOf(payload);
+    const body = bodyOf(payload, reply.getHeader('content-encoding'));
     const result = schema.safeParse(status === 204 ? (body ?? null) : body);
     if (!result.success) {
       const text = typeof payload === 'string' ? payload.slice(0, 2000) : String(payload);

@@ -63,8 +63,19 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return value;
 }
 
+/** The meter's energy-sum over MONTH (or range): imported kWh and readings. */
+async function monthSum(meter: Meter, range = MONTH) {
+  const res = await org.member.client.get(`${TIMESERIES}/energy-sum`, {
+    account_id: org.accountId,
+    meter_sn: meter.meter_sn,
+    ...range,
+  });
+  expect(res.status).toBe(200);
+  return [res.body.data.import_kwh, res.body.data.readings];
+}
+
 describe('profiles kept until their meter readings change', () => {
-  it("shows a replaced reading and an added one in a meter's energy profile at once", async () => {
+  it("shows a replaced reading and an added one in a meter's energy profile and energy-sum at once", async () => {
     const meter = await newMeter();
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [
       { ts: at(MONTH.start, 0), import_kwh: 1 },
@@ -72,10 +83,14 @@ describe('profiles kept until their meter readings change', () => {
     ]);
     expect(await imported(meter)).toEqual([1, 2]);
     expect(await imported(meter)).toEqual([1, 2]);
+    expect(await monthSum(meter)).toEqual([3, 2]);
+    expect(await monthSum(meter)).toEqual([3, 2]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 5 }]);
     expect(await imported(meter)).toEqual([1, 5]);
+    expect(await monthSum(meter)).toEqual([6, 2]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 90), import_kwh: 3 }]);
     expect(await imported(meter)).toEqual([1, 5, 3]);
+    expect(await monthSum(meter)).toEqual([9, 3]);
     const byDay = { group_by: 'day', fill: 'zero' };
     expect((await meterProfile(meter, 'energy-profile', byDay))[0].import_kwh).toBe(9);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 60), import_kwh: 4 }]);
@@ -164,6 +179,38 @@ describe('profiles kept until their meter readings change', () => {
         (kwh) => kwh.length === 2,
       ),
     ).toEqual([6, 7]);
+  });
+});
+
+describe('energy-sums kept until their meter readings change', () => {
+  it('keeps an energy-sum: a write that does not go through the service is not seen until the meter is written to', async () => {
+    const meter = await newMeter();
+    // From half past: the readings of its first hour are read as they are, not from the hourly sums.
+    const range = { start: at(MONTH.start, 30), end: MONTH.end };
+    await t.db.query(`INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)`, [
+      meter.id,
+      range.start,
+    ]);
+    expect(await monthSum(meter, range)).toEqual([1, 1]);
+    await t.db.query('UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
+    expect(await monthSum(meter, range)).toEqual([1, 1]);
+    await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 60), import_kwh: 2 }]);
+    expect(await monthSum(meter, range)).toEqual([10, 2]);
+  });
+
+  it("shows what the import command stored in a meter's energy-sum once its notice arrives", async () => {
+    const meter = await newMeter();
+    await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: MONTH.start, import_kwh: 1 }]);
+    expect(await monthSum(meter)).toEqual([1, 1]);
+    const file = join(dir, 'sum-readings.csv');
+    await writeFile(file, `meter_sn,ts,import_kwh\n${meter.meter_sn},${at(MONTH.start, 30)},7\n`);
+    await importIntoDatabase(t.db, { accountId: org.accountId, file });
+    expect(
+      await eventually(
+        () => monthSum(meter),
+        ([, readings]) => readings === 2,
+      ),
+    ).toEqual([8, 2]);
   });
 });
 

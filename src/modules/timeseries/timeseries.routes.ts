@@ -1,6 +1,7 @@
 import { ok, okAll } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
+import type { KeptAnswers } from '../../http/kept-answers.ts';
 import { failures } from '../../http/responses.ts';
 import { ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
@@ -32,7 +33,7 @@ const METER_ERRORS = {
   404: 'Meter DEMO-GRID-999 not found',
 } as const;
 
-export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService): void {
+export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService, kept: KeptAnswers): void {
   app.post(
     `${base}/readings`,
     {
@@ -70,7 +71,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
         response: { 200: timeseriesResponses.energyProfile, ...failures({ ...METER_ERRORS, 429: true }) },
       },
     },
-    async (req) => ok(await timeseries.energyProfile(req.auth, req.query)),
+    async (req, reply) => kept.send(req, reply, await timeseries.energyProfile(req.auth, req.query)),
   );
   app.get(
     `${base}/power-profile`,
@@ -84,7 +85,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
         response: { 200: timeseriesResponses.powerProfile, ...failures({ ...METER_ERRORS, 429: true }) },
       },
     },
-    async (req) => ok(await timeseries.powerProfile(req.auth, req.query)),
+    async (req, reply) => kept.send(req, reply, await timeseries.powerProfile(req.auth, req.query)),
   );
   app.get(
     `${base}/latest-power`,
@@ -155,6 +156,7 @@ export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService
         },
       },
     },
-    async (req) => ok(await timeseries.buildingEnergyProfile(req.auth, req.params.id, req.query)),
+    async (req, reply) =>
+      kept.send(req, reply, await timeseries.buildingEnergyProfile(req.auth, req.params.id, req.query)),
   );
 }

@@ -43,6 +43,8 @@ export interface TimeseriesDeps {
   cache: ReadCache;
   /** Profiles as JSON, kept until the readings of their meters change. */
   profiles: VersionedResults<JsonText>;
+  /** A meter's totals over a range (null without readings), kept until its readings change. */
+  sums: VersionedResults<EnergyTotals | null>;
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -65,7 +67,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-export function createTimeseriesService({ db, guard, admission, cache, profiles }: TimeseriesDeps) {
+export function createTimeseriesService({ db, guard, admission, cache, profiles, sums }: TimeseriesDeps) {
   const admitIf = <T>(expensive: boolean, auth: AuthContext, accountId: string, fn: () => Promise<T>) =>
     expensive ? admission.admit(auth, accountId, fn) : fn();
 
@@ -228,10 +230,20 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles 
       return latest ? { ts: latest.ts.toISOString(), power_kw: latest.power_kw, kva: latest.kva } : null;
     },
 
+    /**
+     * The totals are kept as profiles are (profileTotals): dashboards ask for the same ranges
+     * again and again. The meter's serial is today's, from the read cache.
+     */
     async energySum(auth: AuthContext, query: MeterRangeQuery) {
       const meter = await readableMeter(auth, query);
-      const [sum] = await energySums(query.account_id, [meter], query);
-      return sum!;
+      const versions = [cache.version(cacheKeys.meterReadings(meter.id))];
+      const key = JSON.stringify([meter.id, query.start, query.end]);
+      const totals = await sums.get(versions, key, async () => {
+        const found = await aggregates.sums(db, query.account_id, [meter.id], query);
+        return found.get(meter.id) ?? null;
+      });
+      const range = { start: query.start.toISOString(), end: query.end.toISOString() };
+      return energySum(meter.meter_sn, range, totals ?? undefined);
     },
 
     /**
