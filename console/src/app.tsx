@@ -12,6 +12,17 @@ import { SignInPage } from './pages/sign-in.tsx';
 import { TariffPage } from './pages/tariff.tsx';
 import { TariffsPage } from './pages/tariffs.tsx';
 import { UploadPage } from './pages/upload.tsx';
+import {
+  DashboardConfigPage,
+  EditBlockPage,
+  EditMeterPage,
+  EditTariffPage,
+  NewBlockPage,
+  NewMeterPage,
+  NewOrganizationPage,
+  NewTariffPage,
+  OrganizationPage,
+} from './setup/lazy-pages.tsx';
 
 // The decision pages load when first opened: the first page's bundle stays small.
 const ComparePage = lazy(() => import('./pages/compare.tsx').then((m) => ({ default: m.ComparePage })));
@@ -27,6 +38,7 @@ const NAV = [
   { href: '/compare', label: 'Compare tariffs', section: /^\/compare/ },
   { href: '/invoices', label: 'Invoices', section: /^\/invoices/ },
   { href: '/recovery', label: 'Tenant recovery', section: /^\/recovery/ },
+  { href: '/organization', label: 'Organization', section: /^\/organization/ },
 ];
 
 function Redirect({ to }: { to: string }) {
@@ -42,9 +54,16 @@ const PAGES: [string, (params: Params) => ReactNode][] = [
   ['/sign-in', () => <Redirect to="/buildings" />],
   ['/sign-up', () => <Redirect to="/buildings" />],
   ['/buildings', () => <BuildingsPage />],
+  ['/buildings/new', () => <NewBlockPage />],
+  ['/buildings/:id/edit', ({ id }) => <EditBlockPage id={Number(id)} />],
+  ['/buildings/:id/meters/new', ({ id }) => <NewMeterPage blockId={Number(id)} />],
+  ['/buildings/:id/dashboard', ({ id }) => <DashboardConfigPage blockId={Number(id)} />],
   ['/buildings/:id', ({ id }) => <BuildingsPage id={id} />],
+  ['/meters/:id/edit', ({ id }) => <EditMeterPage id={Number(id)} />],
   ['/meters/:id', ({ id }) => <MeterPage id={Number(id)} />],
   ['/tariffs', () => <TariffsPage />],
+  ['/tariffs/new', () => <NewTariffPage />],
+  ['/tariffs/:id/edit', ({ id }) => <EditTariffPage id={Number(id)} />],
   ['/tariffs/:id', ({ id }) => <TariffPage id={Number(id)} source="organization" />],
   ['/catalogue', () => <CataloguePage />],
   ['/catalogue/:id', ({ id }) => <TariffPage id={Number(id)} source="catalogue" />],
@@ -53,6 +72,8 @@ const PAGES: [string, (params: Params) => ReactNode][] = [
   ['/invoices', () => <InvoicesPage />],
   ['/invoices/:id', ({ id }) => <InvoicePage id={Number(id)} />],
   ['/recovery', () => <RecoveryPage />],
+  ['/organization', () => <OrganizationPage />],
+  ['/organizations/new', () => <NewOrganizationPage />],
 ];
 
 function Page({ path }: { path: string }) {

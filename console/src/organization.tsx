@@ -16,6 +16,8 @@ interface OrganizationState {
   /** Shows times in a zone (null: the default again), remembered in this browser. */
   chooseZone(tz: string | null): void;
   select(id: string): void;
+  /** Loads the organizations again (after one was created or renamed). */
+  reload(): void;
   canWrite: boolean;
 }
 
@@ -53,11 +55,13 @@ function WithZone({
   organizations,
   current,
   select,
+  reload,
   children,
 }: {
   organizations: Organization[];
   current: Organization;
   select: (id: string) => void;
+  reload: () => void;
   children: ReactNode;
 }) {
   const zone = useResource(() => tariffTimeZone(current.id), [current.id]);
@@ -80,10 +84,11 @@ function WithZone({
             tariffZone: zone.data,
             chooseZone,
             select,
+            reload,
             canWrite: current.role === 'OWNER' || current.role === 'ADMIN',
           }
         : null,
-    [organizations, current, zone.data, chosenZone, chooseZone, select],
+    [organizations, current, zone.data, chosenZone, chooseZone, select, reload],
   );
   return (
     <Async resource={zone} label="Loading the organization…">
@@ -106,7 +111,13 @@ export function OrganizationProvider({ children }: { children: ReactNode }) {
         const current = list.find((o) => o.id === chosen) ?? initialChoice(list);
         if (!current) return <p>You are not a member of any organization.</p>;
         return (
-          <WithZone key={current.id} organizations={list} current={current} select={select}>
+          <WithZone
+            key={current.id}
+            organizations={list}
+            current={current}
+            select={select}
+            reload={organizations.reload}
+          >
             {children}
           </WithZone>
         );

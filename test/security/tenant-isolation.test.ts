@@ -110,6 +110,15 @@ const ROUTES: Record<string, RouteEntry> = {
   'POST /api/v1/organizations/{id}/members': {
     victim: (w) => ({ params: { id: w.victim.accountId }, body: { userId: w.attackerUserId, role: 'OWNER' } }),
   },
+  'PUT /api/v1/organizations/{id}/members/{userId}': {
+    victim: (w) => ({ params: { id: w.victim.accountId, userId: w.victimAdminId }, body: { role: 'MEMBER' } }),
+    crossTenant: [
+      {
+        names: 'ADMIN as a member of his own organization',
+        build: (w) => ({ params: { id: w.attacker.accountId, userId: w.victimAdminId }, body: { role: 'MEMBER' } }),
+      },
+    ],
+  },
   'DELETE /api/v1/organizations/{id}/members/{userId}': {
     victim: (w) => ({ params: { id: w.victim.accountId, userId: w.victimAdminId } }),
     crossTenant: [

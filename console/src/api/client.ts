@@ -67,6 +67,22 @@ export async function read<T>(call: Call): Promise<T> {
   return (await envelope<T>(call)).data;
 }
 
+/** The data of a successful answer, or null when the API answers 404 (a record that may not exist). */
+export async function readOrNull<T>(call: Call): Promise<T | null> {
+  try {
+    return await read<T>(call);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** A change that answers nothing (204); an ApiError when refused. */
+export async function done(call: Call): Promise<void> {
+  const { error, response } = await call;
+  if (!response.ok) throw apiErrorOf(response.status, error);
+}
+
 /** Every row of a paginated list (pages of 100). */
 export async function readAll<T>(page: (page: number) => Call): Promise<T[]> {
   const rows: T[] = [];

@@ -92,3 +92,11 @@ export type NewInvoice = paths['/api/v1/invoices']['post'] extends {
 }
   ? Body
   : never;
+
+export type Member = Item<Data<'/api/v1/organizations/{id}/members'>>;
+
+export type Role = Member['role'];
+
+export type Dso = Item<Data<'/api/v1/dsos'>>;
+
+export type Transition = Data<'/api/v1/tariffs/{id}/transitions'>;

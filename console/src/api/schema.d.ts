@@ -551,7 +551,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds an existing user with a role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may add an OWNER. An unknown user: 404; a user who is already a member: 409. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         * @description Adds an existing user, named by userId or by email, with a role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may add an OWNER. An unknown user: 404; a user who is already a member: 409. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
          */
         post: operations["addMember"];
         delete?: never;
@@ -568,7 +568,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Change a member's role
+         * @description Gives a member another role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may make or unmake an OWNER. A user who is not a member: 404; the primary owner's role cannot be changed: 409. Refusals in this order: 404 when no organization has this id, then 403 when the caller is not a member or the role may not do this.
+         */
+        put: operations["updateMemberRole"];
         post?: never;
         /**
          * Remove a member
@@ -9129,10 +9133,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: email
+                     * @description The user's e-mail address (any case); or give userId
+                     */
+                    email?: string;
                     /** @enum {string} */
                     role: "OWNER" | "ADMIN" | "MEMBER";
-                    /** Format: uuid */
-                    userId: string;
+                    /**
+                     * Format: uuid
+                     * @description The user to add; or give email
+                     */
+                    userId?: string;
                 };
             };
         };
@@ -9287,6 +9299,212 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The user is already a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    updateMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                id: string;
+                /** @description The example is a placeholder: use a user id from GET /api/v1/organizations/{id}/members. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "OWNER" | "ADMIN" | "MEMBER";
+                };
+            };
+        };
+        responses: {
+            /** @description The member with the new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "user_id": "00000000-0000-4000-8000-000000000002",
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
+                     *         "role": "OWNER",
+                     *         "email": "demo@example.com",
+                     *         "is_primary_owner": true,
+                     *         "created_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "user_id": "00000000-0000-4000-8000-000000000002",
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
+                         *       "role": "OWNER",
+                         *       "email": "demo@example.com",
+                         *       "is_primary_owner": true,
+                         *       "created_at": "2026-11-23T08:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /**
+                             * Format: date-time
+                             * @description When the user joined
+                             */
+                            created_at: string;
+                            email: string;
+                            is_primary_owner: boolean;
+                            /** @enum {string} */
+                            role: "OWNER" | "ADMIN" | "MEMBER";
+                            /** Format: uuid */
+                            user_id: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "role: Invalid option: expected one of \"OWNER\"|\"ADMIN\"|\"MEMBER\""
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "Only an OWNER may manage owners"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Member not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored records */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Conflict",
+                     *       "error": "The primary owner's role cannot be changed"
                      *     }
                      */
                     "application/json": {

@@ -10,6 +10,7 @@ import { lastMonths } from '../lib/ranges.ts';
 import { tariffNames } from '../lib/tariff-names.ts';
 import { addMonths, instantOf } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { MeterTariffOffer } from '../setup/meter-tariff-offer.tsx';
 import { BillTable } from './bill-table.tsx';
 import { Chart } from './chart.tsx';
 import { StatementHeader } from './statement-header.tsx';
@@ -39,6 +40,7 @@ function SourceBills({
     return (
       <li>
         <strong>{name}</strong>: not priced. <span className="muted">{source.reason}</span>
+        {source.reason === 'No tariff configured' && <MeterTariffOffer source={source.source} />}
       </li>
     );
   }

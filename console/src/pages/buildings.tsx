@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { buildingEnergyProfile } from '../adapters/building-energy.ts';
-import { ApiError, api, read, readAll } from '../api/client.ts';
+import { api, readAll } from '../api/client.ts';
 import {
   type BuildingBlock,
   type DashboardConfig,
@@ -19,6 +19,8 @@ import { lastWeekOfDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
 import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
+import { loadConfig } from '../setup/dashboard-config.ts';
+import { DashboardBlock } from '../setup/meter-tariff-offer.tsx';
 
 const WIDE = window.matchMedia('(min-width: 900px)');
 
@@ -147,23 +149,16 @@ function Dashboard({ block }: { block: BuildingBlock }) {
   // The energy chart first: pricing the months takes longer, and the database serves one at a time.
   const [energySettled, setEnergySettled] = useState(false);
   const settle = useCallback(() => setEnergySettled(true), []);
-  const config = useResource(
-    () =>
-      read<DashboardConfig>(
-        api.GET('/api/v1/building_blocks/{id}/config', {
-          params: { path: { id: block.id }, query: { account_id: current.id } },
-        }),
-      ).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }),
-    [block.id, current.id],
+  const config = useResource(() => loadConfig(block.id, current.id), [block.id, current.id]);
+  const dashboardBlock = useMemo(
+    () => ({ blockId: block.id, configChanged: config.reload }),
+    [block.id, config.reload],
   );
   return (
     <Async resource={config} label="Loading the dashboard…">
       {() =>
         config.data ? (
-          <>
+          <DashboardBlock.Provider value={dashboardBlock}>
             <EnergySection
               blockId={block.id}
               sources={sourcesOf(config.data)}
@@ -184,12 +179,37 @@ function Dashboard({ block }: { block: BuildingBlock }) {
                 <Loading label="Pricing the months…" />
               </section>
             )}
-          </>
+          </DashboardBlock.Provider>
         ) : (
-          <p className="muted">No energy dashboard is configured for this block.</p>
+          <p className="muted">
+            No energy dashboard is configured for this block:{' '}
+            <Link href={`/buildings/${block.id}/dashboard`}>Edit dashboard</Link> to choose its meters and tariffs.
+          </p>
         )
       }
     </Async>
+  );
+}
+
+/** Entry points to the set-up pages of a block. */
+function BlockActions({ block }: { block: BuildingBlock }) {
+  const { canWrite } = useOrganization();
+  if (!canWrite) return null;
+  return (
+    <p className="actions">
+      <Link className="button secondary" href={`/buildings/${block.id}/edit`}>
+        Edit building block
+      </Link>
+      <Link className="button secondary" href={`/buildings/new?parent=${block.id}`}>
+        New building block under {block.name}
+      </Link>
+      <Link className="button secondary" href={`/buildings/${block.id}/meters/new`}>
+        New meter
+      </Link>
+      <Link className="button secondary" href={`/buildings/${block.id}/dashboard`}>
+        Edit dashboard
+      </Link>
+    </p>
   );
 }
 
@@ -206,6 +226,7 @@ function BlockDetail({ tree, block }: { tree: Tree; block: BuildingBlock }) {
         {block.area !== null && ` · ${block.area} m²`}
       </p>
       {block.description && <p>{block.description}</p>}
+      <BlockActions block={block} />
       <h2>Meters</h2>
       {meters.length === 0 ? (
         <p className="muted">No meters on this block.</p>
@@ -229,8 +250,39 @@ function BlockDetail({ tree, block }: { tree: Tree; block: BuildingBlock }) {
 }
 
 /** The building tree with its meters, and the chosen block (else the first) with its dashboard. */
+/** The empty state: what to set up first. */
+function NoBlocks() {
+  const { current, canWrite } = useOrganization();
+  return (
+    <>
+      <h1>Buildings</h1>
+      <p>This organization has no building blocks yet.</p>
+      {current.is_personal_account && (
+        <p>
+          {current.name} is your personal account. To set up a company's buildings with others, start with a{' '}
+          <Link href="/organizations/new">New organization</Link>.
+        </p>
+      )}
+      {canWrite ? (
+        <p className="actions">
+          <Link className="button" href="/buildings/new">
+            New building block
+          </Link>
+          {!current.is_personal_account && (
+            <Link className="button secondary" href="/organizations/new">
+              New organization
+            </Link>
+          )}
+        </p>
+      ) : (
+        <p className="muted">Only owners and administrators can add building blocks.</p>
+      )}
+    </>
+  );
+}
+
 export function BuildingsPage({ id }: { id?: string }) {
-  const { current } = useOrganization();
+  const { current, canWrite } = useOrganization();
   const account_id = current.id;
   const tree = useResource(
     async () =>
@@ -249,14 +301,7 @@ export function BuildingsPage({ id }: { id?: string }) {
     <Async resource={tree} label="Loading buildings…">
       {(loaded) => {
         const block = loaded.blocks.find((b) => b.id === Number(id)) ?? loaded.children.get(null)?.[0];
-        if (!block) {
-          return (
-            <>
-              <h1>Buildings</h1>
-              <p>This organization has no building blocks yet.</p>
-            </>
-          );
-        }
+        if (!block) return <NoBlocks />;
         return (
           <div className="split">
             <nav aria-label="Building tree" className="panel">
@@ -266,6 +311,7 @@ export function BuildingsPage({ id }: { id?: string }) {
                   <h2 style={{ display: 'inline', fontSize: '1.1rem' }}>Buildings</h2>
                 </summary>
                 <Branch tree={loaded} parent={null} selected={block.id} />
+                {canWrite && <Link href="/buildings/new">New building block</Link>}
               </details>
             </nav>
             <BlockDetail tree={loaded} block={block} />

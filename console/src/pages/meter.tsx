@@ -91,7 +91,7 @@ function ProfileSection({ meter }: { meter: Meter }) {
 }
 
 export function MeterPage({ id }: { id: number }) {
-  const { current } = useOrganization();
+  const { current, canWrite } = useOrganization();
   const meter = useResource(
     () => read<Meter>(api.GET('/api/v1/meters/{id}', { params: { path: { id }, query: { account_id: current.id } } })),
     [id, current.id],
@@ -107,6 +107,13 @@ export function MeterPage({ id }: { id: number }) {
             <Link href={`/buildings/${m.building_block_id}`}>‹ Building</Link>
           </p>
           <h1>{meterLabel(m)}</h1>
+          {canWrite && (
+            <p className="actions">
+              <Link className="button secondary" href={`/meters/${m.id}/edit`}>
+                Edit meter
+              </Link>
+            </p>
+          )}
           <dl className="facts">
             <dt>Type</dt>
             <dd>{meterTypeLabel(m.meter_type)}</dd>
@@ -114,6 +121,8 @@ export function MeterPage({ id }: { id: number }) {
             <dd>{m.interval_minutes} minutes</dd>
             <dt>Tariff</dt>
             <dd>{m.tariff_id === null ? 'none' : <TariffLink id={m.tariff_id} accountId={current.id} />}</dd>
+            <dt>Notified maximum demand</dt>
+            <dd>{m.notified_max_demand_kva === null ? 'none' : `${m.notified_max_demand_kva} kVA`}</dd>
             <dt>Active</dt>
             <dd>{m.is_active ? 'yes' : 'no'}</dd>
           </dl>

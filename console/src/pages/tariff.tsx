@@ -100,7 +100,7 @@ function ItemsTable({
 }
 
 function TariffView({ tariff, source }: { tariff: Tariff; source: TariffSource }) {
-  const { current } = useOrganization();
+  const { current, canWrite } = useOrganization();
   const { query } = useLocation();
   const types = useResource(itemTypes, []);
   const isTou = tariff.tariff_type === 'TIME_OF_USE';
@@ -127,6 +127,13 @@ function TariffView({ tariff, source }: { tariff: Tariff; source: TariffSource }
       <h1>{tariff.name}</h1>
       {tariff.description && <p>{tariff.description}</p>}
       {source === 'catalogue' && <CloneButton tariff={tariff} />}
+      {source === 'organization' && canWrite && (
+        <p className="actions">
+          <Link className="button secondary" href={`/tariffs/${tariff.id}/edit`}>
+            Edit tariff
+          </Link>
+        </p>
+      )}
       <dl className="facts">
         <dt>Type</dt>
         <dd>{titleCase(tariff.tariff_type)}</dd>

@@ -9,7 +9,7 @@ import { useOrganization } from '../organization.tsx';
 
 /** The organization's tariffs (the first hundred, by name). */
 export function TariffsPage() {
-  const { current } = useOrganization();
+  const { current, canWrite } = useOrganization();
   const tariffs = useResource(
     () =>
       envelope<Tariff[]>(
@@ -28,6 +28,13 @@ export function TariffsPage() {
       <p>
         The tariffs of {current.name}. <Link href="/catalogue">Search the catalogue</Link> to clone a published tariff.
       </p>
+      {canWrite && (
+        <p className="actions">
+          <Link className="button" href="/tariffs/new">
+            New tariff
+          </Link>
+        </p>
+      )}
       <Async resource={tariffs} label="Loading tariffs…">
         {({ data, count }) =>
           data.length === 0 ? (

@@ -31,6 +31,7 @@ export const STEPS: Readonly<Record<string, Step>> = {
   updateOrganization: { uses: { id: 'new_account_id' } },
   deleteOrganization: { uses: { id: 'new_account_id' } },
   addMember: { uses: { id: 'new_account_id', userId: 'signed_up_user_id' } },
+  updateMemberRole: { uses: { id: 'new_account_id', userId: 'signed_up_user_id' } },
   removeMember: { uses: { id: 'new_account_id', userId: 'signed_up_user_id' } },
   createBuildingBlock: { stores: { new_building_block_id: 'id' } },
   updateBuildingBlock: { uses: { id: 'new_building_block_id' } },

@@ -157,8 +157,20 @@ export const organizationsRepository = {
     await db.query('DELETE FROM memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
   },
 
-  async userExists(db: Executor, userId: string) {
-    const rows = await db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
-    return rows.length > 0;
+  /** The id of the user named by id or by e-mail (any case), or undefined when there is none. */
+  async userIdOf(db: Executor, user: { userId?: string | undefined; email?: string | undefined }) {
+    const [row] = user.userId
+      ? await db.query<{ id: string }>('SELECT id FROM users WHERE id = $1', [user.userId])
+      : await db.query<{ id: string }>('SELECT id FROM users WHERE email = lower($1)', [user.email]);
+    return row?.id;
+  },
+
+  async updateMemberRole(db: Executor, accountId: string, userId: string, role: Role) {
+    await db.query('UPDATE memberships SET role = $3 WHERE account_id = $1 AND user_id = $2', [
+      accountId,
+      userId,
+      role,
+    ]);
+    return organizationsRepository.findMember(db, accountId, userId);
   },
 };

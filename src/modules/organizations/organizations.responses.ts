@@ -56,4 +56,5 @@ export const organizationResponses = {
   organization: okEnvelope(organization, 'The organization'),
   members: listEnvelope(member, 'A page of the members'),
   member: okEnvelope(member, 'The new member'),
+  changedMember: okEnvelope(member, 'The member with the new role'),
 };

@@ -6,6 +6,7 @@ import type { App } from '../../http/types.ts';
 import { organizationResponses } from './organizations.responses.ts';
 import {
   addMemberBody,
+  changeMemberBody,
   createOrganizationBody,
   memberParams,
   membersQuery,
@@ -130,7 +131,7 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
         tags,
         operationId: 'addMember',
         summary: 'Add a member',
-        description: `Adds an existing user with a role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may add an OWNER. An unknown user: 404; a user who is already a member: 409. ${ORDER}`,
+        description: `Adds an existing user, named by userId or by email, with a role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may add an OWNER. An unknown user: 404; a user who is already a member: 409. ${ORDER}`,
         params: organizationParams,
         body: withExample(addMemberBody, { userId: EXAMPLE.userId, role: 'MEMBER' }),
         response: {
@@ -145,6 +146,29 @@ export function registerOrganizationRoutes(app: App, organizations: Organization
       },
     },
     async (req, reply) => reply.code(201).send(ok(await organizations.addMember(req.auth, req.params.id, req.body))),
+  );
+  app.put(
+    `${base}/:id/members/:userId`,
+    {
+      schema: {
+        tags,
+        operationId: 'updateMemberRole',
+        summary: "Change a member's role",
+        description: `Gives a member another role (OWNER, ADMIN or MEMBER). Needs the OWNER or ADMIN role; only an OWNER may make or unmake an OWNER. A user who is not a member: 404; the primary owner's role cannot be changed: 409. ${ORDER}`,
+        params: withParamExamples(memberParams, { id: EXAMPLE.accountId, userId: EXAMPLE.userId }),
+        body: withExample(changeMemberBody, { role: 'ADMIN' }),
+        response: {
+          200: organizationResponses.changedMember,
+          ...failures({
+            400: 'role: Invalid option: expected one of "OWNER"|"ADMIN"|"MEMBER"',
+            403: 'Only an OWNER may manage owners',
+            404: 'Member not found',
+            409: "The primary owner's role cannot be changed",
+          }),
+        },
+      },
+    },
+    async (req) => ok(await organizations.changeMemberRole(req.auth, req.params.id, req.params.userId, req.body.role)),
   );
   app.delete(
     `${base}/:id/members/:userId`,

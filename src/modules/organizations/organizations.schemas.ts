@@ -21,10 +21,19 @@ export const updateOrganizationBody = z
   .partial();
 export type OrganizationChanges = z.infer<typeof updateOrganizationBody>;
 
-export const addMemberBody = z.strictObject({
-  userId: uuid,
-  role: z.enum(ROLES),
-});
+export const addMemberBody = z
+  .strictObject({
+    userId: uuid.optional().describe('The user to add; or give email'),
+    email: email.optional().describe("The user's e-mail address (any case); or give userId"),
+    role: z.enum(ROLES),
+  })
+  .refine((body) => (body.userId === undefined) !== (body.email === undefined), {
+    message: 'Give either userId or email',
+    path: ['userId'],
+  });
+export type AddMember = z.infer<typeof addMemberBody>;
+
+export const changeMemberBody = z.strictObject({ role: z.enum(ROLES) });
 
 export const MEMBER_SORT = { created_at: 'm.created_at', email: 'u.email', role: 'm.role' } as const;
 export const membersQuery = listQuerySchema(MEMBER_SORT);

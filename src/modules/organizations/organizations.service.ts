@@ -6,7 +6,7 @@ import { type AccessGuard, roleAllows } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { organizationsRepository as repo } from './organizations.repository.ts';
-import type { OrganizationChanges } from './organizations.schemas.ts';
+import type { AddMember, OrganizationChanges } from './organizations.schemas.ts';
 
 export interface OrganizationsDeps {
   db: Database;
@@ -57,6 +57,26 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
     return role;
   }
 
+  /**
+   * Within a transaction that changes a member: the caller's role, once the member is found (404),
+   * is not the primary owner (409 with the refusal given) and may be managed by the caller (403).
+   */
+  async function lockedMemberChange(
+    tx: Executor,
+    auth: AuthContext,
+    id: string,
+    userId: string,
+    primaryOwnerRefusal: string,
+  ): Promise<Role> {
+    const role = await lockedRole(tx, auth, id, 'write');
+    const member = await repo.findMember(tx, id, userId);
+    if (!member) throw notFound('Member');
+    if (member.is_primary_owner) throw conflict(primaryOwnerRefusal);
+    assertMayManage(role, member.role);
+    await membershipsChange(tx, id);
+    return role;
+  }
+
   return {
     async create(auth: AuthContext, body: { name: string; primary_owner_user_id: string }) {
       if (body.primary_owner_user_id !== auth.userId) throw forbidden('primary_owner_user_id must be the caller');
@@ -101,28 +121,33 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
       return repo.listMembers(db, id, list);
     },
 
-    async addMember(auth: AuthContext, id: string, body: { userId: string; role: Role }) {
+    async addMember(auth: AuthContext, id: string, body: AddMember) {
       const { role } = await access(auth, id, 'write');
       assertMayManage(role, body.role);
-      if (!(await repo.userExists(db, body.userId))) throw notFound('User');
+      const userId = await repo.userIdOf(db, body);
+      if (!userId) throw notFound('User');
       const member = await db.transaction(async (tx) => {
         assertMayManage(await lockedRole(tx, auth, id, 'write'), body.role);
         await membershipsChange(tx, id);
-        return repo.insertMember(tx, id, body.userId, body.role);
+        return repo.insertMember(tx, id, userId, body.role);
       });
       if (!member) throw conflict('The user is already a member of this organization');
       return member;
     },
 
+    async changeMemberRole(auth: AuthContext, id: string, userId: string, newRole: Role) {
+      await access(auth, id, 'write');
+      return db.transaction(async (tx) => {
+        const role = await lockedMemberChange(tx, auth, id, userId, "The primary owner's role cannot be changed");
+        assertMayManage(role, newRole);
+        return repo.updateMemberRole(tx, id, userId, newRole);
+      });
+    },
+
     async removeMember(auth: AuthContext, id: string, userId: string) {
       await access(auth, id, 'write');
       await db.transaction(async (tx) => {
-        const role = await lockedRole(tx, auth, id, 'write');
-        const member = await repo.findMember(tx, id, userId);
-        if (!member) throw notFound('Member');
-        if (member.is_primary_owner) throw conflict('The primary owner cannot be removed');
-        assertMayManage(role, member.role);
-        await membershipsChange(tx, id);
+        await lockedMemberChange(tx, auth, id, userId, 'The primary owner cannot be removed');
         await repo.deleteMember(tx, id, userId);
       });
     },

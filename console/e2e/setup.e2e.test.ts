@@ -1,0 +1,296 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../test/helpers/http.ts';
+import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { isoDate, today } from '../src/lib/time.ts';
+import { chromiumInstalled, type LaunchedBrowser, launchChromium } from './browser.ts';
+import { ensureConsoleBuilt, settled, textOf, visit } from './pages.ts';
+
+/**
+ * A manager who never used the API sets everything up in the console: an organization and its
+ * members, a building block, a grid meter with its NMD, a tariff cloned and edited, the dashboard.
+ * Runs when Debian's Chromium is installed (console.e2e.test.ts fails under CI without it).
+ */
+
+const TZ = 'Africa/Johannesburg';
+const EMAIL = `manager-${crypto.randomUUID().slice(0, 8)}@example.com`;
+const COLLEAGUE = `colleague-${crypto.randomUUID().slice(0, 8)}@example.com`;
+const PASSWORD = 'correct horse battery';
+const SERIAL = `KH-GRID-${crypto.randomUUID().slice(0, 6)}`;
+
+describe.runIf(chromiumInstalled())('setting up in the console', () => {
+  let t: TestApp;
+  let base: string;
+  let browser: LaunchedBrowser;
+  let page: Page;
+  let token: string;
+  let accountId: string;
+  let blockId: number;
+  let meterId: number;
+  let tariffId: number;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureConsoleBuilt();
+    t = await startTestApp();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    // "Delete …" and "Remove …" ask first; the person says yes.
+    page.on('dialog', (dialog) => void dialog.accept());
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** What the API answers the manager for a read. */
+  const api = async (path: string) => (await call(t.app, 'GET', path, { token })).body.data;
+  const idInUrl = (pattern: RegExp) => Number(pattern.exec(page.url())?.[1]);
+
+  it('signs up, and the empty personal account offers "New organization"', async () => {
+    await page.goto(`${base}/sign-up`);
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByText('This organization has no building blocks yet.').waitFor();
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: EMAIL, password: PASSWORD } });
+    token = login.body.data.access_token;
+
+    await page.getByRole('link', { name: 'New organization' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New organization' }).waitFor();
+    await page.getByLabel('Name').fill('Karoo Offices');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByText('This organization has no building blocks yet.').waitFor();
+    const organization = page.getByLabel('Organization', { exact: true });
+    expect(await organization.locator('option:checked').textContent()).toBe('Karoo Offices (owner)');
+    const organizations: { id: string; name: string; role: string }[] = await api('/api/v1/auth/organizations');
+    const created = organizations.find((o) => o.name === 'Karoo Offices')!;
+    expect(created.role).toBe('OWNER');
+    accountId = created.id;
+  });
+
+  it('creates a building block, then a grid meter with its NMD in it', async () => {
+    await page.getByRole('link', { name: 'New building block' }).click();
+    await page.getByLabel('Name').fill('Karoo House');
+    await page.getByLabel('Type').selectOption('COMMERCIAL');
+    await page.getByLabel('Address').fill('12 Long Street');
+    await page.getByLabel('City').fill('Cape Town');
+    await page.getByLabel('Province or state').fill('Western Cape');
+    await page.getByLabel('Postal code').fill('8001');
+    await page.getByLabel('Floor area (m²)').fill('2400');
+    await page.getByRole('button', { name: 'Create building block' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Karoo House' }).waitFor();
+    blockId = idInUrl(/\/buildings\/(\d+)$/);
+    expect(await textOf(page.locator('.panel p.muted').first())).toBe(
+      'Commercial · 12 Long Street, Cape Town · 2400 m²',
+    );
+
+    await page.getByRole('link', { name: 'New meter' }).click();
+    await page.getByLabel('Serial number').fill(SERIAL);
+    await page.getByLabel('Name', { exact: true }).fill('Main incomer');
+    await page.getByLabel('Notified maximum demand (NMD, kVA)').fill('500');
+    await page.getByRole('button', { name: 'Create meter' }).click();
+    await page.getByRole('heading', { level: 1, name: /Main incomer/ }).waitFor();
+    meterId = idInUrl(/\/meters\/(\d+)$/);
+    const facts = page.locator('dl.facts');
+    expect(await facts.locator('dt:has-text("Notified maximum demand") + dd').textContent()).toBe('500 kVA');
+    expect(await api(`/api/v1/meters/${meterId}?account_id=${accountId}`)).toMatchObject({
+      meter_sn: SERIAL,
+      name: 'Main incomer',
+      meter_type: 'ELECTRICITY',
+      building_block_id: blockId,
+      interval_minutes: 30,
+      notified_max_demand_kva: 500,
+      tariff_id: null,
+    });
+  });
+
+  it('clones Megaflex from the catalogue and edits an item’s price', async () => {
+    await visit(page, base, '/catalogue?query=Megaflex');
+    await page
+      .getByRole('button', { name: /^Clone Eskom Megaflex/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/tariffs\/\d+\?cloned=/);
+    tariffId = idInUrl(/\/tariffs\/(\d+)\?/);
+    await page.getByRole('link', { name: 'Edit tariff' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Items' }).waitFor();
+    const item = page.locator('li[data-item]').first();
+    const code = await item.getAttribute('data-item');
+    await item.locator('summary').click();
+    await item.getByLabel(/^Price/).fill('1.234567');
+    await item.getByRole('button', { name: 'Save item' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Items' }).waitFor();
+    const tariff: { tariff_items: { item_type_code: string; price: number }[] } = await api(
+      `/api/v1/tariffs/${tariffId}?account_id=${accountId}`,
+    );
+    expect(tariff.tariff_items.filter((i) => i.item_type_code === code).map((i) => i.price)).toContain(1.234567);
+    await visit(page, base, `/tariffs/${tariffId}`);
+    await page
+      .getByText(/1[.,]234567\//)
+      .first()
+      .waitFor();
+  });
+
+  it('gives the meter the tariff; the dashboard offers it, and the building then shows a cost', async () => {
+    await visit(page, base, `/meters/${meterId}/edit`);
+    await page.getByLabel('Tariff').selectOption(String(tariffId));
+    await page.getByRole('button', { name: 'Save meter' }).click();
+    await page.waitForURL(new RegExp(`/meters/${meterId}$`));
+
+    // Readings of the first hours of this month, uploaded as a person would.
+    const day = isoDate({ ...today(TZ), day: 1 });
+    const csv = ['meter_sn,ts,import_kwh,export_kwh'];
+    for (let h = 0; h < 6; h++) for (const m of ['00', '30']) csv.push(`${SERIAL},${day}T0${h}:${m}:00+02:00,150,0`);
+    await visit(page, base, '/upload');
+    await page.getByLabel('Readings file (CSV)').setInputFiles({
+      name: 'karoo.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`${csv.join('\n')}\n`),
+    });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    expect(await textOf(page.getByTestId('upload-outcome'))).toBe(
+      'Imported 12 readings (12 inserted, 0 updated) from karoo.csv',
+    );
+
+    await visit(page, base, `/buildings/${blockId}`);
+    await page.getByRole('link', { name: 'Edit dashboard' }).first().click();
+    await page.getByLabel('Grid meter').selectOption({ label: `Main incomer (${SERIAL})` });
+    await page.getByText(/^The meter's own tariff is Eskom Megaflex/).waitFor();
+    await page.getByRole('button', { name: 'Save dashboard' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Karoo House' }).waitFor();
+
+    // The config names the meter but no tariff: the cost says so, and offers the meter's.
+    const offer = page.getByTestId('meter-tariff-offer-grid').first();
+    await offer.waitFor();
+    expect(await offer.locator('p').textContent()).toMatch(
+      new RegExp(`^The dashboard names no grid tariff, but meter ${SERIAL} has its own: Eskom Megaflex`),
+    );
+    await offer.getByRole('button', { name: /^Use the meter's tariff/ }).click();
+    const total = page.getByTestId('month-total');
+    await total.waitFor();
+    await settled(page);
+    const config = await api(`/api/v1/building_blocks/${blockId}/config?account_id=${accountId}`);
+    expect(config).toMatchObject({ grid_meter_id: meterId, grid_tariff_id: tariffId });
+    const bills = page.locator('section[data-month]');
+    const [start, end] = await Promise.all([bills.getAttribute('data-start'), bills.getAttribute('data-end')]);
+    const cost = await api(
+      `/api/v1/building_blocks/${blockId}/energy-cost?${new URLSearchParams({ account_id: accountId, start: start!, end: end! })}`,
+    );
+    const amount = Number(await total.getAttribute('data-amount'));
+    expect(amount).toBeGreaterThan(0);
+    expect(amount).toBe(cost.totals.ZAR);
+  });
+
+  it('adds a member by e-mail, changes the role and removes the member', async () => {
+    await call(t.app, 'POST', '/api/v1/auth/signup', { body: { email: COLLEAGUE, password: PASSWORD } });
+    await visit(page, base, '/organization');
+    await page.getByLabel('E-mail').fill(COLLEAGUE);
+    await page.getByLabel('Role', { exact: true }).selectOption('ADMIN');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const row = page.locator(`tr[data-email="${COLLEAGUE}"]`);
+    const role = row.getByLabel(`Role of ${COLLEAGUE}`, { exact: true });
+    await role.waitFor();
+    expect(await role.inputValue()).toBe('ADMIN');
+
+    await role.selectOption('MEMBER');
+    await row.getByRole('button', { name: `Change role of ${COLLEAGUE}` }).click();
+    await expect
+      .poll(async () => (await api(`/api/v1/organizations/${accountId}/members?query=${COLLEAGUE}`))[0]?.role)
+      .toBe('MEMBER');
+
+    await row.getByRole('button', { name: `Remove ${COLLEAGUE}` }).click();
+    await row.waitFor({ state: 'detached' });
+    const members: { email: string }[] = await api(`/api/v1/organizations/${accountId}/members`);
+    expect(members.map((m) => m.email)).toEqual([EMAIL]);
+
+    await page.getByLabel('E-mail').fill('nobody-yet@example.com');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    expect(await textOf(page.getByRole('alert'))).toBe(
+      'Nobody has signed up with this e-mail address yet. Ask them to create an account first.',
+    );
+  });
+
+  it('shows the refusals of a move into its own block and of deleting a block with a meter as plain sentences', async () => {
+    await visit(page, base, `/buildings/${blockId}`);
+    await page.getByRole('link', { name: 'New building block under Karoo House' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('First floor');
+    for (const [label, value] of [
+      ['Address', '12 Long Street'],
+      ['City', 'Cape Town'],
+      ['Province or state', 'Western Cape'],
+      ['Postal code', '8001'],
+    ] as const) {
+      await page.getByLabel(label).fill(value);
+    }
+    await page.getByRole('button', { name: 'Create building block' }).click();
+    await page.getByRole('heading', { level: 1, name: 'First floor' }).waitFor();
+    const floorId = idInUrl(/\/buildings\/(\d+)$/);
+    expect((await api(`/api/v1/building_blocks/${floorId}?account_id=${accountId}`)).parent_id).toBe(blockId);
+
+    await visit(page, base, `/buildings/${blockId}/edit`);
+    await page.getByLabel('Part of').selectOption({ label: 'First floor' });
+    await page.getByRole('button', { name: 'Save building block' }).click();
+    expect(await textOf(page.getByRole('alert'))).toBe(
+      'A building block cannot be moved under itself or under one of its own blocks.',
+    );
+
+    await page.getByRole('button', { name: 'Delete Karoo House' }).click();
+    await page.getByText('This building block still has blocks or meters under it.', { exact: false }).waitFor();
+    expect(await textOf(page.locator('section[aria-labelledby="delete-block-heading"] [role="alert"]'))).toBe(
+      'This building block still has blocks or meters under it. Move or delete them first, then delete the block.',
+    );
+    expect(await api(`/api/v1/building_blocks/${blockId}?account_id=${accountId}`)).toMatchObject({
+      name: 'Karoo House',
+      parent_id: null,
+    });
+  });
+
+  it('saves another time-of-use schedule for the tariff and draws its grid', async () => {
+    await visit(page, base, `/tariffs/${tariffId}`);
+    const monday = page.locator('section[data-season="SUMMER"] tr[data-day="Monday"]');
+    const before = await monday.getAttribute('data-runs');
+    await visit(page, base, `/tariffs/${tariffId}/edit`);
+    await page.getByLabel('Time-of-use schedule', { exact: true }).selectOption('1');
+    await page.getByRole('button', { name: 'Save tariff' }).click();
+    await page
+      .getByRole('heading', { level: 2, name: 'Time-of-use schedule: Eskom Megaflex/Miniflex/Homeflex TOU' })
+      .waitFor();
+    expect(await page.getByLabel('Time-of-use schedule', { exact: true }).inputValue()).toBe('1');
+
+    await visit(page, base, `/tariffs/${tariffId}`);
+    const schedule = await api(`/api/v1/tariffs/${tariffId}/schedule?account_id=${accountId}`);
+    expect(schedule.id).toBe(1);
+    expect(await monday.getAttribute('data-runs')).not.toBe(before);
+  });
+
+  it('lays every set-up page out within 375 pixels', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      for (const path of [
+        '/organization',
+        '/organizations/new',
+        '/buildings/new',
+        `/buildings/${blockId}/edit`,
+        `/buildings/${blockId}/meters/new`,
+        `/meters/${meterId}/edit`,
+        `/buildings/${blockId}/dashboard`,
+        '/tariffs/new',
+        `/tariffs/${tariffId}/edit`,
+      ]) {
+        await visit(page, base, path);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect({ path, overflow }).toEqual({ path, overflow: 0 });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('threw no error in the browser on any page', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+import { useEffect, useState } from 'react';
+import type { DashboardConfig, EnergySource, Meter, Tariff } from '../api/models.ts';
+import { ENERGY_SOURCES } from '../api/models.ts';
+import { Async } from '../components/status.tsx';
+import { titleCase } from '../lib/format.ts';
+import { Link, navigate } from '../lib/router.tsx';
+import { useResource } from '../lib/use-resource.ts';
+import { useOrganization } from '../organization.tsx';
+import { allBlocks, allMeters } from './blocks.ts';
+import { type ConfigChanges, loadConfig, saveConfig } from './dashboard-config.ts';
+import { Choice, Refusal, useAction } from './form-kit.tsx';
+import { allTariffs, tariffOptions } from './tariff-options.ts';
+
+type SourceChoice = { meter: string; tariff: string };
+
+const idText = (id: number | null | undefined) => (id === null || id === undefined ? '' : String(id));
+
+function SourceFields({
+  source,
+  choice,
+  meters,
+  tariffs,
+  onChange,
+}: {
+  source: EnergySource;
+  choice: SourceChoice;
+  meters: Meter[];
+  tariffs: Tariff[];
+  onChange: (choice: SourceChoice) => void;
+}) {
+  const meter = meters.find((m) => String(m.id) === choice.meter);
+  const meterTariff = tariffs.find((t) => t.id === meter?.tariff_id);
+  const name = titleCase(source);
+  return (
+    <fieldset className="source">
+      <legend>{name}</legend>
+      <Choice
+        label={`${name} meter`}
+        name={`${source}_meter_id`}
+        options={[
+          { value: '', label: 'None' },
+          ...meters.map((m) => ({ value: String(m.id), label: m.name ? `${m.name} (${m.meter_sn})` : m.meter_sn })),
+        ]}
+        value={choice.meter}
+        onChange={(e) => onChange({ ...choice, meter: e.target.value })}
+      />
+      <div>
+        <Choice
+          label={`${name} tariff`}
+          name={`${source}_tariff_id`}
+          options={tariffOptions(tariffs)}
+          value={choice.tariff}
+          onChange={(e) => onChange({ ...choice, tariff: e.target.value })}
+        />
+        {meterTariff && String(meterTariff.id) !== choice.tariff && (
+          <p className="hint">
+            The meter's own tariff is {meterTariff.name}.{' '}
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => onChange({ ...choice, tariff: String(meterTariff.id) })}
+            >
+              Use the meter's tariff for {name.toLowerCase()}
+            </button>
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+function ConfigForm({
+  blockId,
+  config,
+  meters,
+  tariffs,
+}: {
+  blockId: number;
+  config: DashboardConfig | null;
+  meters: Meter[];
+  tariffs: Tariff[];
+}) {
+  const { current } = useOrganization();
+  const [choices, setChoices] = useState(
+    () =>
+      Object.fromEntries(
+        ENERGY_SOURCES.map((s) => [
+          s,
+          { meter: idText(config?.[`${s}_meter_id`]), tariff: idText(config?.[`${s}_tariff_id`]) },
+        ]),
+      ) as Record<EnergySource, SourceChoice>,
+  );
+  const save = useAction(async () => {
+    const changes: ConfigChanges = {};
+    for (const s of ENERGY_SOURCES) {
+      changes[`${s}_meter_id`] = choices[s].meter ? Number(choices[s].meter) : null;
+      changes[`${s}_tariff_id`] = choices[s].tariff ? Number(choices[s].tariff) : null;
+    }
+    await saveConfig(blockId, current.id, changes);
+    navigate(`/buildings/${blockId}`);
+  });
+  return (
+    <form
+      className="setup-form"
+      aria-label="Edit dashboard"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save.run();
+      }}
+    >
+      <div className="setup-fields">
+        {ENERGY_SOURCES.map((s) => (
+          <SourceFields
+            key={s}
+            source={s}
+            choice={choices[s]}
+            meters={meters}
+            tariffs={tariffs}
+            onChange={(choice) => setChoices((all) => ({ ...all, [s]: choice }))}
+          />
+        ))}
+      </div>
+      <Refusal error={save.error} />
+      <button type="submit" disabled={save.busy}>
+        {save.busy ? 'Saving…' : 'Save dashboard'}
+      </button>
+    </form>
+  );
+}
+
+/** "Edit dashboard": per energy source, which meter measures it and which tariff prices it. */
+export function DashboardConfigPage({ blockId }: { blockId: number }) {
+  const { current } = useOrganization();
+  const loaded = useResource(async () => {
+    const [config, blocks, meters, tariffs] = await Promise.all([
+      loadConfig(blockId, current.id),
+      allBlocks(current.id),
+      allMeters(current.id),
+      allTariffs(current.id),
+    ]);
+    return { config, block: blocks.find((b) => b.id === blockId), meters, tariffs };
+  }, [blockId, current.id]);
+  useEffect(() => {
+    document.title = 'Edit dashboard · Utility Management Console';
+  }, []);
+  return (
+    <Async resource={loaded} label="Loading the dashboard…">
+      {({ config, block, meters, tariffs }) => (
+        <>
+          <p style={{ margin: '0 0 0.5rem' }}>
+            <Link href={`/buildings/${blockId}`}>‹ {block?.name ?? 'Building'}</Link>
+          </p>
+          <h1>Edit dashboard of {block?.name ?? `block ${blockId}`}</h1>
+          <p className="muted">
+            For each energy source: the meter that measures it and the tariff that prices it. The building's cost is
+            priced with these tariffs.
+          </p>
+          <ConfigForm blockId={blockId} config={config} meters={meters} tariffs={tariffs} />
+        </>
+      )}
+    </Async>
+  );
+}

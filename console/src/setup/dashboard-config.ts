@@ -1,0 +1,23 @@
+import { api, read, readOrNull } from '../api/client.ts';
+import type { DashboardConfig, EnergySource } from '../api/models.ts';
+
+export type ConfigChanges = Partial<Record<`${EnergySource}_meter_id` | `${EnergySource}_tariff_id`, number | null>>;
+
+/** The block's dashboard config, or null when it has none. */
+export function loadConfig(blockId: number, accountId: string): Promise<DashboardConfig | null> {
+  return readOrNull<DashboardConfig>(
+    api.GET('/api/v1/building_blocks/{id}/config', {
+      params: { path: { id: blockId }, query: { account_id: accountId } },
+    }),
+  );
+}
+
+/** Creates the config or changes the fields given (the others stay). */
+export function saveConfig(blockId: number, accountId: string, changes: ConfigChanges): Promise<DashboardConfig> {
+  return read<DashboardConfig>(
+    api.PUT('/api/v1/building_blocks/{id}/config', {
+      params: { path: { id: blockId } },
+      body: { account_id: accountId, ...changes },
+    }),
+  );
+}
