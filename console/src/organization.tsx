@@ -18,6 +18,8 @@ interface OrganizationState {
   select(id: string): void;
   /** Loads the organizations again (after one was created or renamed). */
   reload(): void;
+  /** Reads the zone of the organization's tariffs again, after a tariff was created or cloned. */
+  tariffsChanged(): void;
   canWrite: boolean;
 }
 
@@ -85,10 +87,11 @@ function WithZone({
             chooseZone,
             select,
             reload,
+            tariffsChanged: zone.reload,
             canWrite: current.role === 'OWNER' || current.role === 'ADMIN',
           }
         : null,
-    [organizations, current, zone.data, chosenZone, chooseZone, select, reload],
+    [organizations, current, zone.data, zone.reload, chosenZone, chooseZone, select, reload],
   );
   return (
     <Async resource={zone} label="Loading the organization…">

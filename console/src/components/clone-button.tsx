@@ -16,7 +16,7 @@ function cloneTariff(catalogueId: number, accountId: string): Promise<Tariff> {
 
 /** Clones a catalogue tariff into the organization, then shows the copy. */
 export function CloneButton({ tariff, compact = false }: { tariff: Tariff; compact?: boolean }) {
-  const { current, canWrite } = useOrganization();
+  const { current, canWrite, tariffsChanged } = useOrganization();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const clone = async () => {
@@ -24,6 +24,8 @@ export function CloneButton({ tariff, compact = false }: { tariff: Tariff; compa
     setError(null);
     try {
       const copy = await cloneTariff(tariff.id, current.id);
+      // The organization's first tariff sets the zone its months and periods are in.
+      tariffsChanged();
       navigate(`/tariffs/${copy.id}?cloned=${tariff.id}`);
     } catch (failure) {
       setError(failure as Error);

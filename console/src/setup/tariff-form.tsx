@@ -118,7 +118,7 @@ function TariffFields({ tariff, references }: { tariff?: Tariff; references: Tar
 
 /** "New tariff": its facts; items, tiers and transitions are added on its edit page next. */
 export function NewTariffPage() {
-  const { current } = useOrganization();
+  const { current, tariffsChanged } = useOrganization();
   const references = useResource(tariffReferences, []);
   useEffect(() => {
     document.title = 'New tariff · Utility Management Console';
@@ -127,6 +127,7 @@ export function NewTariffPage() {
     const created = await read<Tariff>(
       api.POST('/api/v1/tariffs', { body: { account_id: current.id, ...tariffFields(data) } }),
     );
+    tariffsChanged();
     navigate(`/tariffs/${created.id}/edit`);
   };
   return (
