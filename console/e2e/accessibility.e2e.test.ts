@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seriousViolations, type Violation } from './axe.ts';
-import { CONSOLE_PAGES, onEveryPage, VIEWPORTS } from './console-pages.ts';
+import { CONSOLE_PAGES, EVERY_PAGE_TIMEOUT_MS, onEveryPage, VIEWPORTS } from './console-pages.ts';
 import { describeInChromium } from './in-chromium.ts';
 import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
 
@@ -16,17 +16,21 @@ describeInChromium('the console for everyone (axe-core)', () => {
     await c?.close();
   });
 
-  it('finds no serious or critical violation on any page at 1280 and 375 pixels', async () => {
-    const found: (Violation & { page: string })[] = [];
-    const checked: string[] = [];
-    await onEveryPage(c.page, c.base, c.seed, async (entry, viewport) => {
-      const page = `${entry.name}${viewport.suffix}`;
-      checked.push(page);
-      for (const violation of await seriousViolations(c.page)) found.push({ page, ...violation });
-    });
-    for (const v of found) console.error(`${v.page}: ${v.impact} ${v.rule} at ${v.target}: ${v.help}`);
-    expect(found).toEqual([]);
-    expect(checked).toHaveLength(CONSOLE_PAGES.length * VIEWPORTS.length);
-    expect(c.consoleErrors).toEqual([]);
-  });
+  it(
+    'finds no serious or critical violation on any page at 1280 and 375 pixels',
+    async () => {
+      const found: (Violation & { page: string })[] = [];
+      const checked: string[] = [];
+      await onEveryPage(c.page, c.base, c.seed, async (entry, viewport) => {
+        const page = `${entry.name}${viewport.suffix}`;
+        checked.push(page);
+        for (const violation of await seriousViolations(c.page)) found.push({ page, ...violation });
+      });
+      for (const v of found) console.error(`${v.page}: ${v.impact} ${v.rule} at ${v.target}: ${v.help}`);
+      expect(found).toEqual([]);
+      expect(checked).toHaveLength(CONSOLE_PAGES.length * VIEWPORTS.length);
+      expect(c.consoleErrors).toEqual([]);
+    },
+    EVERY_PAGE_TIMEOUT_MS,
+  );
 });

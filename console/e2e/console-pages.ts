@@ -58,6 +58,12 @@ export const VIEWPORTS = [
 
 export type Viewport = (typeof VIEWPORTS)[number];
 
+/**
+ * The limit of a test that visits every page at every viewport: minutes on a loaded machine, so
+ * vitest's 120 s a test would end it; like that one, it only ends a test that hangs.
+ */
+export const EVERY_PAGE_TIMEOUT_MS = 900_000;
+
 /** Opens a page of the list and waits until it has loaded its data and drawn its charts. */
 async function open(page: Page, base: string, entry: ConsolePage, seed: DemoSeed): Promise<void> {
   if (entry.signedOut) {
