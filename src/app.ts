@@ -129,7 +129,14 @@ export async function buildApp({
   const tariffAccess = createTariffAccess(db, guard, cache, details);
   registerTariffsModule(app, { db, tariffAccess, details, items: tariffItems, reference });
   registerTariffItemsModule(app, { db, tariffAccess });
-  const cost = registerCostModule(app, { db, cache, guard, tariffAccess, admission, bills: createKeptBills() });
+  const cost = registerCostModule(app, {
+    db,
+    cache,
+    guard,
+    tariffAccess,
+    admission,
+    bills: createKeptBills(() => metrics.billsPriced.inc()),
+  });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTenantRecoveryModule(app, { db, guard, admission, cost });
   registerTransitionsModule(app, {

@@ -41,7 +41,12 @@ export function createMetrics(db: Database, cache: Pick<ReadCache, 'stats'>) {
     labelNames: ['encoding'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, schedulerRuns, keptBodies };
+  const billsPriced = new Counter({
+    name: 'ums_bills_priced_total',
+    help: 'Bills priced by the engine (each bill a meter, tariff and period); a bill answered as kept is not counted',
+    registers: [registry],
+  });
+  return { registry, requests, duration, schedulerRuns, keptBodies, billsPriced };
 }
 
 type Metrics = ReturnType<typeof createMetrics>;

@@ -1,4 +1,4 @@
-import { createVersionedResults } from '../../db/versioned-results.ts';
+import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
 import type { KeptBill } from './cost.service.ts';
 
 /** How much the kept bills may take at most, in bytes of their JSON as estimated below: some 650 meter-years. */
@@ -19,7 +19,17 @@ const KEYS_REMEMBERED = 10_000;
 /**
  * The bills the cost service keeps (cost.service.ts `bill`), the least recently used dropped first;
  * a bill is kept from the second time its period is asked for, so that a flood of periods each of
- * its own keeps nothing.
+ * its own keeps nothing. `onPriced` hears of each bill priced rather than answered as kept.
  */
-export const createKeptBills = () =>
-  createVersionedResults(BILLS_KEPT_BYTES, billBytes, { keepOnSecondRequest: { keysRemembered: KEYS_REMEMBERED } });
+export function createKeptBills(onPriced: () => void): VersionedResults<KeptBill> {
+  const bills = createVersionedResults(BILLS_KEPT_BYTES, billBytes, {
+    keepOnSecondRequest: { keysRemembered: KEYS_REMEMBERED },
+  });
+  return {
+    get: (tokens, key, price) =>
+      bills.get(tokens, key, () => {
+        onPriced();
+        return price();
+      }),
+  };
+}
