@@ -22,6 +22,26 @@ export function Field({
   );
 }
 
+/**
+ * A day typed as YYYY-MM-DD, as the console writes days everywhere (a browser's date field shows
+ * its own language's order, mm/dd/yyyy or dd/mm/yyyy, whatever the console's locale).
+ */
+export function DayField({
+  hint,
+  ...field
+}: { label: string; name: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field
+      inputMode="numeric"
+      pattern="\d{4}-\d{2}-\d{2}"
+      placeholder="YYYY-MM-DD"
+      size={11}
+      hint={hint ? `YYYY-MM-DD. ${hint}` : 'YYYY-MM-DD.'}
+      {...field}
+    />
+  );
+}
+
 export interface Option {
   value: string;
   label: string;

@@ -7,7 +7,7 @@ import { navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './enums.ts';
-import { Choice, Field, numberOf, optionsOf, SetupForm, textOf } from './form-kit.tsx';
+import { Choice, DayField, Field, numberOf, optionsOf, SetupForm, textOf } from './form-kit.tsx';
 
 export interface TariffReferences {
   dsos: Dso[];
@@ -81,14 +81,8 @@ function TariffFields({ tariff, references }: { tariff?: Tariff; references: Tar
         defaultValue={String(tariff?.dso_id ?? references.dsos[0]?.id ?? '')}
         hint="Its seasons decide which items apply in which month."
       />
-      <Field
-        label="Effective from"
-        name="effective_from"
-        type="date"
-        required
-        defaultValue={day(tariff?.effective_from)}
-      />
-      <Field label="Effective to" name="effective_to" type="date" required defaultValue={day(tariff?.effective_to)} />
+      <DayField label="Effective from" name="effective_from" required defaultValue={day(tariff?.effective_from)} />
+      <DayField label="Effective to" name="effective_to" required defaultValue={day(tariff?.effective_to)} />
       <Choice
         label="Currency"
         name="currency"

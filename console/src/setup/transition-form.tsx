@@ -6,7 +6,7 @@ import { Link } from '../lib/router.tsx';
 import { instantOf, parseIsoDate } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
-import { Choice, Field, Refusal, SetupForm, textOf, useAction } from './form-kit.tsx';
+import { Choice, DayField, Field, Refusal, SetupForm, textOf, useAction } from './form-kit.tsx';
 
 function loadTransition(tariffId: number, accountId: string): Promise<Transition | null> {
   return readOrNull<Transition>(
@@ -79,7 +79,7 @@ export function Transitions({ tariff, tariffs }: { tariff: Tariff; tariffs: Tari
                   name="successor_id"
                   options={others.map((t) => ({ value: String(t.id), label: t.name }))}
                 />
-                <Field label="Effective from" name="effective_from" type="date" required />
+                <DayField label="Effective from" name="effective_from" required />
                 <Field label="Notes" name="notes" maxLength={2000} />
               </SetupForm>
             </>
