@@ -252,6 +252,42 @@ describeInChromium('setting up in the console', () => {
     expect(await monday.getAttribute('data-runs')).not.toBe(before);
   });
 
+  it('creates a tariff with "New tariff", then a transition to it from the cloned tariff, and deletes that transition', async () => {
+    await visit(page, base, '/tariffs/new');
+    const form = page.getByRole('form', { name: 'New tariff' });
+    await form.getByLabel('Name', { exact: true }).fill('Karoo flat 2027');
+    await form.getByLabel('Effective from', { exact: true }).fill('2027-04-01');
+    await form.getByLabel('Effective to', { exact: true }).fill('2028-03-31');
+    await form.getByRole('button', { name: 'Create tariff' }).click();
+    await page.waitForURL(/\/tariffs\/\d+\/edit$/);
+    const successorId = idInUrl(/\/tariffs\/(\d+)\/edit$/);
+    expect(await api(`/api/v1/tariffs/${successorId}?account_id=${accountId}`)).toMatchObject({
+      name: 'Karoo flat 2027',
+      tariff_type: 'FLAT',
+      effective_from: '2027-04-01',
+      effective_to: '2028-03-31',
+    });
+
+    await visit(page, base, `/tariffs/${tariffId}/edit`);
+    const transition = page.getByRole('form', { name: 'New transition' });
+    await transition.getByLabel('Successor', { exact: true }).selectOption(String(successorId));
+    await transition.getByLabel('Effective from', { exact: true }).fill('2027-04-01');
+    await transition.getByRole('button', { name: 'Create transition' }).click();
+    const shown = page.getByTestId('transition');
+    await shown.waitFor();
+    expect(await shown.textContent()).toContain('Karoo flat 2027');
+    // 2027-04-01 00:00 in Johannesburg (UTC+2).
+    expect(await api(`/api/v1/tariffs/${tariffId}/transitions?account_id=${accountId}`)).toMatchObject({
+      successor_id: successorId,
+      effective_from: '2027-03-31T22:00:00.000Z',
+    });
+
+    await shown.getByRole('button', { name: 'Delete transition' }).click();
+    await page.getByRole('form', { name: 'New transition' }).waitFor();
+    const gone = await call(t.app, 'GET', `/api/v1/tariffs/${tariffId}/transitions?account_id=${accountId}`, { token });
+    expect(gone.status).toBe(404);
+  });
+
   it('lays every set-up page out within 375 pixels', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     try {
