@@ -108,7 +108,12 @@ describeInChromium('setting up in the console', () => {
     await item.locator('summary').click();
     await item.getByLabel(/^Price/).fill('1.234567');
     await item.getByRole('button', { name: 'Save item' }).click();
-    await page.getByRole('heading', { level: 2, name: 'Items' }).waitFor();
+    // Saved once the items are read again: the item's summary then shows the new price.
+    await page
+      .locator('li[data-item] summary')
+      .getByText(/1[.,]234567\//)
+      .first()
+      .waitFor();
     const tariff: { tariff_items: { item_type_code: string; price: number }[] } = await api(
       `/api/v1/tariffs/${tariffId}?account_id=${accountId}`,
     );
