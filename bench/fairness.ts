@@ -9,7 +9,8 @@
  * robin) at 50 connections, while the demo organization, another user's, prices its building over
  * the last 30 days and reads one of its tariffs (read cache), each at a fixed rate. The demo's
  * requests run the same length of time alone first: the run prints their p99 alone and during the
- * flood, and the ratio against the target (within 3x). The service's settings
+ * flood, and the ratio against the target (within 3x). FLOOD_USERS=n (default 1) spreads the 16
+ * organizations over n users of their own (round robin), each flooding with its own token. The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -32,6 +33,7 @@ import { apiClient, machine, percentile } from './support.ts';
 const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
 const FLOOD_ORGANIZATIONS = 16;
+const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
 const COST_RATE_PER_S = 4;
 const TARIFF_RATE_PER_S = 25;
 const TARGET_RATIO = 3;
@@ -75,16 +77,21 @@ try {
   );
   const added = await stretchToAYear(sql, demoAccount);
 
-  // One user, 16 organizations, each a building whose grid meter has a year of readings.
-  const flooder = apiClient(base);
-  const credentials = { email: `flooder-${Date.now()}@example.com`, password: 'correct horse battery' };
-  const { user } = await flooder.call<{ user: { id: string } }>('POST', '/api/v1/auth/signup', credentials);
-  await flooder.login(credentials);
-  const floodPaths: string[] = [];
+  // FLOOD_USERS users (one by default), 16 organizations among them, each a building whose grid meter has a year of readings.
+  const flooders: { client: ReturnType<typeof apiClient>; id: string }[] = [];
+  for (let u = 0; u < FLOOD_USERS; u++) {
+    const client = apiClient(base);
+    const credentials = { email: `flooder-${u}-${Date.now()}@example.com`, password: 'correct horse battery' };
+    const { user } = await client.call<{ user: { id: string } }>('POST', '/api/v1/auth/signup', credentials);
+    await client.login(credentials);
+    flooders.push({ client, id: user.id });
+  }
+  const floodRequests: { method: 'GET'; path: string; headers: Record<string, string>; setupRequest: string }[] = [];
   for (let i = 0; i < FLOOD_ORGANIZATIONS; i++) {
+    const { client: flooder, id: userId } = flooders[i % FLOOD_USERS]!;
     const organization = await flooder.call<{ id: string }>('POST', '/api/v1/organizations', {
       name: `Flood ${i}`,
-      primary_owner_user_id: user.id,
+      primary_owner_user_id: userId,
     });
     const tariff = await flooder.call<{ id: number }>('POST', `/api/v1/tariffs/catalogue/${HOMEFLEX_TOU}/clone`, {
       account_id: organization.id,
@@ -115,7 +122,12 @@ try {
       grid_meter_id: meter!.id,
       grid_tariff_id: tariff.id,
     });
-    floodPaths.push(costPath(block!.id, organization.id, 365));
+    floodRequests.push({
+      method: 'GET',
+      path: costPath(block!.id, organization.id, 365),
+      headers: { authorization: `Bearer ${flooder.token}` },
+      setupRequest: VARY_PERIOD,
+    });
   }
   await sql.query('ANALYZE readings, readings_hourly, readings_daily');
 
@@ -138,8 +150,7 @@ try {
     // In a worker thread: the flood must not delay the measuring requests of this thread.
     autocannon({
       url: base,
-      headers: { authorization: `Bearer ${flooder.token}` },
-      requests: floodPaths.map((path) => ({ method: 'GET', path, setupRequest: VARY_PERIOD })),
+      requests: floodRequests,
       connections: FLOOD_CONNECTIONS,
       duration: SECONDS,
       workers: 1,
@@ -153,7 +164,7 @@ try {
     `machine: ${machine()}; service on PostgreSQL; load average (1/5/15 min) ${loadBefore} at the quiet phase's start, ${loadAfter} at the end`,
   );
   console.log(
-    `demo stretched to a year (${added} readings added); ${FLOOD_ORGANIZATIONS} organizations of one user, each a year of 30-minute readings`,
+    `demo stretched to a year (${added} readings added); ${FLOOD_ORGANIZATIONS} organizations of ${FLOOD_USERS} flooding user(s), each a year of 30-minute readings`,
   );
   console.log(
     `flood: building cost over 365 days, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,

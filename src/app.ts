@@ -98,6 +98,7 @@ export async function buildApp({
     perOrganization: config.expensiveConcurrencyPerOrg,
     perUser: config.expensiveConcurrencyPerUser,
     total: config.expensiveConcurrencyTotal,
+    idleUserReserve: config.expensiveConcurrencyTotal,
     waitMs: config.expensiveWaitMs,
   });
   registerAdmissionGauge(admission, metrics.registry);

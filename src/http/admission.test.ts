@@ -265,6 +265,90 @@ describe('admission of expensive work over the process', () => {
     expect(started).toEqual(['org-b', 'org-a']);
   });
 
+  it('past the total, starts the first request of a user who runs none while the reserve lasts', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, idleUserReserve: 1, waitMs: 20 });
+    const [flood, neighbour] = [deferred(), deferred()];
+    const thirdCaller = { userId: 'user-c' };
+    const running = [
+      admission.admit(caller, 'org-a', () => flood.promise),
+      // The total is reached; this user runs none: the reserve starts it at once.
+      admission.admit(otherCaller, 'org-b', () => neighbour.promise),
+    ];
+    expect(admission.load()).toEqual({ running: 2, waiting: 0 });
+    // The flooding user runs one already: the reserve is not theirs.
+    const flooderRefused = await rejection(admission.admit(caller, 'org-c', async () => 'second of the flooder'));
+    expect(flooderRefused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
+    // The reserve is used up: a third user who runs none waits like everyone else.
+    const thirdRefused = await rejection(admission.admit(thirdCaller, 'org-d', async () => 'third user'));
+    expect(thirdRefused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
+    flood.resolve('flood');
+    expect(await running[0]).toBe('flood');
+    // The neighbour's runs, within the total now: a fourth user, never refused, takes the reserve.
+    expect(await admission.admit({ userId: 'user-d' }, 'org-e', async () => 'fourth user')).toBe('fourth user');
+    neighbour.resolve('neighbour');
+    expect(await running[1]).toBe('neighbour');
+    expect(await admission.admit(caller, 'org-c', async () => 'flooder again')).toBe('flooder again');
+    expect(admission.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('never hands the reserve to a waiting request: waiting requests take their turns within the total', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, idleUserReserve: 1, waitMs: 5_000 });
+    const [flood, neighbour] = [deferred(), deferred()];
+    const { started, run, startOf, finishAll } = startRecorder();
+    const running = [
+      admission.admit(caller, 'org-a', () => flood.promise),
+      admission.admit(otherCaller, 'org-b', () => neighbour.promise),
+    ];
+    // The reserve is taken: both wait.
+    const waiting = [
+      run(admission, caller, 'org-c', 'flooder 2'),
+      run(admission, { userId: 'user-c' }, 'org-d', 'third'),
+    ];
+    expect(admission.load()).toEqual({ running: 2, waiting: 2 });
+    neighbour.resolve('neighbour');
+    await running[1];
+    // The reserve is free again, but not for requests that wait: the total still runs.
+    expect(admission.load()).toEqual({ running: 1, waiting: 2 });
+    // A user who arrives running and waiting for none takes it.
+    expect(await admission.admit({ userId: 'user-d' }, 'org-e', async () => 'from the reserve')).toBe(
+      'from the reserve',
+    );
+    flood.resolve('flood');
+    await running[0];
+    // The slot of the total goes to the user who has not had a turn.
+    await startOf('third');
+    expect(started).toEqual(['third']);
+    finishAll();
+    expect(await Promise.all(waiting)).toEqual(['flooder 2', 'third']);
+    expect(started).toEqual(['third', 'flooder 2']);
+  });
+
+  it('keeps the reserve from a user refused since their last turn, until one of theirs gets a turn', async () => {
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, idleUserReserve: 1, waitMs: 20 });
+    const [first, held, again] = [deferred(), deferred(), deferred()];
+    const running = admission.admit(caller, 'org-a', () => first.promise);
+    // The flooder asks for a second at once and is refused after waiting.
+    await rejection(admission.admit(caller, 'org-b', async () => 'refused'));
+    first.resolve('first');
+    await running;
+    const neighbours = admission.admit(otherCaller, 'org-c', () => held.promise);
+    // The flooder now runs and waits for none, but was refused since their last turn: no reserve.
+    const refused = await rejection(admission.admit(caller, 'org-b', async () => 'not from the reserve'));
+    expect(refused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
+    // A user never refused takes it.
+    expect(await admission.admit({ userId: 'user-c' }, 'org-d', async () => 'from the reserve')).toBe(
+      'from the reserve',
+    );
+    held.resolve('held');
+    await neighbours;
+    // A turn within the total clears the refusal: the reserve is the flooder's again.
+    expect(await admission.admit(caller, 'org-b', async () => 'a turn')).toBe('a turn');
+    const neighboursAgain = admission.admit(otherCaller, 'org-c', () => again.promise);
+    expect(await admission.admit(caller, 'org-b', async () => 'from the reserve')).toBe('from the reserve');
+    again.resolve('again');
+    await neighboursAgain;
+  });
+
   it('lets a request that waits for its organization hold no slot of its user', async () => {
     const admission = createAdmission({ perOrganization: 1, perUser: 2, total: 4, waitMs: 5_000 });
     const held = deferred();

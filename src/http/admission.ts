@@ -3,6 +3,8 @@ import type { AuthContext } from './auth-context.ts';
 import { AppError } from './errors.ts';
 
 const RETRY_AFTER_S = 1;
+/** Users refused since their last turn, remembered at most (the oldest forgotten first). */
+const MAX_REFUSED_USERS = 10_000;
 
 const tooMany = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
@@ -16,6 +18,13 @@ interface AdmissionLimits {
   perUser: number;
   /** Expensive requests the process runs at once, over all users (default: no such limit). */
   total?: number;
+  /**
+   * How many more than `total` may run, each the request of a user who arrives running and waiting
+   * for none, and not refused since their last turn (default 0): such a user's request does not
+   * wait for the running ones of users who ask for more at once. A waiting request never takes the
+   * reserve, nor does a user whose requests were refused until one of theirs gets a turn again.
+   */
+  idleUserReserve?: number;
   /** How long a request past a limit waits for a slot before its 429 (0: no wait). */
   waitMs: number;
 }
@@ -28,8 +37,10 @@ interface AdmissionLimits {
  * requests, then whose user has waited longest since their last turn, then whose organization runs
  * the fewest, then the earliest: a user flooding through many organizations takes turns with every
  * other user instead of filling the process first come first served (measured in
- * docs/PERFORMANCE.md, "Fairness"). The wait paces a client that asks again at once whatever
- * Retry-After says ("Overload").
+ * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user runs and waits for
+ * nothing starts at once while the reserve lasts: a neighbour's request does not wait for the
+ * flood's running one, and a user who keeps requests waiting never takes the reserve.
+ * The wait paces a client that asks again at once whatever Retry-After says ("Overload").
  */
 export interface Admission {
   /** Runs fn once the caller, the organization and the process have a free slot, else throws 429. The caller checks access first. */
@@ -61,6 +72,7 @@ export function createAdmission({
   perOrganization,
   perUser,
   total = Number.POSITIVE_INFINITY,
+  idleUserReserve = 0,
   waitMs,
 }: AdmissionLimits): Admission {
   const users = counter();
@@ -72,6 +84,16 @@ export function createAdmission({
   /** Per user running or waiting, the number of the admission that last started one of theirs. */
   const lastTurns = new Map<string, number>();
   let admissions = 0;
+  /** Users refused since their last turn, in order of their first such refusal: not served from the reserve. */
+  const refusedUsers = new Set<string>();
+
+  function refused(userId: string, whose: string): AppError {
+    if (!refusedUsers.has(userId)) {
+      refusedUsers.add(userId);
+      if (refusedUsers.size > MAX_REFUSED_USERS) refusedUsers.delete(refusedUsers.values().next().value!);
+    }
+    return tooMany(whose);
+  }
 
   /** Whose limit keeps a request of this user and organization from running now, or null when it can run. */
   function blocked(userId: string, organizationId: string): string | null {
@@ -81,11 +103,22 @@ export function createAdmission({
     return null;
   }
 
+  /** Whether a request past the total alone starts from the reserve: its user runs and waits for none. */
+  function fromReserve(userId: string): boolean {
+    return (
+      users.of(userId) === 0 &&
+      usersWaiting.of(userId) === 0 &&
+      !refusedUsers.has(userId) &&
+      running < total + idleUserReserve
+    );
+  }
+
   function start(userId: string, organizationId: string): void {
     users.add(userId, 1);
     organizations.add(organizationId, 1);
     running++;
     lastTurns.set(userId, ++admissions);
+    refusedUsers.delete(userId);
   }
 
   /** Forgets the turn of a user who neither runs nor waits: they come back as one who waited longest. */
@@ -130,7 +163,7 @@ export function createAdmission({
   }
 
   function waitForSlot(userId: string, organizationId: string, whose: string): Promise<void> {
-    if (waitMs <= 0) return Promise.reject(tooMany(whose));
+    if (waitMs <= 0) return Promise.reject(refused(userId, whose));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         userId,
@@ -143,7 +176,7 @@ export function createAdmission({
       const timer = setTimeout(() => {
         leaveQueue(waiter);
         forgetIfIdle(userId);
-        reject(tooMany(blocked(userId, organizationId) ?? whose));
+        reject(refused(userId, blocked(userId, organizationId) ?? whose));
       }, waitMs);
       waiting.push(waiter);
       usersWaiting.add(userId, 1);
@@ -153,8 +186,8 @@ export function createAdmission({
   return {
     async admit({ userId }, organizationId, fn) {
       const whose = blocked(userId, organizationId);
-      if (whose) await waitForSlot(userId, organizationId, whose);
-      else start(userId, organizationId);
+      if (!whose || (whose === 'on this server' && fromReserve(userId))) start(userId, organizationId);
+      else await waitForSlot(userId, organizationId, whose);
       try {
         return await fn();
       } finally {

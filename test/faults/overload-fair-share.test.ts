@@ -27,7 +27,8 @@ const START = '2025-03-03T00:00:00.000Z';
 const periodOfItsOwn = ownPeriods(START, '2025-03-04T00:00:00.000Z');
 
 /**
- * A service running at most 2 expensive requests at once (per user 8, per organization 4), with a
+ * A service running at most 2 expensive requests at once (per user 8, per organization 4; past the
+ * total, a user who runs none may start one, up to 2 more), with a
  * flooder who owns three organizations and a neighbour who owns one, each a building whose grid
  * is priced (8.00 a day).
  */
@@ -119,7 +120,7 @@ function serviceWithTwoSlots(waitMs: number) {
     while ((await waitingRequests()) !== count) await new Promise((resolve) => setImmediate(resolve));
   }
 
-  return { service, buildingCost, inFlight, untilWaiting };
+  return { service, buildingCost, inFlight, untilWaiting, waitingRequests };
 }
 
 const gridTotal = (reply: Reply) => reply.body.data.sources.find((s: { source: string }) => s.source === 'grid').total;
@@ -127,55 +128,58 @@ const gridTotal = (reply: Reply) => reply.body.data.sources.find((s: { source: s
 describe('expensive requests over the process (EXPENSIVE_CONCURRENCY_TOTAL=2), without waiting', () => {
   const { service, buildingCost, inFlight } = serviceWithTwoSlots(0);
 
-  it('answers 429 with Retry-After to any user once the process runs its total, and serves them when a slot frees', async () => {
+  it('answers 429 with Retry-After to a user who runs one once the process runs its total; a user who runs none starts from the reserve', async () => {
     const { flooder, neighbour } = service;
     const first = await inFlight(flooder, 0);
     const second = await inFlight(flooder, 1);
+    let neighbourHeld: Awaited<ReturnType<typeof inFlight>> | undefined;
     try {
-      for (const refused of [await buildingCost(neighbour, 0), await buildingCost(flooder, 2)]) {
-        expect({ status: refused.status, body: refused.body, retryAfter: refused.headers['retry-after'] }).toEqual({
-          status: 429,
-          body: TOO_MANY_ON_THIS_SERVER,
-          retryAfter: '1',
-        });
-      }
-      first.release();
-      expect((await first.reply).status).toBe(200);
+      const refusal = async (reply: Promise<Reply>) => {
+        const refused = await reply;
+        return { status: refused.status, body: refused.body, retryAfter: refused.headers['retry-after'] };
+      };
+      const expected = { status: 429, body: TOO_MANY_ON_THIS_SERVER, retryAfter: '1' };
+      expect(await refusal(buildingCost(flooder, 2))).toEqual(expected);
+      // The neighbour runs none: their request starts past the total, at once.
       const neighbours = await buildingCost(neighbour, 0);
       expect(neighbours.status).toBe(200);
       expect(gridTotal(neighbours)).toBe(8);
+      // While it runs, the neighbour's next is past the total like the flooder's.
+      neighbourHeld = await inFlight(neighbour, 0);
+      expect(await refusal(buildingCost(neighbour, 0))).toEqual(expected);
+      first.release();
+      second.release();
+      expect((await first.reply).status).toBe(200);
+      expect((await second.reply).status).toBe(200);
+      const flooders = await buildingCost(flooder, 2);
+      expect(flooders.status).toBe(200);
+      expect(gridTotal(flooders)).toBe(8);
     } finally {
       first.release();
       second.release();
+      neighbourHeld?.release();
     }
-    expect((await second.reply).status).toBe(200);
+    expect((await neighbourHeld!.reply).status).toBe(200);
   });
 });
 
 describe('expensive requests over the process (EXPENSIVE_CONCURRENCY_TOTAL=2), handed over fairly', () => {
-  const { service, buildingCost, inFlight, untilWaiting } = serviceWithTwoSlots(60_000);
+  const { service, buildingCost, inFlight, untilWaiting, waitingRequests } = serviceWithTwoSlots(60_000);
 
-  it('hands a freed slot to the neighbour, who runs nothing, before the flooder’s request that came first', async () => {
+  it('starts the neighbour’s request, who runs nothing, at once while the flooder’s request that came first waits', async () => {
     const { flooder, neighbour } = service;
     const first = await inFlight(flooder, 0);
     const second = await inFlight(flooder, 1);
     const flooders = buildingCost(flooder, 2);
     await untilWaiting(1);
-    const neighbours = buildingCost(neighbour, 0);
-    await untilWaiting(2);
-    // The request the freed slot goes to is held in flight; the other one waits for the next slot.
-    const next = service.hold();
+    const neighbours = await buildingCost(neighbour, 0);
+    expect(neighbours.status).toBe(200);
+    expect(gridTotal(neighbours)).toBe(8);
+    // The flooder's request still waits for one of its own two to end.
+    expect(await waitingRequests()).toBe(1);
     first.release();
-    await next.reached;
-    expect((await first.reply).status).toBe(200);
     second.release();
-    expect((await second.reply).status).toBe(200);
-    // The flooder's request ran on the second freed slot while the neighbour's is still held: the
-    // neighbour had the first.
-    const settledFirst = await Promise.race([flooders.then(() => 'flooder'), neighbours.then(() => 'neighbour')]);
-    expect(settledFirst).toBe('flooder');
-    next.release();
-    for (const reply of [await flooders, await neighbours]) {
+    for (const reply of [await first.reply, await second.reply, await flooders]) {
       expect(reply.status).toBe(200);
       expect(gridTotal(reply)).toBe(8);
     }
