@@ -150,6 +150,7 @@ export const costRepository = {
        FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $4
        WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 ORDER BY r.ts`,
       [meterId, start, end, accountId],
+      { reusePlan: true },
     );
   },
 
@@ -176,6 +177,7 @@ export const costRepository = {
        ) h
        ORDER BY key, in_period, sum_micro::numeric / count DESC`,
       [meterId, plan.from, plan.hoursEnd, hourKeysLiteral(plan), plan.firstHour, plan.hoursStart, start, accountId],
+      { reusePlan: true },
     );
   },
 
@@ -208,6 +210,7 @@ export const costRepository = {
         accountId,
         plan.intervalsPerHour,
       ],
+      { reusePlan: true },
     );
   },
 
@@ -224,6 +227,7 @@ export const costRepository = {
          AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)
        ORDER BY h.bucket_start`,
       [meterId, from, to, accountId],
+      { reusePlan: true },
     );
   },
 
@@ -235,7 +239,7 @@ export const costRepository = {
    * the organization's transitions not applied yet that take effect before `end`.
    */
   async buildingFacts(db: Executor, accountId: string, blockId: number, end: Date) {
-    const [row] = await db.query<BuildingFactsRow>(BUILDING_FACTS, [blockId, accountId, end]);
+    const [row] = await db.query<BuildingFactsRow>(BUILDING_FACTS, [blockId, accountId, end], { reusePlan: true });
     if (!row) return undefined;
     const date = (iso: string | null) => (iso === null ? null : new Date(iso));
     return {
