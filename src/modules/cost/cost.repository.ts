@@ -88,6 +88,14 @@ function hourKeysLiteral(plan: HourlyPlan): string {
   return literal;
 }
 
+/** A period and its whole hours: the partial hours at its edges are [start, hoursStart) and [hoursEnd, end). */
+export interface EdgeHours {
+  start: Date;
+  hoursStart: Date;
+  hoursEnd: Date;
+  end: Date;
+}
+
 export const costRepository = {
   async findMeterBySn(db: Executor, meterSn: string) {
     const [row] = await db.query<CostMeterRow>(`SELECT ${METER_COLUMNS} FROM meters WHERE meter_sn = $1`, [meterSn]);
@@ -150,6 +158,20 @@ export const costRepository = {
        FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $4
        WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 ORDER BY r.ts`,
       [meterId, start, end, accountId],
+      { reusePlan: true },
+    );
+  },
+
+  /**
+   * The readings of a period's partial hours at its edges, [start, hoursStart) and [hoursEnd, end)
+   * (either may be empty), oldest first, in one round trip.
+   */
+  edgeReadings(db: Executor, accountId: string, meterId: number, plan: EdgeHours) {
+    return db.query<Reading>(
+      `SELECT r.ts, r.import_kwh, r.export_kwh, r.kvarh, r.kva
+       FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $6
+       WHERE r.meter_id = $1 AND ((r.ts >= $2 AND r.ts < $3) OR (r.ts >= $4 AND r.ts < $5)) ORDER BY r.ts`,
+      [meterId, plan.start, plan.hoursStart, plan.hoursEnd, plan.end, accountId],
       { reusePlan: true },
     );
   },

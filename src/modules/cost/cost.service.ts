@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
-import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
+import { type CostMeterRow, type EdgeHours, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {
   type BillingContext,
@@ -144,18 +144,14 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const { start, end } = context;
     const plan = planFor(context);
     if (plan) {
-      // The readings of the partial hours at the edges, when the period has any.
-      const edge = (from: Date, to: Date) =>
-        from < to ? repo.readings(db, meter.account_id, meter.id, from, to) : Promise.resolve([]);
-      const [aggregates, before, after, halfHours] = await Promise.all([
+      const [aggregates, edges, halfHours] = await Promise.all([
         repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
-        edge(start, plan.hoursStart),
-        edge(plan.hoursEnd, end),
+        edgeReadings(meter, { start, hoursStart: plan.hoursStart, hoursEnd: plan.hoursEnd, end }),
         demandFromRollups(meter.interval_minutes)
           ? undefined
           : repo.halfHourPeaks(db, meter.account_id, meter.id, plan, start),
       ]);
-      return priceHourly(context, plan, aggregates, [...before, ...after], halfHours);
+      return priceHourly(context, plan, aggregates, edges, halfHours);
     }
     const windowStart = utilisationWindowStart(context);
     const [readings, earlierReadings] = await Promise.all([
@@ -303,14 +299,18 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     // Every plan of one period has the same whole hours; only the look-back (`from`) differs.
     const { hoursStart, hoursEnd } = plans[0]!;
     const from = new Date(Math.min(...plans.map((plan) => plan.from.getTime())));
-    const edge = (a: Date, b: Date) =>
-      a < b ? repo.readings(db, meter.account_id, meter.id, a, b) : Promise.resolve([]);
-    const [rows, before, after] = await Promise.all([
+    const [rows, edges] = await Promise.all([
       repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd),
-      edge(start, hoursStart),
-      edge(hoursEnd, end),
+      edgeReadings(meter, { start, hoursStart, hoursEnd, end }),
     ]);
-    return { rows, edges: [...before, ...after] };
+    return { rows, edges };
+  }
+
+  /** The readings of the period's partial hours at its edges, when it has any. */
+  function edgeReadings(meter: CostMeterRow, hours: EdgeHours) {
+    return hours.start < hours.hoursStart || hours.hoursEnd < hours.end
+      ? repo.edgeReadings(db, meter.account_id, meter.id, hours)
+      : Promise.resolve([]);
   }
 
   // Admission comes right after the organization's access check: a refused request costs no
