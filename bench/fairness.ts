@@ -10,7 +10,9 @@
  * the last 30 days and reads one of its tariffs (read cache), each at a fixed rate. The demo's
  * requests run the same length of time alone first: the run prints their p99 alone and during the
  * flood, and the ratio against the target (within 3x). FLOOD_USERS=n (default 1) spreads the 16
- * organizations over n users of their own (round robin), each flooding with its own token. The service's settings
+ * organizations over n users of their own (round robin), each flooding with its own token.
+ * FLOOD=profile floods with the grid meters' 30-minute energy profile over the last 30 days
+ * instead of the year's building cost (each request another period, so never kept). The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -34,6 +36,7 @@ const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
 const FLOOD_ORGANIZATIONS = 16;
 const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
+const FLOOD_PROFILES = process.env.FLOOD === 'profile';
 const COST_RATE_PER_S = 4;
 const TARIFF_RATE_PER_S = 25;
 const TARGET_RATIO = 3;
@@ -42,6 +45,19 @@ const HOMEFLEX_TOU = 6;
 const DAY_MS = 86_400_000;
 const PORT = '3904';
 const base = `http://127.0.0.1:${PORT}`;
+
+const profilePath = (meterSn: string, accountId: string, days: number) => {
+  const end = new Date();
+  const start = new Date(end.getTime() - days * DAY_MS);
+  const query = new URLSearchParams({
+    account_id: accountId,
+    meter_sn: meterSn,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    bucket_minutes: '30',
+  });
+  return `/api/v1/timeseries/electricity/energy-profile?${query}`;
+};
 
 const costPath = (blockId: number, accountId: string, days: number, minutesBack = 0) => {
   const end = new Date(Date.now() - minutesBack * 60_000);
@@ -124,7 +140,7 @@ try {
     });
     floodRequests.push({
       method: 'GET',
-      path: costPath(block!.id, organization.id, 365),
+      path: FLOOD_PROFILES ? profilePath(`FLOOD-${i}`, organization.id, 30) : costPath(block!.id, organization.id, 365),
       headers: { authorization: `Bearer ${flooder.token}` },
       setupRequest: VARY_PERIOD,
     });
@@ -167,7 +183,7 @@ try {
     `demo stretched to a year (${added} readings added); ${FLOOD_ORGANIZATIONS} organizations of ${FLOOD_USERS} flooding user(s), each a year of 30-minute readings`,
   );
   console.log(
-    `flood: building cost over 365 days, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
+    `flood: ${FLOOD_PROFILES ? '30-minute energy profile over 30 days' : 'building cost over 365 days'}, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
   );
   for (const [what, rate, quiet, loaded] of [
     ['building cost over 30 days', COST_RATE_PER_S, quietCost, floodCost],

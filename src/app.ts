@@ -99,6 +99,7 @@ export async function buildApp({
     perUser: config.expensiveConcurrencyPerUser,
     total: config.expensiveConcurrencyTotal,
     idleUserReserve: config.expensiveConcurrencyTotal,
+    now: () => now().getTime(),
     waitMs: config.expensiveWaitMs,
   });
   registerAdmissionGauge(admission, metrics.registry);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAdmission } from './admission.ts';
+import { createAdmission, RESERVE_IDLE_MS } from './admission.ts';
 import { AppError } from './errors.ts';
 
 function deferred<T = string>() {
@@ -323,30 +323,32 @@ describe('admission of expensive work over the process', () => {
     expect(started).toEqual(['third', 'flooder 2']);
   });
 
-  it('keeps the reserve from a user refused since their last turn, until one of theirs gets a turn', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, idleUserReserve: 1, waitMs: 20 });
-    const [first, held, again] = [deferred(), deferred(), deferred()];
-    const running = admission.admit(caller, 'org-a', () => first.promise);
-    // The flooder asks for a second at once and is refused after waiting.
-    await rejection(admission.admit(caller, 'org-b', async () => 'refused'));
-    first.resolve('first');
-    await running;
+  it('keeps the reserve from a user whose request ended or was refused less than RESERVE_IDLE_MS ago', async () => {
+    let time = 1_000;
+    const admission = createAdmission({
+      perOrganization: 4,
+      perUser: 8,
+      total: 1,
+      idleUserReserve: 1,
+      waitMs: 20,
+      now: () => time,
+    });
+    const held = deferred();
     const neighbours = admission.admit(otherCaller, 'org-c', () => held.promise);
-    // The flooder now runs and waits for none, but was refused since their last turn: no reserve.
-    const refused = await rejection(admission.admit(caller, 'org-b', async () => 'not from the reserve'));
+    // The total runs the neighbour's; the flooder, never seen, starts from the reserve; it ends at 1,000.
+    expect(await admission.admit(caller, 'org-a', async () => 'first')).toBe('first');
+    // Asked again just before RESERVE_IDLE_MS has passed: it waits, and is refused at 1,049.
+    time += RESERVE_IDLE_MS - 1;
+    const refused = await rejection(admission.admit(caller, 'org-a', async () => 'too soon'));
     expect(refused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
-    // A user never refused takes it.
-    expect(await admission.admit({ userId: 'user-c' }, 'org-d', async () => 'from the reserve')).toBe(
-      'from the reserve',
-    );
+    // The refusal counts as activity: one ms short of RESERVE_IDLE_MS after it, still no reserve.
+    time += RESERVE_IDLE_MS - 1;
+    await rejection(admission.admit(caller, 'org-a', async () => 'still too soon'));
+    // Idle for RESERVE_IDLE_MS since that refusal: from the reserve again.
+    time += RESERVE_IDLE_MS;
+    expect(await admission.admit(caller, 'org-a', async () => 'idle long enough')).toBe('idle long enough');
     held.resolve('held');
-    await neighbours;
-    // A turn within the total clears the refusal: the reserve is the flooder's again.
-    expect(await admission.admit(caller, 'org-b', async () => 'a turn')).toBe('a turn');
-    const neighboursAgain = admission.admit(otherCaller, 'org-c', () => again.promise);
-    expect(await admission.admit(caller, 'org-b', async () => 'from the reserve')).toBe('from the reserve');
-    again.resolve('again');
-    await neighboursAgain;
+    expect(await neighbours).toBe('held');
   });
 
   it('lets a request that waits for its organization hold no slot of its user', async () => {

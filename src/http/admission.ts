@@ -3,8 +3,12 @@ import type { AuthContext } from './auth-context.ts';
 import { AppError } from './errors.ts';
 
 const RETRY_AFTER_S = 1;
-/** Users refused since their last turn, remembered at most (the oldest forgotten first). */
-const MAX_REFUSED_USERS = 10_000;
+/**
+ * How long a user must have had nothing running, waiting or refused to start from the reserve: far
+ * longer than a client takes to ask again after an answer, far shorter than between the requests
+ * of a person's page.
+ */
+export const RESERVE_IDLE_MS = 50;
 
 const tooMany = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
@@ -19,12 +23,14 @@ interface AdmissionLimits {
   /** Expensive requests the process runs at once, over all users (default: no such limit). */
   total?: number;
   /**
-   * How many more than `total` may run, each the request of a user who arrives running and waiting
-   * for none, and not refused since their last turn (default 0): such a user's request does not
-   * wait for the running ones of users who ask for more at once. A waiting request never takes the
-   * reserve, nor does a user whose requests were refused until one of theirs gets a turn again.
+   * How many more than `total` may run, each the request of a user who arrives after at least
+   * RESERVE_IDLE_MS with nothing running, waiting or refused (default 0): such a user's request
+   * does not wait for the running ones of users who keep asking. A waiting request never takes the
+   * reserve.
    */
   idleUserReserve?: number;
+  /** The clock of RESERVE_IDLE_MS, in ms (default performance.now). */
+  now?: () => number;
   /** How long a request past a limit waits for a slot before its 429 (0: no wait). */
   waitMs: number;
 }
@@ -37,9 +43,9 @@ interface AdmissionLimits {
  * requests, then whose user has waited longest since their last turn, then whose organization runs
  * the fewest, then the earliest: a user flooding through many organizations takes turns with every
  * other user instead of filling the process first come first served (measured in
- * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user runs and waits for
- * nothing starts at once while the reserve lasts: a neighbour's request does not wait for the
- * flood's running one, and a user who keeps requests waiting never takes the reserve.
+ * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user has had nothing running,
+ * waiting or refused for RESERVE_IDLE_MS starts at once while the reserve lasts: a neighbour's
+ * request does not wait for the flood's running one, and a user who keeps asking never takes it.
  * The wait paces a client that asks again at once whatever Retry-After says ("Overload").
  */
 export interface Admission {
@@ -73,6 +79,7 @@ export function createAdmission({
   perUser,
   total = Number.POSITIVE_INFINITY,
   idleUserReserve = 0,
+  now = () => performance.now(),
   waitMs,
 }: AdmissionLimits): Admission {
   const users = counter();
@@ -84,14 +91,24 @@ export function createAdmission({
   /** Per user running or waiting, the number of the admission that last started one of theirs. */
   const lastTurns = new Map<string, number>();
   let admissions = 0;
-  /** Users refused since their last turn, in order of their first such refusal: not served from the reserve. */
-  const refusedUsers = new Set<string>();
+  /**
+   * When each user's last expensive request ended or was refused, oldest first (a user's entry moves
+   * to the end), for RESERVE_IDLE_MS: older entries are dropped as they age.
+   */
+  const lastActive = new Map<string, number>();
+
+  function markActive(userId: string): void {
+    const at = now();
+    lastActive.delete(userId);
+    lastActive.set(userId, at);
+    for (const [user, time] of lastActive) {
+      if (time > at - RESERVE_IDLE_MS) break;
+      lastActive.delete(user);
+    }
+  }
 
   function refused(userId: string, whose: string): AppError {
-    if (!refusedUsers.has(userId)) {
-      refusedUsers.add(userId);
-      if (refusedUsers.size > MAX_REFUSED_USERS) refusedUsers.delete(refusedUsers.values().next().value!);
-    }
+    markActive(userId);
     return tooMany(whose);
   }
 
@@ -103,13 +120,14 @@ export function createAdmission({
     return null;
   }
 
-  /** Whether a request past the total alone starts from the reserve: its user runs and waits for none. */
+  /** Whether a request past the total alone starts from the reserve: its user has been idle long enough. */
   function fromReserve(userId: string): boolean {
+    const idleSince = lastActive.get(userId);
     return (
+      running < total + idleUserReserve &&
       users.of(userId) === 0 &&
       usersWaiting.of(userId) === 0 &&
-      !refusedUsers.has(userId) &&
-      running < total + idleUserReserve
+      (idleSince === undefined || now() - idleSince >= RESERVE_IDLE_MS)
     );
   }
 
@@ -118,7 +136,6 @@ export function createAdmission({
     organizations.add(organizationId, 1);
     running++;
     lastTurns.set(userId, ++admissions);
-    refusedUsers.delete(userId);
   }
 
   /** Forgets the turn of a user who neither runs nor waits: they come back as one who waited longest. */
@@ -151,6 +168,7 @@ export function createAdmission({
   }
 
   function finish(userId: string, organizationId: string): void {
+    markActive(userId);
     users.add(userId, -1);
     organizations.add(organizationId, -1);
     running--;

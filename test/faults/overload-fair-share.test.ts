@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { RESERVE_IDLE_MS } from '../../src/http/admission.ts';
 import type { App } from '../../src/http/types.ts';
 import { failure } from '../helpers/envelopes.ts';
 import { createOrganization, registerUser, type TestUser } from '../helpers/factories.ts';
@@ -40,7 +41,10 @@ function serviceWithTwoSlots(waitMs: number) {
     flooder: TestUser;
     neighbour: TestUser;
     organizations: Map<TestUser, { accountId: string; blockId: number }[]>;
+    /** The service's clock (ms): moved on by the tests, never by itself. */
+    clock: number;
   };
+  service.clock = Date.now();
   beforeAll(async () => {
     service.database = await createTestDatabase();
     const holding = holdable(service.database.db);
@@ -56,6 +60,7 @@ function serviceWithTwoSlots(waitMs: number) {
     });
     service.app = await buildApp({
       config,
+      now: () => new Date(service.clock),
       db: holding.db,
       keys: TEST_SIGNING_KEYS,
       passwordHashing: TEST_PASSWORD_HASHING,
@@ -144,7 +149,9 @@ describe('expensive requests over the process (EXPENSIVE_CONCURRENCY_TOTAL=2), w
       const neighbours = await buildingCost(neighbour, 0);
       expect(neighbours.status).toBe(200);
       expect(gridTotal(neighbours)).toBe(8);
-      // While it runs, the neighbour's next is past the total like the flooder's.
+      // Idle long enough, the neighbour starts another from the reserve; while it runs, their next
+      // is past the total like the flooder's.
+      service.clock += RESERVE_IDLE_MS;
       neighbourHeld = await inFlight(neighbour, 0);
       expect(await refusal(buildingCost(neighbour, 0))).toEqual(expected);
       first.release();
