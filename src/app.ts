@@ -103,6 +103,17 @@ export async function buildApp({
     waitMs: config.expensiveWaitMs,
   });
   registerAdmissionGauge(admission, metrics.registry);
+  // Profiles and sums below the expensive sizes, when computed: in turn among users, as expensive
+  // work is, but never refused before the request's own timeout.
+  const computedReads = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: config.expensiveConcurrencyTotal,
+    idleUserReserve: config.expensiveConcurrencyTotal,
+    now: () => now().getTime(),
+    waitMs: config.requestTimeoutS * 1000,
+  });
+  registerAdmissionGauge(computedReads, metrics.registry, 'computed');
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(PROFILES_KEPT_BYTES, (profile: JsonText) =>
     Math.ceil(profile.json.length * KEPT_BYTES_PER_JSON_CHARACTER),
@@ -123,7 +134,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(app, { db, guard, admission, cache, profiles, sums }, keptAnswers);
+  registerTimeseriesModule(app, { db, guard, admission, computedReads, cache, profiles, sums }, keptAnswers);
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();
   const tariffItems = createTariffItemsReader();

@@ -216,11 +216,21 @@ export function createAdmission({
   };
 }
 
-/** `ums_expensive_requests{state="running"|"waiting"}` in the registry, read at each scrape. */
-export function registerAdmissionGauge(admission: Admission, registry: Registry): void {
+/**
+ * `ums_expensive_requests{state="running"|"waiting"}` in the registry, read at each scrape; for
+ * the computed reads' admission, `ums_computed_reads{...}`.
+ */
+export function registerAdmissionGauge(
+  admission: Admission,
+  registry: Registry,
+  what: 'expensive' | 'computed' = 'expensive',
+): void {
   new Gauge({
-    name: 'ums_expensive_requests',
-    help: 'Expensive requests (cost, large sums and profiles) running and waiting for an admission slot',
+    name: what === 'expensive' ? 'ums_expensive_requests' : 'ums_computed_reads',
+    help:
+      what === 'expensive'
+        ? 'Expensive requests (cost, large sums and profiles) running and waiting for an admission slot'
+        : 'Profiles and sums below the expensive sizes being computed and waiting for their turn',
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {

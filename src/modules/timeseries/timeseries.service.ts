@@ -40,6 +40,8 @@ export interface TimeseriesDeps {
   db: Database;
   guard: AccessGuard;
   admission: Admission;
+  /** Profiles and sums below the expensive sizes, when computed: in turn among users, never refused early. */
+  computedReads: Admission;
   cache: ReadCache;
   /** Profiles as JSON, kept until the readings of their meters change. */
   profiles: VersionedResults<JsonText>;
@@ -67,9 +69,21 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-export function createTimeseriesService({ db, guard, admission, cache, profiles, sums }: TimeseriesDeps) {
+export function createTimeseriesService({
+  db,
+  guard,
+  admission,
+  computedReads,
+  cache,
+  profiles,
+  sums,
+}: TimeseriesDeps) {
+  /**
+   * Expensive work under the admission of its caller and organization; other computed reads take
+   * their turn among users (a flood of them does not hold up a neighbour's), but are not refused.
+   */
   const admitIf = <T>(expensive: boolean, auth: AuthContext, accountId: string, fn: () => Promise<T>) =>
-    expensive ? admission.admit(auth, accountId, fn) : fn();
+    (expensive ? admission : computedReads).admit(auth, accountId, fn);
 
   /**
    * The meters with these serials, in the same order: 403 when one belongs to another
@@ -238,10 +252,12 @@ export function createTimeseriesService({ db, guard, admission, cache, profiles,
       const meter = await readableMeter(auth, query);
       const versions = [cache.version(cacheKeys.meterReadings(meter.id))];
       const key = JSON.stringify([meter.id, query.start, query.end]);
-      const totals = await sums.get(versions, key, async () => {
-        const found = await aggregates.sums(db, query.account_id, [meter.id], query);
-        return found.get(meter.id) ?? null;
-      });
+      const totals = await sums.get(versions, key, () =>
+        computedReads.admit(auth, query.account_id, async () => {
+          const found = await aggregates.sums(db, query.account_id, [meter.id], query);
+          return found.get(meter.id) ?? null;
+        }),
+      );
       const range = { start: query.start.toISOString(), end: query.end.toISOString() };
       return energySum(meter.meter_sn, range, totals ?? undefined);
     },
