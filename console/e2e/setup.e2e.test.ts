@@ -160,6 +160,8 @@ describeInChromium('setting up in the console', () => {
       new RegExp(`^The dashboard names no grid tariff, but meter ${SERIAL} has its own: Eskom Megaflex`),
     );
     await offer.getByRole('button', { name: /^Use the meter's tariff/ }).click();
+    // The offer goes once the config is saved and the building's cost reloaded: not before.
+    await offer.waitFor({ state: 'detached' });
     const total = page.getByTestId('month-total');
     await total.waitFor();
     await settled(page);
