@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { App } from '../../src/http/types.ts';
 import { createOrganization, registerUser, type TestUser } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
 import { ownPeriods } from '../helpers/own-periods.ts';
-import { checkResponses } from '../helpers/response-schemas.ts';
 import { insertBuildingBlock, insertMeter, insertReadings } from '../helpers/sql-fixtures.ts';
-import { TEST_PASSWORD_HASHING, TEST_SIGNING_KEYS } from '../helpers/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const START = '2025-03-03T00:00:00.000Z';
 /** A period of its own for each profile: a kept profile would not reach the held readings query. */
@@ -22,45 +17,34 @@ const periodOfItsOwn = ownPeriods(START, '2025-03-04T00:00:00.000Z');
  */
 describe('computed profiles below the expensive sizes take turns among users', () => {
   const service = {} as {
-    app: App;
-    database: TestDatabase;
+    t: TestApp;
     hold: ReturnType<typeof holdable>['hold'];
     users: Map<TestUser, { accountId: string; meterSn: string }>;
   };
   beforeAll(async () => {
-    service.database = await createTestDatabase();
-    const holding = holdable(service.database.db);
-    service.hold = holding.hold;
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      AUTH_RATE_LIMIT_PER_MIN: '0',
-      SEED_DEMO: 'false',
-      EXPENSIVE_CONCURRENCY_TOTAL: '1',
-      EXPENSIVE_WAIT_MS: '0',
-    });
-    service.app = await buildApp({
-      config,
-      db: holding.db,
-      keys: TEST_SIGNING_KEYS,
-      passwordHashing: TEST_PASSWORD_HASHING,
-    });
-    checkResponses(service.app);
-    await service.app.ready();
+    service.t = await startTestApp(
+      { EXPENSIVE_CONCURRENCY_TOTAL: '1', EXPENSIVE_WAIT_MS: '0' },
+      {
+        serveFrom: (db) => {
+          const holding = holdable(db);
+          service.hold = holding.hold;
+          return holding.db;
+        },
+      },
+    );
     service.users = new Map();
+    const { app, db } = service.t;
     for (const name of ['flooder', 'neighbour']) {
-      const user = await registerUser(service.app, name);
+      const user = await registerUser(app, name);
       const accountId = await createOrganization(user, `${name} Org`);
-      const blockId = await insertBuildingBlock(service.database.db, accountId);
+      const blockId = await insertBuildingBlock(db, accountId);
       const meterSn = `TURNS-${name}`;
-      const meterId = await insertMeter(service.database.db, accountId, blockId, { meterSn });
-      await insertReadings(service.database.db, meterId, START, 4, () => ({ import_kwh: 1 }));
+      const meterId = await insertMeter(db, accountId, blockId, { meterSn });
+      await insertReadings(db, meterId, START, 4, () => ({ import_kwh: 1 }));
       service.users.set(user, { accountId, meterSn });
     }
   }, 120_000);
-  afterAll(async () => {
-    await service.app?.close();
-    await service.database?.drop();
-  });
+  afterAll(async () => service.t?.close());
 
   const user = (name: string) => [...service.users.keys()].find((u) => u.email.startsWith(name))!;
 
@@ -75,7 +59,7 @@ describe('computed profiles below the expensive sizes take turns among users', (
   }
 
   async function computedReads(state: 'running' | 'waiting'): Promise<number> {
-    const metrics = await service.app.inject({ method: 'GET', url: '/metrics' });
+    const metrics = await service.t.app.inject({ method: 'GET', url: '/metrics' });
     return Number(new RegExp(`^ums_computed_reads\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
   }
 

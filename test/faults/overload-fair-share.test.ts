@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { RESERVE_IDLE_MS } from '../../src/http/admission.ts';
 import type { App } from '../../src/http/types.ts';
 import { failure } from '../helpers/envelopes.ts';
@@ -8,7 +6,6 @@ import { createOrganization, registerUser, type TestUser } from '../helpers/fact
 import { holdable } from '../helpers/holdable-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { ownPeriods } from '../helpers/own-periods.ts';
-import { checkResponses } from '../helpers/response-schemas.ts';
 import {
   insertBuildingBlock,
   insertDashboardConfig,
@@ -16,8 +13,7 @@ import {
   insertReadings,
   insertTariff,
 } from '../helpers/sql-fixtures.ts';
-import { TEST_PASSWORD_HASHING, TEST_SIGNING_KEYS } from '../helpers/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const TOO_MANY_ON_THIS_SERVER = failure(
   'Too many requests',
@@ -29,50 +25,42 @@ const periodOfItsOwn = ownPeriods(START, '2025-03-04T00:00:00.000Z');
 
 /**
  * A service running at most 2 expensive requests at once (per user 8, per organization 4; past the
- * total, a user who runs none may start one, up to 2 more), with a
- * flooder who owns three organizations and a neighbour who owns one, each a building whose grid
- * is priced (8.00 a day).
+ * total, a user idle for RESERVE_IDLE_MS may start one, up to 2 more), with a flooder who owns
+ * three organizations and a neighbour who owns one, each a building whose grid is priced (8.00 a
+ * day).
  */
 function serviceWithTwoSlots(waitMs: number) {
   const service = {} as {
+    t: TestApp;
     app: App;
-    database: TestDatabase;
     hold: ReturnType<typeof holdable>['hold'];
     flooder: TestUser;
     neighbour: TestUser;
     organizations: Map<TestUser, { accountId: string; blockId: number }[]>;
-    /** The service's clock (ms): moved on by the tests, never by itself. */
-    clock: number;
   };
-  service.clock = Date.now();
   beforeAll(async () => {
-    service.database = await createTestDatabase();
-    const holding = holdable(service.database.db);
-    service.hold = holding.hold;
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      AUTH_RATE_LIMIT_PER_MIN: '0',
-      SEED_DEMO: 'false',
-      EXPENSIVE_CONCURRENCY_PER_ORG: '4',
-      EXPENSIVE_CONCURRENCY_PER_USER: '8',
-      EXPENSIVE_CONCURRENCY_TOTAL: '2',
-      EXPENSIVE_WAIT_MS: String(waitMs),
-    });
-    service.app = await buildApp({
-      config,
-      now: () => new Date(service.clock),
-      db: holding.db,
-      keys: TEST_SIGNING_KEYS,
-      passwordHashing: TEST_PASSWORD_HASHING,
-    });
-    checkResponses(service.app);
-    await service.app.ready();
+    service.t = await startTestApp(
+      {
+        EXPENSIVE_CONCURRENCY_PER_ORG: '4',
+        EXPENSIVE_CONCURRENCY_PER_USER: '8',
+        EXPENSIVE_CONCURRENCY_TOTAL: '2',
+        EXPENSIVE_WAIT_MS: String(waitMs),
+      },
+      {
+        serveFrom: (db) => {
+          const holding = holdable(db);
+          service.hold = holding.hold;
+          return holding.db;
+        },
+      },
+    );
+    service.app = service.t.app;
     const [flooder, neighbour] = await Promise.all([
       registerUser(service.app, 'flooder'),
       registerUser(service.app, 'neighbour'),
     ]);
     Object.assign(service, { flooder, neighbour, organizations: new Map() });
-    const db = service.database.db;
+    const db = service.t.db;
     for (const [owner, count] of [
       [flooder, 3],
       [neighbour, 1],
@@ -93,10 +81,7 @@ function serviceWithTwoSlots(waitMs: number) {
       service.organizations.set(owner, owned);
     }
   }, 120_000);
-  afterAll(async () => {
-    await service.app?.close();
-    await service.database?.drop();
-  });
+  afterAll(async () => service.t?.close());
 
   function buildingCost(user: TestUser, organization: number) {
     const { accountId, blockId } = service.organizations.get(user)![organization]!;
@@ -151,7 +136,7 @@ describe('expensive requests over the process (EXPENSIVE_CONCURRENCY_TOTAL=2), w
       expect(gridTotal(neighbours)).toBe(8);
       // Idle long enough, the neighbour starts another from the reserve; while it runs, their next
       // is past the total like the flooder's.
-      service.clock += RESERVE_IDLE_MS;
+      service.t.clock.advance(RESERVE_IDLE_MS / 1000);
       neighbourHeld = await inFlight(neighbour, 0);
       expect(await refusal(buildingCost(neighbour, 0))).toEqual(expected);
       first.release();

@@ -48,7 +48,13 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  deps: Partial<Pick<AppDeps, 'passwordHashing' | 'consoleDirectory' | 'swaggerUiDirectory'>> = {},
+  {
+    serveFrom,
+    ...deps
+  }: Partial<Pick<AppDeps, 'passwordHashing' | 'consoleDirectory' | 'swaggerUiDirectory'>> & {
+    /** The database the application queries, made from this file's (e.g. one that holds queries); the test's own db stays unwrapped. */
+    serveFrom?: (db: Database) => Database;
+  } = {},
 ): Promise<TestApp> {
   const { db, url, drop } = await createTestDatabase();
   const config = loadConfig({
@@ -66,7 +72,7 @@ export async function startTestApp(
   const clock = new TestClock();
   const app = await buildApp({
     config,
-    db,
+    db: serveFrom ? serveFrom(db) : db,
     keys: TEST_SIGNING_KEYS,
     now: clock.now,
     passwordHashing: TEST_PASSWORD_HASHING,
