@@ -36,6 +36,7 @@ import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
+import type { MonthOfReadings } from './modules/timeseries/meter-months.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import type { EnergyTotals } from './modules/timeseries/totals.ts';
 import { registerTransitionsModule } from './modules/transitions/transitions.module.ts';
@@ -48,6 +49,8 @@ import { demoSamples } from './seed/demo-samples.ts';
  */
 const PROFILES_KEPT_BYTES = 144_000_000;
 const KEPT_BYTES_PER_JSON_CHARACTER = 2.25;
+/** Meters' months of readings kept for profiles, in bytes at most (a 30-minute meter's month: 46 kB). */
+const METER_MONTHS_KEPT_BYTES = 64_000_000;
 /** How many energy-sums of one meter over a range are kept at most (a few hundred bytes each). */
 const ENERGY_SUMS_KEPT = 20_000;
 
@@ -115,10 +118,13 @@ export async function buildApp({
   });
   registerAdmissionGauge(computedReads, metrics.registry, 'computed');
   const tariffHistory = createTariffHistoryRecorder();
-  const profiles = createVersionedResults(PROFILES_KEPT_BYTES, (profile: JsonText) =>
-    Math.ceil(profile.json.length * KEPT_BYTES_PER_JSON_CHARACTER),
+  const profiles = createVersionedResults(
+    PROFILES_KEPT_BYTES,
+    (profile: JsonText) => Math.ceil(profile.json.length * KEPT_BYTES_PER_JSON_CHARACTER),
+    { keepOnSecondRequest: { keysRemembered: 10_000 } },
   );
   const sums = createVersionedResults<EnergyTotals | null>(ENERGY_SUMS_KEPT, () => 1);
+  const months = createVersionedResults(METER_MONTHS_KEPT_BYTES, (month: MonthOfReadings) => month.bytes);
   const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
@@ -134,7 +140,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(app, { db, guard, admission, computedReads, cache, profiles, sums }, keptAnswers);
+  registerTimeseriesModule(app, { db, guard, admission, computedReads, cache, profiles, sums, months }, keptAnswers);
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();
   const tariffItems = createTariffItemsReader();

@@ -182,6 +182,49 @@ describe('profiles kept until their meter readings change', () => {
   });
 });
 
+/** The imported kWh of each 30-minute bucket of the meter's month, the buckets counted from `minutes` past its start. */
+const importedFrom = async (meter: Meter, minutes: number, client?: Client) =>
+  (await meterProfile(meter, 'energy-profile', { start: at(MONTH.start, minutes) }, client)).map(
+    (b: { import_kwh: number }) => b.import_kwh,
+  );
+
+describe("energy profiles added up from a meter's months of readings kept in memory", () => {
+  it('keeps the month: a write behind the service is not seen in a period never asked for, until the meter is written to', async () => {
+    const meter = await newMeter();
+    await t.db.query(`INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)`, [
+      meter.id,
+      at(MONTH.start, 30),
+    ]);
+    expect(await importedFrom(meter, 0)).toEqual([1]);
+    await t.db.query('UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
+    // Another period of the same month: a profile of its own, added up from the month kept.
+    expect(await importedFrom(meter, 10)).toEqual([1]);
+    await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 60), import_kwh: 2 }]);
+    expect(await importedFrom(meter, 20)).toEqual([8, 2]);
+  });
+
+  it('shows a replaced reading in a period never asked for at once, several readings to a bucket too', async () => {
+    const meter = await newMeter();
+    await ingest(org.owner.client, org.accountId, meter.meter_sn, [
+      { ts: at(MONTH.start, 0), import_kwh: 1, export_kwh: 0.5 },
+      { ts: at(MONTH.start, 30), import_kwh: 2 },
+      { ts: at(MONTH.start, 60), import_kwh: 4 },
+    ]);
+    expect(await importedFrom(meter, 0)).toEqual([1, 2, 4]);
+    await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 5 }]);
+    expect(await importedFrom(meter, 10)).toEqual([5, 4]);
+    const hourly = await meterProfile(meter, 'energy-profile', { start: at(MONTH.start, 5), bucket_minutes: '60' });
+    expect(hourly).toEqual([{ ts: at(MONTH.start, 5), import_kwh: 9, export_kwh: 0, net_kwh: 9, kvarh: 0 }]);
+    expect(await meterProfile(meter, 'energy-profile', { bucket_minutes: '60', fill: 'zero' })).toEqual(
+      expect.arrayContaining([
+        { ts: at(MONTH.start, 0), import_kwh: 6, export_kwh: 0.5, net_kwh: 5.5, kvarh: 0 },
+        { ts: at(MONTH.start, 60), import_kwh: 4, export_kwh: 0, net_kwh: 4, kvarh: 0 },
+        { ts: at(MONTH.start, 120), import_kwh: 0, export_kwh: 0, net_kwh: 0, kvarh: 0 },
+      ]),
+    );
+  });
+});
+
 describe('energy-sums kept until their meter readings change', () => {
   it('keeps an energy-sum: a write that does not go through the service is not seen until the meter is written to', async () => {
     const meter = await newMeter();
@@ -249,4 +292,29 @@ describe('profiles kept in two processes on one PostgreSQL', () => {
       ),
     ).toEqual([3]);
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    'shows a reading stored by another process in a period never asked for, once its notice arrives',
+    async () => {
+      other ??= await secondProcess(t.databaseUrl!, org.owner);
+      const elsewhere = other.client;
+      const meter = await newMeter();
+      await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 1 }]);
+      // The month is kept in the other process, then changed here.
+      expect(
+        await eventually(
+          () => importedFrom(meter, 0, elsewhere),
+          (kwh) => kwh[0] === 1,
+        ),
+      ).toEqual([1]);
+      await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 4 }]);
+      let minutes = 0;
+      expect(
+        await eventually(
+          () => importedFrom(meter, ++minutes, elsewhere),
+          (kwh) => kwh[0] === 4,
+        ),
+      ).toEqual([4]);
+    },
+  );
 });

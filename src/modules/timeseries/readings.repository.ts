@@ -3,6 +3,7 @@ import { unlessDuplicate } from '../../db/savepoint.ts';
 import type { Executor, Transaction } from '../../db/types.ts';
 import { arrayLiteral } from './array-literal.ts';
 import type { ReadingBatch } from './readings.ts';
+import { micro } from './rollup-sql.ts';
 
 export interface MeterRow {
   id: number;
@@ -58,6 +59,24 @@ export const readingsRepository = {
       // One plan for any list: a lookup in the unique index of meter_sn.
       { reusePlan: true },
     );
+  },
+
+  /**
+   * The meter's readings of [from, to) as one text, oldest first: per reading its time (ms since
+   * the epoch), then its import, export and reactive energy in micro-units as the rollups add them
+   * (rollup-sql.ts), all apart by commas; null without readings (or when the meter is not the
+   * organization's).
+   */
+  async energyMicros(db: Executor, accountId: string, meterId: number, from: Date, to: Date): Promise<string | null> {
+    const [row] = await db.query<{ values: string | null }>(
+      `SELECT string_agg(concat_ws(',', (extract(epoch FROM ts) * 1000)::int8, ${micro('import_kwh')},
+                ${micro('export_kwh')}, ${micro('kvarh')}), ',' ORDER BY ts) AS values
+       FROM readings
+       WHERE meter_id = $1 AND ts >= $2 AND ts < $3 AND EXISTS (SELECT 1 FROM meters WHERE id = $1 AND account_id = $4)`,
+      [meterId, from, to, accountId],
+      { reusePlan: true },
+    );
+    return row?.values ?? null;
   },
 
   async accountExists(db: Executor, accountId: string): Promise<boolean> {

@@ -6,7 +6,7 @@ export const ROLLUP_COLUMNS =
   'meter_id, bucket_start, import_uwh, export_uwh, uvarh, readings, sum_power_uw, max_power_kw, sum_uva, max_kva';
 
 /** A reading's value in integer micro-units (1e-9 of the unit): the exact quantity every sum adds. */
-const micro = (column: string) => `round(${column} * 1e9)::int8`;
+export const micro = (column: string) => `round(${column} * 1e9)::int8`;
 
 /** Raw readings in the shape of a rollup row: each reading is a rollup of one. */
 const RAW_AS_ROLLUP = `meter_id, ts AS bucket_start, ${micro('import_kwh')} AS import_uwh,

@@ -17,8 +17,22 @@ import {
   storedReadings,
   TIMESERIES,
 } from '../../../test/helpers/timeseries-factories.ts';
+import type { ReadCache } from '../../db/read-cache.ts';
+import { createVersionedResults } from '../../db/versioned-results.ts';
+import { aggregatesRepository } from './aggregates.repository.ts';
+import { energyPointsJson, energyValuesJson } from './energy-points.ts';
+import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
+import { profileBuckets } from './profile-buckets.ts';
+import { ENERGY_FLOWS } from './totals.ts';
 
 let t: TestApp;
+/** Months of readings, each loaded anew (a version token of its own each time): nothing is kept between runs. */
+const meterMonths = () =>
+  createMeterMonths({
+    db: t.db,
+    cache: { version: () => ({}) } as unknown as ReadCache,
+    months: createVersionedResults(1_000_000, (month: MonthOfReadings) => month.bytes),
+  });
 let org: Awaited<ReturnType<typeof organizationWithRoles>>;
 
 beforeAll(async () => {
@@ -27,7 +41,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const BASE = '2026-05-10T00:00:00.000Z';
+// Two days before the end of a month: ranges cross into the next.
+const BASE = '2026-05-30T00:00:00.000Z';
 const DAYS = 4;
 const SLOTS = (DAYS * 1440) / 15;
 
@@ -92,6 +107,25 @@ describe('rollups give the same answers as raw readings', () => {
           expect(await get('energy-sum')).toEqual(naiveSum(meter.meter_sn, raw, start, end));
           expect(await get('energy-profile')).toEqual(buckets.map(energyFields));
           expect(await get('power-profile')).toEqual(buckets.map(powerFields));
+          // Energy profiles of minute buckets come from the months of readings kept in memory:
+          // the database adds up the same JSON, byte for byte, with and without fill.
+          const period = { start: new Date(start), end: new Date(end) };
+          const profileOf = profileBuckets({ minutes: bucket }, period);
+          const byDatabase = await aggregatesRepository.profile(
+            t.db,
+            ENERGY_FLOWS,
+            org.accountId,
+            [meter.id],
+            period,
+            profileOf.bucketing,
+          );
+          const byMonths = await meterMonths().energyValues(org.accountId, meter.id, period, bucket);
+          const databaseValues = new Map(byDatabase.map((row) => [row.index, energyValuesJson(row.totals)]));
+          for (const fill of [false, true]) {
+            expect(energyPointsJson(profileOf, byMonths!, fill)).toBe(
+              energyPointsJson(profileOf, databaseValues, fill),
+            );
+          }
           const inRange = raw.filter(
             (r) => r.ts >= new Date(start).toISOString() && r.ts < new Date(end).toISOString(),
           );

@@ -9,8 +9,10 @@ import { badRequest, forbidden, listProblems, notFound } from '../../http/errors
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
+import { energyPointsJson, energyValuesJson } from './energy-points.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
+import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
 import {
   type BucketFields,
   bucketCount,
@@ -29,14 +31,13 @@ import type {
   MeterRangeQuery,
   ProfileQuery,
 } from './timeseries.schemas.ts';
-import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
+import { ENERGY_FLOWS, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 const yieldToOthers = () => setImmediate();
 /** Above these sizes a query is expensive: it runs under the admission of its caller and organization. */
 const CHEAP_SUMS_METERS = 100;
 const CHEAP_PROFILE_BUCKETS = 2000;
-const NO_FLOWS: EnergyFlows = { import_kwh: 0, export_kwh: 0, net_kwh: 0, kvarh: 0 };
 
 export interface TimeseriesDeps {
   db: Database;
@@ -49,6 +50,8 @@ export interface TimeseriesDeps {
   profiles: VersionedResults<JsonText>;
   /** A meter's totals over a range (null without readings), kept until its readings change. */
   sums: VersionedResults<EnergyTotals | null>;
+  /** Meters' months of readings, kept until their readings change: what energy profiles are added up from. */
+  months: VersionedResults<MonthOfReadings>;
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -79,7 +82,10 @@ export function createTimeseriesService({
   cache,
   profiles,
   sums,
+  months,
 }: TimeseriesDeps) {
+  const meterMonths = createMeterMonths({ db, cache, months });
+
   /**
    * Expensive work under the admission of its caller and organization; other computed reads take
    * their turn among users (a flood of them does not hold up a neighbour's), but are not refused.
@@ -137,59 +143,62 @@ export function createTimeseriesService({
   }
 
   /**
-   * The buckets of the query's range and the meters' totals in them, shaped by `then` (`shape`
-   * names what it makes) and written as JSON, under the admission of the caller and the organization when the
-   * buckets are many. The result is kept until the readings of one of the meters change (here, or
-   * in another process once its NOTIFY arrives): dashboards ask for the same periods again and
-   * again. A kept result takes no admission. The caller has checked access to the meters.
+   * A profile of the query's range written as JSON by `write` from its buckets (`shape` names what
+   * it writes), under the admission of the caller and the organization when the buckets are many.
+   * The result is kept until the readings of one of the meters change (here, or in another process
+   * once its NOTIFY arrives): dashboards ask for the same periods again and again. A kept result
+   * takes no admission. The caller has checked access to the meters.
    * (Deleting a meter deletes its readings by a trigger, unannounced: none is needed, for its id
    * is then found no more, neither by serial nor in a config, and what was kept of it is never
    * asked for again.)
    */
-  function profileTotals<T, R>(
+  function keptProfile(
     shape: unknown,
     auth: AuthContext,
     accountId: string,
     meterIds: readonly number[],
     query: BucketFields & TimeRange & { fill: string },
-    report: Report<T>,
-    then: (buckets: ProfileBuckets, rows: BucketTotals<T>[]) => R,
+    write: (buckets: ProfileBuckets) => Promise<string>,
   ) {
     const grouping = groupingOf(query);
     const count = bucketCount(grouping, query);
     const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
     const key = JSON.stringify([shape, meterIds, query.start, query.end, grouping, query.fill]);
     return profiles.get(versions, key, () =>
-      admitIf(count > CHEAP_PROFILE_BUCKETS, auth, accountId, async () => {
-        const buckets = profileBuckets(grouping, query);
-        const rows =
-          meterIds.length > 0
-            ? await aggregates.profile(db, report, accountId, meterIds, query, buckets.bucketing)
-            : [];
-        // Each step over a month's buckets holds the main thread about a millisecond: other
-        // requests run in between, not after all three.
-        await yieldToOthers();
-        const points = then(buckets, rows);
-        await yieldToOthers();
-        return new JsonText(JSON.stringify(points));
-      }),
+      admitIf(
+        count > CHEAP_PROFILE_BUCKETS,
+        auth,
+        accountId,
+        async () => new JsonText(await write(profileBuckets(grouping, query))),
+      ),
     );
   }
 
-  /** The meter's buckets of the report, each made by point (named name) of its start, label and totals (if any). */
-  async function profile<T, P>(
-    auth: AuthContext,
-    query: ProfileQuery,
-    name: string,
-    report: Report<T>,
-    point: (ts: string, label: string | undefined, totals: T | undefined) => P,
-  ) {
-    const meter = await readableMeter(auth, query);
-    return profileTotals(name, auth, query.account_id, [meter.id], query, report, (buckets, rows) => {
-      const totals = new Map(rows.map((row) => [row.index, row.totals]));
-      return bucketPoints(buckets, totals, query.fill === 'zero', point);
-    });
-  }
+  /**
+   * The report's totals of the meters per bucket, added up by the database, shaped by `then` into
+   * points (or their JSON already), written as JSON.
+   */
+  const fromDatabase =
+    <T>(
+      report: Report<T>,
+      accountId: string,
+      meterIds: readonly number[],
+      range: TimeRange,
+      then: (buckets: ProfileBuckets, rows: BucketTotals<T>[]) => unknown,
+    ) =>
+    async (buckets: ProfileBuckets) => {
+      const rows =
+        meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, range, buckets.bucketing) : [];
+      // Each step over a month's buckets holds the main thread about a millisecond: other
+      // requests run in between, not after all three.
+      await yieldToOthers();
+      const points = then(buckets, rows);
+      if (typeof points === 'string') return points;
+      await yieldToOthers();
+      return JSON.stringify(points);
+    };
+
+  const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
   return {
     async ingest(auth: AuthContext, body: IngestBody) {
@@ -211,26 +220,40 @@ export function createTimeseriesService({
       );
     },
 
+    /**
+     * Buckets of minutes over a few months are added up from the meter's months of readings kept
+     * in memory; others by the database.
+     */
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, 'energy', ENERGY_FLOWS, (ts, label, flows = NO_FLOWS) => ({
-        ts,
-        label,
-        import_kwh: flows.import_kwh,
-        export_kwh: flows.export_kwh,
-        net_kwh: flows.net_kwh,
-        kvarh: flows.kvarh,
-      }));
+      const meter = await readableMeter(auth, query);
+      const fill = query.fill === 'zero';
+      const database = fromDatabase(ENERGY_FLOWS, query.account_id, [meter.id], query, (buckets, rows) =>
+        energyPointsJson(buckets, new Map(rows.map((row) => [row.index, energyValuesJson(row.totals)])), fill),
+      );
+      const write = async (buckets: ProfileBuckets) => {
+        const { bucketing } = buckets;
+        const values =
+          'minutes' in bucketing
+            ? await meterMonths.energyValues(query.account_id, meter.id, query, bucketing.minutes)
+            : null;
+        return values ? energyPointsJson(buckets, values, fill) : database(buckets);
+      };
+      return keptProfile('energy', auth, query.account_id, [meter.id], query, write);
     },
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
-      return profile(auth, query, 'power', POWER, (ts, label, power) => ({
-        ts,
-        label,
-        avg_kw: power ? power.avg_kw : null,
-        max_kw: power ? power.max_kw : null,
-        avg_kva: power ? power.avg_kva : null,
-        max_kva: power ? power.max_kva : null,
-      }));
+      const meter = await readableMeter(auth, query);
+      const write = fromDatabase(POWER, query.account_id, [meter.id], query, (buckets, rows) =>
+        bucketPoints(buckets, byIndex(rows), query.fill === 'zero', (ts, label, power) => ({
+          ts,
+          label,
+          avg_kw: power ? power.avg_kw : null,
+          max_kw: power ? power.max_kw : null,
+          avg_kva: power ? power.avg_kva : null,
+          max_kva: power ? power.max_kva : null,
+        })),
+      );
+      return keptProfile('power', auth, query.account_id, [meter.id], query, write);
     },
 
     /** Per bucket, the energy of each source of the block's dashboard config that has an electricity meter. */
@@ -240,9 +263,10 @@ export function createTimeseriesService({
       const meterIds = sources.map((s) => s.meterId);
       // Each source's points name it: which source each meter is shapes the result.
       const shape = ['building', ...sources.map((s) => s.source)];
-      return profileTotals(shape, auth, query.account_id, meterIds, query, ENERGY_FLOWS, (buckets, rows) =>
+      const write = fromDatabase(ENERGY_FLOWS, query.account_id, meterIds, query, (buckets, rows) =>
         sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
+      return keptProfile(shape, auth, query.account_id, meterIds, query, write);
     },
 
     async latestPower(auth: AuthContext, query: MeterRangeQuery) {

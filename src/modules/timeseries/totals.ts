@@ -73,18 +73,19 @@ export interface Report<T> {
 /** The energies of energy-profile: only the sums (fewer aggregates for many buckets). */
 export type EnergyFlows = Pick<EnergyTotals, 'import_kwh' | 'export_kwh' | 'net_kwh' | 'kvarh'>;
 
+/** The energies of exact sums of micro-units. */
+export function energyFlows(imported: Micro, exported: Micro, uvarh: Micro): EnergyFlows {
+  return {
+    import_kwh: units(imported),
+    export_kwh: units(exported),
+    net_kwh: units(difference(imported, exported)),
+    kvarh: units(uvarh),
+  };
+}
+
 export const ENERGY_FLOWS: Report<EnergyFlows> = {
   measures: ['import_uwh', 'export_uwh', 'uvarh'],
-  totals(row) {
-    const imported = parseMicro(row.import_uwh);
-    const exported = parseMicro(row.export_uwh);
-    return {
-      import_kwh: units(imported),
-      export_kwh: units(exported),
-      net_kwh: units(difference(imported, exported)),
-      kvarh: units(parseMicro(row.uvarh)),
-    };
-  },
+  totals: (row) => energyFlows(parseMicro(row.import_uwh), parseMicro(row.export_uwh), parseMicro(row.uvarh)),
 };
 
 export const ENERGY: Report<EnergyTotals> = {
