@@ -20,14 +20,18 @@ const NO_ENERGY = energyValuesJson({ import_kwh: 0, export_kwh: 0, net_kwh: 0, k
 
 /**
  * The JSON of an energy profile: a point per bucket with energies (values: their energyValuesJson
- * by bucket index), or per bucket of the range with fill (0 where none), ascending, each
+ * by bucket index, undefined where none), or per bucket of the range with fill (0 where none), ascending, each
  * `{ts, label?, import_kwh, export_kwh, net_kwh, kvarh}`. Written by adding to one string: a
  * month's 1,440 points in about half the time of joining them.
  */
-export function energyPointsJson(buckets: ProfileBuckets, values: ReadonlyMap<number, string>, fill: boolean): string {
+export function energyPointsJson(
+  buckets: ProfileBuckets,
+  values: readonly (string | undefined)[],
+  fill: boolean,
+): string {
   let json = '[';
   for (let index = 0; index < buckets.count; index++) {
-    const energies = values.get(index) ?? (fill ? NO_ENERGY : undefined);
+    const energies = values[index] ?? (fill ? NO_ENERGY : undefined);
     if (energies === undefined) continue;
     const label = buckets.label(index);
     json += `${json.length > 1 ? ',' : ''}{"ts":"${buckets.ts(index)}",`;

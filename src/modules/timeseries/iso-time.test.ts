@@ -19,6 +19,8 @@ describe('isoWriter', () => {
     const starts = [
       Date.UTC(1969, 11, 31, 22, 59, 59, 999),
       Date.UTC(2024, 1, 28, 23, 7, 1, 234),
+      // Whole minutes, as buckets start: written from a table of the day's minutes.
+      Date.UTC(2026, 9, 31, 21, 0),
       -MAX_TIME,
       MAX_TIME - 86_400_000,
     ];

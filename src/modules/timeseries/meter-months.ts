@@ -110,7 +110,7 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
   return {
     /**
      * The meter's energies (their energyValuesJson) in each bucket of `minutes` counted from
-     * range.start that has readings, by bucket index: the totals aggregatesRepository.profile
+     * range.start that has readings (undefined in the others), by bucket index: the totals aggregatesRepository.profile
      * gives for ENERGY_FLOWS. Null when the range spans more than MAX_MONTHS_PER_PROFILE months,
      * or when a bucket's sum is beyond the exact integers of a double (the database adds those).
      */
@@ -119,7 +119,7 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
       meterId: number,
       range: TimeRange,
       minutes: number,
-    ): Promise<Map<number, string> | null> {
+    ): Promise<(string | undefined)[] | null> {
       const [start, end] = [range.start.getTime(), range.end.getTime()];
       const first = monthOf(start);
       const last = monthOf(end - 1);
@@ -146,17 +146,17 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
           lastIndex[bucket] = i;
         }
       });
-      const values = new Map<number, string>();
+      const values = new Array<string | undefined>(count);
       for (let bucket = 0; bucket < count; bucket++) {
         if (readings[bucket] === 0) continue;
         if (readings[bucket] === 1) {
-          values.set(bucket, readingJson(loaded[lastMonth[bucket]!]!, lastIndex[bucket]!));
+          values[bucket] = readingJson(loaded[lastMonth[bucket]!]!, lastIndex[bucket]!);
           continue;
         }
         const [i, e, q] = [imported[bucket]!, exported[bucket]!, uvarh[bucket]!];
         // Energies are never negative: a sum within the safe integers was added exactly.
         if (Math.max(i, e, q) > Number.MAX_SAFE_INTEGER) return null;
-        values.set(bucket, energyValuesJson(energyFlows(i, e, q)));
+        values[bucket] = energyValuesJson(energyFlows(i, e, q));
       }
       return values;
     },

@@ -31,7 +31,7 @@ import type {
   MeterRangeQuery,
   ProfileQuery,
 } from './timeseries.schemas.ts';
-import { ENERGY_FLOWS, type EnergyTotals, POWER, type Report } from './totals.ts';
+import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 const yieldToOthers = () => setImmediate();
@@ -198,6 +198,13 @@ export function createTimeseriesService({
       return JSON.stringify(points);
     };
 
+  /** The rows' energies as JSON (energyValuesJson) by bucket index. */
+  function energiesByIndex(buckets: ProfileBuckets, rows: readonly BucketTotals<EnergyFlows>[]) {
+    const values = new Array<string | undefined>(buckets.count);
+    for (const row of rows) values[row.index] = energyValuesJson(row.totals);
+    return values;
+  }
+
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
   return {
@@ -228,7 +235,7 @@ export function createTimeseriesService({
       const meter = await readableMeter(auth, query);
       const fill = query.fill === 'zero';
       const database = fromDatabase(ENERGY_FLOWS, query.account_id, [meter.id], query, (buckets, rows) =>
-        energyPointsJson(buckets, new Map(rows.map((row) => [row.index, energyValuesJson(row.totals)])), fill),
+        energyPointsJson(buckets, energiesByIndex(buckets, rows), fill),
       );
       const write = async (buckets: ProfileBuckets) => {
         const { bucketing } = buckets;
