@@ -19,6 +19,7 @@ import { registerBuildingBlocksModule } from './modules/building-blocks/building
 import { registerConsoleModule } from './modules/console/console.module.ts';
 import { registerCostModule } from './modules/cost/cost.module.ts';
 import { createKeptBills } from './modules/cost/kept-bills.ts';
+import { createKeptMeterMonths } from './modules/cost/meter-hours.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
 import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
@@ -155,6 +156,7 @@ export async function buildApp({
     tariffAccess,
     admission,
     bills: createKeptBills(() => metrics.billsPriced.inc()),
+    months: createKeptMeterMonths(),
   });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTenantRecoveryModule(app, { db, guard, admission, cost });

@@ -19,10 +19,12 @@ import {
   type HourlyPlan,
   priceHourly,
   priceReadings,
+  type Reading,
   utilisationWindowStart,
 } from './engine/index.ts';
 import { assertExactBill, assertExactSum } from './exact-money.ts';
 import { groupHourlyRows } from './hourly-groups.ts';
+import { createMeterHours, type KeptMeterMonths } from './meter-hours.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
@@ -72,10 +74,13 @@ export interface CostDeps {
   admission: Admission;
   /** Bills kept by the versions of what they were priced from: the meter's readings, the tariff's pricing. */
   bills: VersionedResults<KeptBill>;
+  /** Meters' months of hourly rollups and readings, what bills are priced from. */
+  months: KeptMeterMonths;
 }
 
-export function createCostService({ db, cache, guard, tariffAccess, admission, bills }: CostDeps) {
+export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months }: CostDeps) {
   const planFor = createPlanCache();
+  const meterHours = createMeterHours({ db, cache, ...months });
 
   /**
    * The tariff's items as the engine takes them and its calendar (the reference data it names does
@@ -144,13 +149,16 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const { start, end } = context;
     const plan = planFor(context);
     if (plan) {
-      const [aggregates, edges, halfHours] = await Promise.all([
-        repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
+      const [rows, edges, halfHours] = await Promise.all([
+        meterHours.hourlyMonths(meter, plan.from, plan.hoursEnd),
         edgeReadings(meter, { start, hoursStart: plan.hoursStart, hoursEnd: plan.hoursEnd, end }),
         demandFromRollups(meter.interval_minutes)
           ? undefined
           : repo.halfHourPeaks(db, meter.account_id, meter.id, plan, start),
       ]);
+      const aggregates = rows
+        ? groupHourlyRows(plan, rows)
+        : await repo.hourlyAggregates(db, meter.account_id, meter.id, plan);
       return priceHourly(context, plan, aggregates, edges, halfHours);
     }
     const windowStart = utilisationWindowStart(context);
@@ -300,17 +308,19 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const { hoursStart, hoursEnd } = plans[0]!;
     const from = new Date(Math.min(...plans.map((plan) => plan.from.getTime())));
     const [rows, edges] = await Promise.all([
-      repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd),
+      meterHours.hourlyMonths(meter, from, hoursEnd),
       edgeReadings(meter, { start, hoursStart, hoursEnd, end }),
     ]);
-    return { rows, edges };
+    return { rows: rows ?? [await repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd)], edges };
   }
 
-  /** The readings of the period's partial hours at its edges, when it has any. */
-  function edgeReadings(meter: CostMeterRow, hours: EdgeHours) {
-    return hours.start < hours.hoursStart || hours.hoursEnd < hours.end
-      ? repo.edgeReadings(db, meter.account_id, meter.id, hours)
-      : Promise.resolve([]);
+  /** The readings of the period's partial hours at its edges, when it has any: from the months kept, else in one round trip. */
+  async function edgeReadings(meter: CostMeterRow, hours: EdgeHours): Promise<Reading[]> {
+    const [before, after] = await Promise.all([
+      meterHours.readings(meter, hours.start, hours.hoursStart),
+      meterHours.readings(meter, hours.hoursEnd, hours.end),
+    ]);
+    return before && after ? [...before, ...after] : repo.edgeReadings(db, meter.account_id, meter.id, hours);
   }
 
   // Admission comes right after the organization's access check: a refused request costs no

@@ -34,37 +34,40 @@ function millionths(micro: Micro): number {
 
 /**
  * The aggregates the repository's hourlyAggregates gives for `plan`, from the meter's hourly rows
- * read once for several plans (several tariffs over the same period): the rows of [plan.from,
+ * read once for several plans (several tariffs over the same period) or kept by month (in parts,
+ * each part's rows ascending, rows of other hours left out): the rows of [plan.from,
  * plan.hoursEnd) summed by plan key and by whether they fall before plan.hoursStart; an hour's
  * readings count at most the meter's intervals of an hour, as there.
  */
-export function groupHourlyRows(plan: HourlyPlan, rows: readonly HourlyRow[]): HourlyAggregate[] {
+export function groupHourlyRows(plan: HourlyPlan, rowsInParts: readonly (readonly HourlyRow[])[]): HourlyAggregate[] {
   const endHour = plan.hoursEnd.getTime() / HOUR_MS;
   const periodHour = plan.hoursStart.getTime() / HOUR_MS;
   const groups = new Map<number, Group>();
-  for (const row of rows) {
-    if (row.hour < plan.firstHour || row.hour >= endHour) continue;
-    const key = plan.hourKeys[row.hour - plan.firstHour]!;
-    const inPeriod = row.hour >= periodHour;
-    const id = key * 2 + (inPeriod ? 1 : 0);
-    const group = groups.get(id);
-    if (!group) {
-      groups.set(id, {
-        key,
-        in_period: inPeriod,
-        import: row.import_uwh,
-        export: row.export_uwh,
-        kvarh: row.uvarh,
-        readings: Math.min(row.readings, plan.intervalsPerHour),
-        max_kva: row.max_kva,
-      });
-      continue;
+  for (const rows of rowsInParts) {
+    for (const row of rows) {
+      if (row.hour < plan.firstHour || row.hour >= endHour) continue;
+      const key = plan.hourKeys[row.hour - plan.firstHour]!;
+      const inPeriod = row.hour >= periodHour;
+      const id = key * 2 + (inPeriod ? 1 : 0);
+      const group = groups.get(id);
+      if (!group) {
+        groups.set(id, {
+          key,
+          in_period: inPeriod,
+          import: row.import_uwh,
+          export: row.export_uwh,
+          kvarh: row.uvarh,
+          readings: Math.min(row.readings, plan.intervalsPerHour),
+          max_kva: row.max_kva,
+        });
+        continue;
+      }
+      group.import = addMicro(group.import, row.import_uwh);
+      group.export = addMicro(group.export, row.export_uwh);
+      group.kvarh = addMicro(group.kvarh, row.uvarh);
+      group.readings += Math.min(row.readings, plan.intervalsPerHour);
+      group.max_kva = Math.max(group.max_kva, row.max_kva);
     }
-    group.import = addMicro(group.import, row.import_uwh);
-    group.export = addMicro(group.export, row.export_uwh);
-    group.kvarh = addMicro(group.kvarh, row.uvarh);
-    group.readings += Math.min(row.readings, plan.intervalsPerHour);
-    group.max_kva = Math.max(group.max_kva, row.max_kva);
   }
   return [...groups.values()].map((group) => ({
     key: group.key,

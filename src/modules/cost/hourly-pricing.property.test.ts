@@ -4,7 +4,8 @@ import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { eskomCalendar, HOMEFLEX_ENERGY, item, sast, tariff } from '../../../test/helpers/pricing-fixtures.ts';
 import { insertBuildingBlock, insertMeter, insertReadingsAt } from '../../../test/helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { costRepository as repo } from './cost.repository.ts';
+import type { ReadCache } from '../../db/read-cache.ts';
+import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import {
   type BillingContext,
   demandFromRollups,
@@ -14,13 +15,17 @@ import {
   priceReadings,
   utilisationWindowStart,
 } from './engine/index.ts';
+import { groupHourlyRows } from './hourly-groups.ts';
+import { createKeptMeterMonths, createMeterHours } from './meter-hours.ts';
 
-// The bill priced from the hourly rollups in SQL equals, to the cent and in every field, the bill
-// priced reading by reading, for random readings, intervals, tariffs and periods (to the millisecond:
+// The bill priced from the hourly rollups in SQL, and from the months of rollups and readings kept
+// in memory, equals, to the cent and in every field, the bill priced reading by reading, for random readings, intervals, tariffs and periods (to the millisecond:
 // off the meter's grid, partial hours at the edges).
 
 let t: TestApp;
 let accountId: string;
+/** A version token of its own at every lookup: the months are read anew for each scenario. */
+const freshTokens = { version: () => ({}) } as unknown as ReadCache;
 beforeAll(async () => {
   t = await startTestApp();
   accountId = (await organizationWithRoles(t.app)).accountId;
@@ -147,6 +152,18 @@ describe('pricing from hourly rollups', () => {
           earlierReadings: windowStart ? await repo.readings(t.db, accountId, meterId, windowStart, start) : [],
         });
         expect(priceHourly(context, plan, aggregates, edges, halfHours)).toEqual(fromReadings);
+        // From the months of hourly rollups and readings kept in memory, as the cost service prices.
+        const meter = { id: meterId, account_id: accountId } as CostMeterRow;
+        const months = createMeterHours({ db: t.db, cache: freshTokens, ...createKeptMeterMonths() });
+        const keptRows = await months.hourlyMonths(meter, plan.from, plan.hoursEnd);
+        const keptEdges = [
+          ...(await months.readings(meter, start, plan.hoursStart))!,
+          ...(await months.readings(meter, plan.hoursEnd, end))!,
+        ];
+        expect(keptEdges).toEqual(edges);
+        expect(priceHourly(context, plan, groupHourlyRows(plan, keptRows!), keptEdges, halfHours)).toEqual(
+          fromReadings,
+        );
       }),
       { numRuns: 60 },
     );

@@ -37,17 +37,17 @@ async function pricedMeter(): Promise<Priced> {
   return { tariffId: tariff.id, itemId: item.id, meter };
 }
 
-async function bill({ tariffId, meter }: Priced, client = org.member.client) {
+async function bill({ tariffId, meter }: Priced, client = org.member.client, period = DAY) {
   const res = await client.get(`/api/v1/tariffs/${tariffId}/cost`, {
     account_id: org.accountId,
     meter_sn: meter.meter_sn,
-    ...DAY,
+    ...period,
   });
   return res;
 }
 
-async function total(priced: Priced): Promise<number> {
-  const res = await bill(priced);
+async function total(priced: Priced, period = DAY): Promise<number> {
+  const res = await bill(priced, org.member.client, period);
   expect(res.status).toBe(200);
   return res.body.data.total;
 }
@@ -132,10 +132,16 @@ describe('bills kept until what they were priced from changes', () => {
 
   it('keeps no bill of a period asked for once', async () => {
     const priced = await pricedMeter();
-    expect(await total(priced)).toBe(4.6);
-    await t.db.query('UPDATE readings SET import_kwh = 3 WHERE meter_id = $1', [priced.meter.id]);
-    await t.db.query('UPDATE readings_hourly SET import_uwh = 6000000000 WHERE meter_id = $1', [priced.meter.id]);
-    // Priced again from what is stored: 6 kWh x R2 x 1.15.
-    expect(await total(priced)).toBe(13.8);
+    // Once a bill of the meter and tariff is kept, nothing of them waits for a notice.
+    expect(await keptTotal(priced)).toBe(4.6);
+    const fromHalfPast = { start: at(DAY.start, 30), end: DAY.end };
+    const before = await billsPriced();
+    expect(await total(priced, fromHalfPast)).toBe(2.3);
+    expect(await billsPriced()).toBe(before + 1);
+    // Not kept the first time: priced again, and kept from then on.
+    expect(await total(priced, fromHalfPast)).toBe(2.3);
+    expect(await billsPriced()).toBe(before + 2);
+    expect(await total(priced, fromHalfPast)).toBe(2.3);
+    expect(await billsPriced()).toBe(before + 2);
   });
 });

@@ -1,3 +1,4 @@
+import { firstAtOrAfter, keptMonths } from '../../db/kept-months.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Executor } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
@@ -30,13 +31,7 @@ export class MonthOfReadings {
 
   /** The index of the first reading at or after time. */
   firstFrom(time: number): number {
-    let [low, high] = [0, this.times.length];
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.times[middle]! < time) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstAtOrAfter(this.times.length, (index) => this.times[index]!, time);
   }
 }
 
@@ -72,12 +67,6 @@ function readingJson(month: MonthOfReadings, index: number): string {
   return json[index];
 }
 
-const monthOf = (time: number) => {
-  const date = new Date(time);
-  return date.getUTCFullYear() * 12 + date.getUTCMonth();
-};
-const startOfMonth = (month: number) => Date.UTC(Math.floor(month / 12), month % 12, 1);
-
 export interface MeterMonthsDeps {
   db: Executor;
   cache: ReadCache;
@@ -92,21 +81,6 @@ export interface MeterMonthsDeps {
  * the database again.
  */
 export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
-  function month(accountId: string, meterId: number, index: number): Promise<MonthOfReadings> {
-    const versions = [cache.version(cacheKeys.meterReadings(meterId))];
-    return months.get(versions, JSON.stringify([accountId, meterId, index]), async () =>
-      parseMonth(
-        await readingsRepository.energyMicros(
-          db,
-          accountId,
-          meterId,
-          new Date(startOfMonth(index)),
-          new Date(startOfMonth(index + 1)),
-        ),
-      ),
-    );
-  }
-
   return {
     /**
      * The meter's energies (their energyValuesJson) in each bucket of `minutes` counted from
@@ -121,12 +95,16 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
       minutes: number,
     ): Promise<(string | undefined)[] | null> {
       const [start, end] = [range.start.getTime(), range.end.getTime()];
-      const first = monthOf(start);
-      const last = monthOf(end - 1);
-      if (last - first + 1 > MAX_MONTHS_PER_PROFILE) return null;
-      const loaded = await Promise.all(
-        Array.from({ length: last - first + 1 }, (_, i) => month(accountId, meterId, first + i)),
+      const tokens = [cache.version(cacheKeys.meterReadings(meterId))];
+      const key = JSON.stringify([accountId, meterId]);
+      const loaded = await keptMonths(
+        months,
+        { tokens, key, maxMonths: MAX_MONTHS_PER_PROFILE },
+        start,
+        end,
+        async (from, to) => parseMonth(await readingsRepository.energyMicros(db, accountId, meterId, from, to)),
       );
+      if (!loaded) return null;
       const widthMs = minutes * MINUTE_MS;
       const count = Math.ceil((end - start) / widthMs);
       const [imported, exported, uvarh] = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];

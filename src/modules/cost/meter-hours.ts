@@ -1,0 +1,101 @@
+import { keptMonths, rowsWithin } from '../../db/kept-months.ts';
+import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
+import type { Executor } from '../../db/types.ts';
+import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
+import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
+import type { Reading } from './engine/index.ts';
+import type { HourlyRow } from './hourly-groups.ts';
+
+/**
+ * The most UTC months of hourly rollups read from memory for one bill: a year-long period with the
+ * 12 months a UTILISED_CAPACITY item looks back over, each cut by a month's edge. Longer ones are
+ * summed by the database.
+ */
+const MAX_HOUR_MONTHS = 26;
+/** The edges of a period lie in one month each, two at most when an edge hour crosses into the next. */
+const MAX_READING_MONTHS = 2;
+/** What one row or reading takes in memory, about. */
+const BYTES_PER_ROW = 120;
+
+/** A meter's hourly rollups or readings of one UTC month, oldest first, as stored. */
+export class MonthOfRows<Row> {
+  constructor(readonly rows: readonly Row[]) {}
+
+  get bytes(): number {
+    return 64 + this.rows.length * BYTES_PER_ROW;
+  }
+}
+
+/** Meters' months of hourly rollups and of readings (the edges of periods), kept until their readings change. */
+export interface KeptMeterMonths {
+  hours: VersionedResults<MonthOfRows<HourlyRow>>;
+  readings: VersionedResults<MonthOfRows<Reading>>;
+}
+
+/** How much each kind of month may take at most, in bytes: some 700 meter-months of 30-minute readings. */
+const KEPT_BYTES = 96_000_000;
+
+export function createKeptMeterMonths(): KeptMeterMonths {
+  return {
+    hours: createVersionedResults(KEPT_BYTES, (month: MonthOfRows<HourlyRow>) => month.bytes),
+    readings: createVersionedResults(KEPT_BYTES, (month: MonthOfRows<Reading>) => month.bytes),
+  };
+}
+
+export interface MeterHoursDeps extends KeptMeterMonths {
+  db: Executor;
+  cache: ReadCache;
+}
+
+/**
+ * What bills are priced from, read by whole months and kept in memory until the meter's readings
+ * change (here, or in another process once its notice arrives): periods of the same few months
+ * are priced again and again (each dashboard's own month, sliding windows, comparisons), and
+ * grouping a month's rows in memory costs far less than a round trip to the database for each.
+ */
+export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps) {
+  const kept = <Row>(
+    results: VersionedResults<MonthOfRows<Row>>,
+    maxMonths: number,
+    meter: CostMeterRow,
+    [from, to]: [Date, Date],
+    load: (from: Date, to: Date) => Promise<Row[]>,
+  ) =>
+    keptMonths(
+      results,
+      {
+        tokens: [cache.version(cacheKeys.meterReadings(meter.id))],
+        key: JSON.stringify([meter.account_id, meter.id]),
+        maxMonths,
+      },
+      from.getTime(),
+      to.getTime(),
+      async (monthStart, monthEnd) => new MonthOfRows(await load(monthStart, monthEnd)),
+    );
+
+  return {
+    /**
+     * The meter's hourly rollups of the months covering [from, to), by month, oldest first (as
+     * groupHourlyRows takes them: it leaves out the hours outside a plan); null over more than
+     * MAX_HOUR_MONTHS months.
+     */
+    async hourlyMonths(meter: CostMeterRow, from: Date, to: Date): Promise<(readonly HourlyRow[])[] | null> {
+      const months = await kept(hours, MAX_HOUR_MONTHS, meter, [from, to], (monthStart, monthEnd) =>
+        repo.hourlyRows(db, meter.account_id, meter.id, monthStart, monthEnd),
+      );
+      return months?.map((month) => month.rows) ?? null;
+    },
+
+    /** The meter's readings of [from, to), oldest first; null over more than MAX_READING_MONTHS months. */
+    async readings(meter: CostMeterRow, from: Date, to: Date): Promise<Reading[] | null> {
+      if (from >= to) return [];
+      const months = await kept(readings, MAX_READING_MONTHS, meter, [from, to], (monthStart, monthEnd) =>
+        repo.readings(db, meter.account_id, meter.id, monthStart, monthEnd),
+      );
+      const times = months?.map((month) => month.rows);
+      return times ? rowsWithin(times, (row) => row.ts.getTime(), from.getTime(), to.getTime()) : null;
+    },
+  };
+}
+
+export type MeterHours = ReturnType<typeof createMeterHours>;
