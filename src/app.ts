@@ -50,8 +50,6 @@ import { demoSamples } from './seed/demo-samples.ts';
  */
 const PROFILES_KEPT_BYTES = 144_000_000;
 const KEPT_BYTES_PER_JSON_CHARACTER = 2.25;
-/** Meters' months of readings kept for profiles, in bytes at most (a 30-minute meter's month: 46 kB). */
-const METER_MONTHS_KEPT_BYTES = 64_000_000;
 /** How many energy-sums of one meter over a range are kept at most (a few hundred bytes each). */
 const ENERGY_SUMS_KEPT = 20_000;
 
@@ -125,7 +123,7 @@ export async function buildApp({
     { keepOnSecondRequest: { keysRemembered: 10_000 } },
   );
   const sums = createVersionedResults<EnergyTotals | null>(ENERGY_SUMS_KEPT, () => 1);
-  const months = createVersionedResults(METER_MONTHS_KEPT_BYTES, (month: MonthOfReadings) => month.bytes);
+  const months = createVersionedResults(config.keptMonthsBytes, (month: MonthOfReadings) => month.bytes);
   const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
@@ -156,7 +154,7 @@ export async function buildApp({
     tariffAccess,
     admission,
     bills: createKeptBills(() => metrics.billsPriced.inc()),
-    months: createKeptMeterMonths(),
+    months: createKeptMeterMonths(config.keptMonthsBytes),
   });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTenantRecoveryModule(app, { db, guard, admission, cost });

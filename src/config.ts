@@ -29,6 +29,7 @@ const envSchema = z.object({
   EXPENSIVE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
   CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  KEPT_MONTHS_BYTES: z.coerce.number().int().min(0).default(64_000_000),
 });
 
 export interface Config {
@@ -61,6 +62,8 @@ export interface Config {
   readonly organizationsPerUserPerDay: number;
   /** The oldest data (ms) the read cache serves of another process's writes; the LISTEN heartbeat runs at a quarter of it. */
   readonly cacheStaleMs: number;
+  /** What each kind of month of readings kept in memory may take, in bytes (0: none kept). */
+  readonly keptMonthsBytes: number;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -94,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expensiveWaitMs: e.EXPENSIVE_WAIT_MS,
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
     cacheStaleMs: e.CACHE_STALE_MS,
+    keptMonthsBytes: e.KEPT_MONTHS_BYTES,
   });
 }

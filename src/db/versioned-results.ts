@@ -22,13 +22,16 @@ export interface VersionedResultsOptions {
  * Results of expensive reads kept by the versions of the data they were computed from (tokens of
  * ReadCache.version): one is served again while each of its tokens is still the current one, and
  * computed anew once one is not. The results kept add up to at most maxSize (each as sizeOf tells,
- * e.g. in bytes), the least recently used dropped first; a larger one is not kept.
+ * e.g. in bytes), the least recently used dropped first; a larger one is not kept. With maxSize 0
+ * none is.
  */
 export function createVersionedResults<V>(
   maxSize: number,
   sizeOf: (value: V) => number,
   { keepOnSecondRequest }: VersionedResultsOptions = {},
 ) {
+  // Nothing kept: every result is computed.
+  if (maxSize === 0) return { get: (_tokens: readonly object[], _key: string, compute: () => Promise<V>) => compute() };
   // A result is counted once it has come; until then its entry counts 1.
   const entries = new LRUCache<string, Entry<V>>({ maxSize });
   const askedOnce = keepOnSecondRequest && new LRUCache<string, true>({ max: keepOnSecondRequest.keysRemembered });

@@ -45,6 +45,8 @@ function serviceWithTwoSlots(waitMs: number) {
         EXPENSIVE_CONCURRENCY_PER_USER: '8',
         EXPENSIVE_CONCURRENCY_TOTAL: '2',
         EXPENSIVE_WAIT_MS: String(waitMs),
+        // Every request reads readings, where the held database holds it (holdable-database.ts).
+        KEPT_MONTHS_BYTES: '0',
       },
       {
         serveFrom: (db) => {

@@ -3,7 +3,8 @@ import type { Database } from '../../src/db/types.ts';
 /**
  * The database with a switch: once held, the next query that reads the readings table waits
  * until released. A request that reaches it stays in flight, having passed its access checks and
- * its admission, however fast the database is (the embedded one runs one query at a time).
+ * its admission, however fast the database is (the embedded one runs one query at a time). The
+ * app must keep no months of readings (KEPT_MONTHS_BYTES=0), else a request may read none.
  */
 export function holdable(db: Database) {
   let armed: { reached: () => void; released: Promise<void> } | undefined;

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { Decimal } from 'decimal.js';
 import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
@@ -156,6 +157,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
           ? undefined
           : repo.halfHourPeaks(db, meter.account_id, meter.id, plan, start),
       ]);
+      // From months kept in memory nothing above waits: each bill is priced in a turn of its own,
+      // so that other requests run between a building's bills (a year's takes a few ms).
+      await yieldToOthers();
       const aggregates = rows
         ? groupHourlyRows(plan, rows)
         : await repo.hourlyAggregates(db, meter.account_id, meter.id, plan);
@@ -259,6 +263,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       byCurrency.set(b.currency, amounts);
     }
     const totals = new Map([...byCurrency].map(([currency, amounts]) => [currency, exactTotal(amounts, start, end)]));
+    // Its answer (a year's bills are some 100 kB of JSON) is written in a turn of its own too.
+    await yieldToOthers();
     return {
       building_block_id: blockId,
       start: start.toISOString(),

@@ -154,7 +154,7 @@ describe('pricing from hourly rollups', () => {
         expect(priceHourly(context, plan, aggregates, edges, halfHours)).toEqual(fromReadings);
         // From the months of hourly rollups and readings kept in memory, as the cost service prices.
         const meter = { id: meterId, account_id: accountId } as CostMeterRow;
-        const months = createMeterHours({ db: t.db, cache: freshTokens, ...createKeptMeterMonths() });
+        const months = createMeterHours({ db: t.db, cache: freshTokens, ...createKeptMeterMonths(1_000_000) });
         const keptRows = await months.hourlyMonths(meter, plan.from, plan.hoursEnd);
         const keptEdges = [
           ...(await months.readings(meter, start, plan.hoursStart))!,

@@ -32,13 +32,11 @@ export interface KeptMeterMonths {
   readings: VersionedResults<MonthOfRows<Reading>>;
 }
 
-/** How much each kind of month may take at most, in bytes: some 700 meter-months of 30-minute readings. */
-const KEPT_BYTES = 96_000_000;
-
-export function createKeptMeterMonths(): KeptMeterMonths {
+/** Each kind of month kept, taking at most maxBytes (KEPT_MONTHS_BYTES). */
+export function createKeptMeterMonths(maxBytes: number): KeptMeterMonths {
   return {
-    hours: createVersionedResults(KEPT_BYTES, (month: MonthOfRows<HourlyRow>) => month.bytes),
-    readings: createVersionedResults(KEPT_BYTES, (month: MonthOfRows<Reading>) => month.bytes),
+    hours: createVersionedResults(maxBytes, (month: MonthOfRows<HourlyRow>) => month.bytes),
+    readings: createVersionedResults(maxBytes, (month: MonthOfRows<Reading>) => month.bytes),
   };
 }
 
