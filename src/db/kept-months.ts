@@ -16,7 +16,8 @@ export function startOfMonth(month: number): number {
  * ReadCache.version), e.g. a meter's readings: the months covering [from, to) of the data named
  * by key, oldest first, each read by load(its start, the next month's start) the first time it
  * is asked for and kept in results while the tokens are the current ones. Null when [from, to)
- * spans more than maxMonths months: the caller reads those another way.
+ * spans more than maxMonths months, or when results keeps nothing: the caller reads those another
+ * way (whole months read for one request would be more than it needs).
  */
 export async function keptMonths<V>(
   results: VersionedResults<V>,
@@ -27,7 +28,7 @@ export async function keptMonths<V>(
 ): Promise<V[] | null> {
   const first = monthOf(from);
   const count = monthOf(to - 1) - first + 1;
-  if (count > maxMonths) return null;
+  if (!results.keeps || count > maxMonths) return null;
   return Promise.all(
     Array.from({ length: Math.max(0, count) }, (_, i) =>
       results.get(tokens, `${key}:${first + i}`, () =>

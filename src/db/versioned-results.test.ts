@@ -97,4 +97,14 @@ describe('versioned results', () => {
     await results.get([token], 'a', compute);
     expect(calls()).toBe(7);
   });
+
+  it('with a size of 0, keeps nothing and says so', async () => {
+    const results = createVersionedResults(0, sizeOf);
+    const { compute, calls } = counted();
+    const token = {};
+    expect(await results.get([token], 'k', compute)).toEqual({ text: '1' });
+    expect(await results.get([token], 'k', compute)).toEqual({ text: '2' });
+    expect(calls()).toBe(2);
+    expect([results.keeps, createVersionedResults(1, sizeOf).keeps]).toEqual([false, true]);
+  });
 });

@@ -31,7 +31,9 @@ export function createVersionedResults<V>(
   { keepOnSecondRequest }: VersionedResultsOptions = {},
 ) {
   // Nothing kept: every result is computed.
-  if (maxSize === 0) return { get: (_tokens: readonly object[], _key: string, compute: () => Promise<V>) => compute() };
+  if (maxSize === 0) {
+    return { keeps: false, get: (_tokens: readonly object[], _key: string, compute: () => Promise<V>) => compute() };
+  }
   // A result is counted once it has come; until then its entry counts 1.
   const entries = new LRUCache<string, Entry<V>>({ maxSize });
   const askedOnce = keepOnSecondRequest && new LRUCache<string, true>({ max: keepOnSecondRequest.keysRemembered });
@@ -44,6 +46,8 @@ export function createVersionedResults<V>(
   }
 
   return {
+    /** Whether results are kept at all (maxSize above 0). */
+    keeps: true,
     /**
      * The result kept under key for exactly these tokens, else compute()'s. The promise is kept, so
      * that identical requests at the same time share one computation; a failure is not kept.

@@ -26,6 +26,7 @@ export function createKeptBills(onPriced: () => void): VersionedResults<KeptBill
     keepOnSecondRequest: { keysRemembered: KEYS_REMEMBERED },
   });
   return {
+    keeps: bills.keeps,
     get: (tokens, key, price) =>
       bills.get(tokens, key, () => {
         onPriced();
