@@ -14,11 +14,12 @@ const WHOLE: ResponseShape = { open: true };
  * and again.
  */
 export class JsonText {
-  constructor(readonly json: string) {}
+  /** The JSON as a string, or as its UTF-8 bytes (written so, it leaves no large string behind). */
+  constructor(readonly json: string | Buffer) {}
 }
 
 function dataJson(data: unknown, shape: ResponseShape): string {
-  if (data instanceof JsonText) return data.json;
+  if (data instanceof JsonText) return data.json.toString();
   if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(project(data, shape));
   let kept = jsonOfFrozen.get(shape);
   if (!kept) {
