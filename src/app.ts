@@ -119,7 +119,7 @@ export async function buildApp({
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(
     PROFILES_KEPT_BYTES,
-    (profile: JsonText) => Math.ceil(profile.json.length * KEPT_BYTES_PER_JSON_CHARACTER),
+    (profile: JsonText) => Math.ceil(profile.size * KEPT_BYTES_PER_JSON_CHARACTER),
     { keepOnSecondRequest: { keysRemembered: 10_000 } },
   );
   const sums = createVersionedResults<EnergyTotals | null>(ENERGY_SUMS_KEPT, () => 1);

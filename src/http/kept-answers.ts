@@ -3,8 +3,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts';
-import { ok } from './envelope.ts';
-import { JsonText, serializeReply } from './serializer.ts';
+import type { JsonText } from './serializer.ts';
 
 /** The encodings a kept answer is sent in, preferred in this order when the client weighs them alike. */
 const ENCODINGS = ['br', 'gzip'] as const;
@@ -41,18 +40,6 @@ function encodingFor(request: FastifyRequest, size: number): KeptEncoding {
   return (accepted as KeptEncoding | null) ?? 'identity';
 }
 
-/** The envelope of ok(data) around a mark, split there: what serializeReply writes before and after data. */
-const MARK = '\u0000';
-const [ENVELOPE_HEAD, ENVELOPE_TAIL] = serializeReply(ok(new JsonText(MARK)))
-  .split(MARK)
-  .map((part) => Buffer.from(part));
-
-/** ok(data) as UTF-8 bytes, exactly as serializeReply writes it. */
-function envelopeBytes(data: JsonText): Buffer {
-  const json = typeof data.json === 'string' ? Buffer.from(data.json) : data.json;
-  return Buffer.concat([ENVELOPE_HEAD!, json, ENVELOPE_TAIL!]);
-}
-
 /**
  * Answers whose data is kept as JSON text (profiles) are sent as bytes made once per kept result
  * and encoding: the envelope's UTF-8 bytes, and their brotli and gzip forms when a client first
@@ -74,7 +61,7 @@ export function createKeptAnswers(onWrite: (encoding: KeptEncoding) => void) {
     if (!body) {
       body =
         encoding === 'identity'
-          ? Promise.resolve(envelopeBytes(data))
+          ? Promise.resolve(data.okBytes())
           : bodyOf(data, 'identity').then(compressors[encoding]);
       made.set(encoding, body);
       onWrite(encoding);

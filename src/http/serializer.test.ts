@@ -5,7 +5,7 @@ import { ok } from './envelope.ts';
 import { createHttpApp } from './http-app.ts';
 import { project, responseShape } from './response-shape.ts';
 import { okEnvelope } from './responses.ts';
-import { serializeReply } from './serializer.ts';
+import { JsonText, serializeReply } from './serializer.ts';
 import type { App } from './types.ts';
 
 describe('reply serializer', () => {
@@ -96,5 +96,17 @@ describe('replies in the shape of their response schema', () => {
     const value = { id: 1, tags: ['x'] };
     expect(project(value, responseShape(item))).toBe(value);
     expect(project([value], responseShape(z.array(item)))).toEqual([value]);
+  });
+});
+
+describe('data written as JSON already', () => {
+  it('is sent as the bytes serializeReply writes, whether written as a string or straight into its envelope', () => {
+    const json = '[{"label":"Jänner","kwh":1.5}]';
+    const written = JsonText.inOkEnvelope(Buffer.byteLength(json), (into, at) => into.write(json, at, 'utf8'));
+    const expected = Buffer.from(serializeReply(ok(JSON.parse(json))));
+    expect(written.okBytes().equals(expected)).toBe(true);
+    expect(JsonText.of(json).okBytes().equals(expected)).toBe(true);
+    expect(serializeReply(ok(written))).toBe(expected.toString());
+    expect([written.json, written.size, JsonText.of(json).size]).toEqual([json, expected.length, json.length]);
   });
 });

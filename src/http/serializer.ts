@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import { ok } from './envelope.ts';
 import { project, type ResponseShape, responseShape } from './response-shape.ts';
 
 // The JSON of frozen data (what the read cache hands out) never changes: it is written once per
@@ -11,15 +12,61 @@ const WHOLE: ResponseShape = { open: true };
 /**
  * Data written as JSON already: what is kept of a large answer (a profile) is one string, which
  * costs the garbage collector nothing, instead of thousands of objects it would go through again
- * and again.
+ * and again; or the bytes of its whole ok envelope, written once (inOkEnvelope).
  */
 export class JsonText {
-  /** The JSON as a string, or as its UTF-8 bytes (written so, it leaves no large string behind). */
-  constructor(readonly json: string | Buffer) {}
+  private constructor(
+    private readonly text: string | null,
+    private readonly envelope: Buffer | null,
+  ) {}
+
+  static of(json: string): JsonText {
+    return new JsonText(json, null);
+  }
+
+  /**
+   * Data whose JSON, `size` bytes of UTF-8, write(into, at) writes straight into the bytes of its
+   * ok envelope: no string of it is made, and the answer is sent as written (okBytes).
+   */
+  static inOkEnvelope(size: number, write: (into: Buffer, at: number) => void): JsonText {
+    const [head, tail] = okFrame();
+    const bytes = Buffer.allocUnsafe(head.length + size + tail.length);
+    head.copy(bytes, 0);
+    write(bytes, head.length);
+    tail.copy(bytes, head.length + size);
+    return new JsonText(null, bytes);
+  }
+
+  /** The data's JSON. */
+  get json(): string {
+    if (this.text !== null) return this.text;
+    const [head, tail] = okFrame();
+    return this.envelope!.toString('utf8', head.length, this.envelope!.length - tail.length);
+  }
+
+  /** ok(data) as serializeReply writes it, in UTF-8. */
+  okBytes(): Buffer {
+    return this.envelope ?? Buffer.from(serializeReply(ok(this)));
+  }
+
+  /** Its length: of the JSON's characters, or of the envelope's bytes. */
+  get size(): number {
+    return this.text?.length ?? this.envelope!.length;
+  }
+}
+
+let frame: [Buffer, Buffer] | undefined;
+/** What serializeReply writes of ok(data) before and after data's JSON. */
+function okFrame(): [Buffer, Buffer] {
+  const mark = '\u0000';
+  frame ??= serializeReply(ok(JsonText.of(mark)))
+    .split(mark)
+    .map((part) => Buffer.from(part)) as [Buffer, Buffer];
+  return frame;
 }
 
 function dataJson(data: unknown, shape: ResponseShape): string {
-  if (data instanceof JsonText) return data.json.toString();
+  if (data instanceof JsonText) return data.json;
   if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(project(data, shape));
   let kept = jsonOfFrozen.get(shape);
   if (!kept) {

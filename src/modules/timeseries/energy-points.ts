@@ -1,3 +1,4 @@
+import { JsonText } from '../../http/serializer.ts';
 import type { ProfileBuckets } from './profile-buckets.ts';
 import type { EnergyFlows } from './totals.ts';
 
@@ -25,7 +26,7 @@ const AFTER_TS = '",';
 const POINT_HEAD_BYTES = POINT_START.length + 24 + AFTER_TS.length;
 
 /**
- * The JSON of an energy profile, as UTF-8 bytes: a point per bucket with energies (values: their
+ * The JSON of an energy profile, written as UTF-8 bytes into its answer's: a point per bucket with energies (values: their
  * energyValuesJson by bucket index, undefined where none), or per bucket of the range with fill
  * (0 where none), ascending, each `{ts, label?, import_kwh, export_kwh, net_kwh, kvarh}`. Written
  * straight into one buffer of the exact size: a month's 1,440 points leave no string of 147 kB
@@ -36,7 +37,7 @@ export function energyPointsJson(
   buckets: ProfileBuckets,
   values: readonly (string | undefined)[],
   fill: boolean,
-): Buffer {
+): JsonText {
   const labels: (string | undefined)[] = [];
   let size = 2;
   let points = 0;
@@ -49,20 +50,20 @@ export function energyPointsJson(
     size += (points++ > 0 ? 1 : 0) + POINT_HEAD_BYTES + energies.length;
     if (labelJson !== undefined) size += Buffer.byteLength(labelJson);
   }
-  const json = Buffer.allocUnsafe(size);
-  json[0] = OPEN_BRACKET;
-  let at = 1;
-  for (let index = 0; index < buckets.count; index++) {
-    const energies = values[index] ?? (fill ? NO_ENERGY : undefined);
-    if (energies === undefined) continue;
-    if (at > 1) json[at++] = COMMA;
-    at += json.write(POINT_START, at, 'latin1');
-    at += json.write(buckets.ts(index), at, 'latin1');
-    at += json.write(AFTER_TS, at, 'latin1');
-    const labelJson = labels[index];
-    if (labelJson !== undefined) at += json.write(labelJson, at, 'utf8');
-    at += json.write(energies, at, 'latin1');
-  }
-  json[at] = CLOSE_BRACKET;
-  return json;
+  return JsonText.inOkEnvelope(size, (json, from) => {
+    json[from] = OPEN_BRACKET;
+    let at = from + 1;
+    for (let index = 0; index < buckets.count; index++) {
+      const energies = values[index] ?? (fill ? NO_ENERGY : undefined);
+      if (energies === undefined) continue;
+      if (at > from + 1) json[at++] = COMMA;
+      at += json.write(POINT_START, at, 'latin1');
+      at += json.write(buckets.ts(index), at, 'latin1');
+      at += json.write(AFTER_TS, at, 'latin1');
+      const labelJson = labels[index];
+      if (labelJson !== undefined) at += json.write(labelJson, at, 'utf8');
+      at += json.write(energies, at, 'latin1');
+    }
+    json[at] = CLOSE_BRACKET;
+  });
 }

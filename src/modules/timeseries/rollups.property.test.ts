@@ -123,8 +123,8 @@ describe('rollups give the same answers as raw readings', () => {
           const databaseValues = new Array<string | undefined>(profileOf.count);
           for (const row of byDatabase) databaseValues[row.index] = energyValuesJson(row.totals);
           for (const fill of [false, true]) {
-            expect(energyPointsJson(profileOf, byMonths!, fill).toString()).toBe(
-              energyPointsJson(profileOf, databaseValues, fill).toString(),
+            expect(energyPointsJson(profileOf, byMonths!, fill).json).toBe(
+              energyPointsJson(profileOf, databaseValues, fill).json,
             );
           }
           const inRange = raw.filter(

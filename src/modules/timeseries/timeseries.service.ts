@@ -158,19 +158,14 @@ export function createTimeseriesService({
     accountId: string,
     meterIds: readonly number[],
     query: BucketFields & TimeRange & { fill: string },
-    write: (buckets: ProfileBuckets) => Promise<string | Buffer>,
+    write: (buckets: ProfileBuckets) => Promise<JsonText>,
   ) {
     const grouping = groupingOf(query);
     const count = bucketCount(grouping, query);
     const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
     const key = JSON.stringify([shape, meterIds, query.start, query.end, grouping, query.fill]);
     return profiles.get(versions, key, () =>
-      admitIf(
-        count > CHEAP_PROFILE_BUCKETS,
-        auth,
-        accountId,
-        async () => new JsonText(await write(profileBuckets(grouping, query))),
-      ),
+      admitIf(count > CHEAP_PROFILE_BUCKETS, auth, accountId, () => write(profileBuckets(grouping, query))),
     );
   }
 
@@ -193,9 +188,9 @@ export function createTimeseriesService({
       // requests run in between, not after all three.
       await yieldToOthers();
       const points = then(buckets, rows);
-      if (Buffer.isBuffer(points)) return points;
+      if (points instanceof JsonText) return points;
       await yieldToOthers();
-      return JSON.stringify(points);
+      return JsonText.of(JSON.stringify(points));
     };
 
   /** The rows' energies as JSON (energyValuesJson) by bucket index. */
