@@ -10,6 +10,13 @@ const RETRY_AFTER_S = 1;
  */
 export const RESERVE_IDLE_MS = 50;
 
+/**
+ * Past the total, the most the waiting requests of busy users rest after a request ended (they rest
+ * as long as it ran): a flood whose work never waits for the database would otherwise keep the main
+ * thread busy the whole time, one request after another, and everything else waits behind it.
+ */
+export const REST_AT_TOTAL_MAX_MS = 10;
+
 const tooMany = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
     'retry-after': String(RETRY_AFTER_S),
@@ -46,6 +53,10 @@ interface AdmissionLimits {
  * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user has had nothing running,
  * waiting or refused for RESERVE_IDLE_MS starts at once while the reserve lasts: a neighbour's
  * request does not wait for the flood's running one, and a user who keeps asking never takes it.
+ * While the process runs its total and requests wait, the slot a request frees rests as long as it
+ * ran (at most REST_AT_TOTAL_MAX_MS) for the users who keep asking: a flood of work that never waits
+ * for the database then takes about half the main thread, not all of it, however many users send
+ * it. A request of an idle user neither rests nor waits for the reserve.
  * The wait paces a client that asks again at once whatever Retry-After says ("Overload").
  */
 export interface Admission {
@@ -58,6 +69,8 @@ export interface Admission {
 interface Waiter {
   userId: string;
   organizationId: string;
+  /** Its user had nothing running, waiting or refused for RESERVE_IDLE_MS when it arrived: it does not rest. */
+  idle: boolean;
   admit: () => void;
 }
 
@@ -112,19 +125,28 @@ export function createAdmission({
     return tooMany(whose);
   }
 
-  /** Whose limit keeps a request of this user and organization from running now, or null when it can run. */
-  function blocked(userId: string, organizationId: string): string | null {
+  /**
+   * After a request ended while the process ran its total and others waited: until when the waiting
+   * requests of busy users rest (REST_AT_TOTAL_MAX_MS).
+   */
+  let restingUntil = Number.NEGATIVE_INFINITY;
+  let restTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Whose limit keeps a request of this user and organization from running now, or null when it can
+   * run; idle: its user was idle when it arrived (a rest does not hold it back).
+   */
+  function blocked(userId: string, organizationId: string, idle: boolean): string | null {
     if (users.of(userId) >= perUser) return 'of yours';
     if (organizations.of(organizationId) >= perOrganization) return 'of this organization';
-    if (running >= total) return 'on this server';
+    if (running >= total || (!idle && now() < restingUntil)) return 'on this server';
     return null;
   }
 
-  /** Whether a request past the total alone starts from the reserve: its user has been idle long enough. */
-  function fromReserve(userId: string): boolean {
+  /** Whether the user has had nothing running, waiting or refused for RESERVE_IDLE_MS. */
+  function isIdle(userId: string): boolean {
     const idleSince = lastActive.get(userId);
     return (
-      running < total + idleUserReserve &&
       users.of(userId) === 0 &&
       usersWaiting.of(userId) === 0 &&
       (idleSince === undefined || now() - idleSince >= RESERVE_IDLE_MS)
@@ -156,7 +178,7 @@ export function createAdmission({
   function nextWaiter(): Waiter | undefined {
     let best: Waiter | undefined;
     for (const waiter of waiting) {
-      if (blocked(waiter.userId, waiter.organizationId)) continue;
+      if (blocked(waiter.userId, waiter.organizationId, waiter.idle)) continue;
       if (!best || precedence(waiter, best) < 0) best = waiter;
     }
     return best;
@@ -167,25 +189,48 @@ export function createAdmission({
     usersWaiting.add(waiter.userId, -1);
   }
 
-  function finish(userId: string, organizationId: string): void {
-    markActive(userId);
-    users.add(userId, -1);
-    organizations.add(organizationId, -1);
-    running--;
+  /** Starts the waiting requests that can run now, in precedence; while a rest holds some back, again once it ends. */
+  function dispatch(): void {
+    const at = now();
     for (let next = nextWaiter(); next; next = nextWaiter()) {
       leaveQueue(next);
       start(next.userId, next.organizationId);
       next.admit();
     }
+    if (restingUntil > at) wakeAfterRest();
+  }
+
+  /** With a slot free and requests waiting: dispatches again when the rest ends. */
+  function wakeAfterRest(): void {
+    if (restTimer || running >= total || waiting.length === 0) return;
+    restTimer = setTimeout(
+      () => {
+        restTimer = undefined;
+        dispatch();
+      },
+      Math.max(1, restingUntil - now()),
+    );
+  }
+
+  function finish(userId: string, organizationId: string, ranMs: number): void {
+    markActive(userId);
+    if (running >= total && waiting.length > 0) {
+      restingUntil = Math.max(restingUntil, now() + Math.min(ranMs, REST_AT_TOTAL_MAX_MS));
+    }
+    users.add(userId, -1);
+    organizations.add(organizationId, -1);
+    running--;
+    dispatch();
     forgetIfIdle(userId);
   }
 
-  function waitForSlot(userId: string, organizationId: string, whose: string): Promise<void> {
+  function waitForSlot(userId: string, organizationId: string, whose: string, idle: boolean): Promise<void> {
     if (waitMs <= 0) return Promise.reject(refused(userId, whose));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         userId,
         organizationId,
+        idle,
         admit: () => {
           clearTimeout(timer);
           resolve();
@@ -194,22 +239,26 @@ export function createAdmission({
       const timer = setTimeout(() => {
         leaveQueue(waiter);
         forgetIfIdle(userId);
-        reject(refused(userId, blocked(userId, organizationId) ?? whose));
+        reject(refused(userId, blocked(userId, organizationId, idle) ?? whose));
       }, waitMs);
       waiting.push(waiter);
       usersWaiting.add(userId, 1);
+      if (now() < restingUntil) wakeAfterRest();
     });
   }
 
   return {
     async admit({ userId }, organizationId, fn) {
-      const whose = blocked(userId, organizationId);
-      if (!whose || (whose === 'on this server' && fromReserve(userId))) start(userId, organizationId);
-      else await waitForSlot(userId, organizationId, whose);
+      const idle = isIdle(userId);
+      const whose = blocked(userId, organizationId, idle);
+      const fromReserve = whose === 'on this server' && idle && running < total + idleUserReserve;
+      if (!whose || fromReserve) start(userId, organizationId);
+      else await waitForSlot(userId, organizationId, whose, idle);
+      const began = now();
       try {
         return await fn();
       } finally {
-        finish(userId, organizationId);
+        finish(userId, organizationId, now() - began);
       }
     },
     load: () => ({ running, waiting: waiting.length }),
