@@ -362,40 +362,48 @@ describe('admission of expensive work over the process', () => {
     expect(await Promise.all([running, waiting])).toEqual(['held', 'waited']);
   });
 
-  it('past the total, rests the freed slot as long as its request ran for users who keep asking, not for an idle one', async () => {
-    let time = 1_000;
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 5_000, now: () => time });
+  /** One slot, a clock the test moves, and the caller's request running until held resolves. */
+  function oneSlotTaken() {
+    const clock = { time: 1_000 };
+    const admission = createAdmission({
+      perOrganization: 4,
+      perUser: 8,
+      total: 1,
+      waitMs: 5_000,
+      now: () => clock.time,
+    });
     const held = deferred();
-    const running = admission.admit(caller, 'org-a', () => held.promise);
+    return { clock, admission, held, running: admission.admit(caller, 'org-a', () => held.promise) };
+  }
+
+  it('past the total, rests the freed slot as long as its request ran for users who keep asking, not for an idle one', async () => {
+    const { clock, admission, held, running } = oneSlotTaken();
     let secondStarted = false;
     const second = admission.admit(caller, 'org-b', async () => {
       secondStarted = true;
       return 'second';
     });
     // It ran 4 ms while another waited: the flooder's next request rests 4 ms.
-    time += 4;
+    clock.time += 4;
     held.resolve('held');
     expect(await running).toBe('held');
     expect(admission.load()).toEqual({ running: 0, waiting: 1 });
     // A user with nothing asked for RESERVE_IDLE_MS is not held back by the rest.
     expect(await admission.admit(otherCaller, 'org-c', async () => 'idle user')).toBe('idle user');
-    // Nor a busy user's new request, which waits as well; once 4 ms have passed both run.
+    // A new request of the busy user rests too; once 4 ms have passed both run.
     let thirdStarted = false;
     const third = admission.admit(caller, 'org-d', async () => {
       thirdStarted = true;
       return 'third';
     });
     expect([secondStarted, thirdStarted]).toEqual([false, false]);
-    time += 4;
+    clock.time += 4;
     expect(await Promise.all([second, third])).toEqual(['second', 'third']);
   });
 
-  it('rests nothing below the total, nor after a request that nobody waited for', async () => {
-    let time = 1_000;
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 5_000, now: () => time });
-    const held = deferred();
-    const running = admission.admit(caller, 'org-a', () => held.promise);
-    time += 9;
+  it('rests nothing after a request that nobody waited for', async () => {
+    const { clock, admission, held, running } = oneSlotTaken();
+    clock.time += 9;
     held.resolve('held');
     await running;
     // Nobody waited when it ended: the same user's next request starts at once.
