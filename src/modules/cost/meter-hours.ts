@@ -40,7 +40,7 @@ export function createKeptMeterMonths(maxBytes: number): KeptMeterMonths {
   };
 }
 
-export interface MeterHoursDeps extends KeptMeterMonths {
+interface MeterHoursDeps extends KeptMeterMonths {
   db: Executor;
   cache: ReadCache;
 }
@@ -95,5 +95,3 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
     },
   };
 }
-
-export type MeterHours = ReturnType<typeof createMeterHours>;

@@ -13,7 +13,7 @@ const MINUTE_MS = 60_000;
 const JSON_BYTES_PER_READING = 96;
 
 /** A profile over more UTC months than this is added up by the database (rollups serve it better). */
-export const MAX_MONTHS_PER_PROFILE = 3;
+const MAX_MONTHS_PER_PROFILE = 3;
 
 /** One meter's readings of one UTC month, oldest first: times (ms) and energies in micro-units. */
 export class MonthOfReadings {
@@ -67,7 +67,7 @@ function readingJson(month: MonthOfReadings, index: number): string {
   return json[index];
 }
 
-export interface MeterMonthsDeps {
+interface MeterMonthsDeps {
   db: Executor;
   cache: ReadCache;
   /** Months of readings, kept until the meter's readings change. */
@@ -140,5 +140,3 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
     },
   };
 }
-
-export type MeterMonths = ReturnType<typeof createMeterMonths>;
