@@ -157,13 +157,19 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
           ? undefined
           : repo.halfHourPeaks(db, meter.account_id, meter.id, plan, start),
       ]);
+      if (!rows) {
+        return priceHourly(
+          context,
+          plan,
+          await repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
+          edges,
+          halfHours,
+        );
+      }
       // From months kept in memory nothing above waits: each bill is priced in a turn of its own,
       // so that other requests run between a building's bills (a year's takes a few ms).
       await yieldToOthers();
-      const aggregates = rows
-        ? groupHourlyRows(plan, rows)
-        : await repo.hourlyAggregates(db, meter.account_id, meter.id, plan);
-      return priceHourly(context, plan, aggregates, edges, halfHours);
+      return priceHourly(context, plan, groupHourlyRows(plan, rows), edges, halfHours);
     }
     const windowStart = utilisationWindowStart(context);
     const [readings, earlierReadings] = await Promise.all([
