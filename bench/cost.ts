@@ -2,8 +2,9 @@
  * Energy cost benchmark against PostgreSQL:
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/cost.ts
  * Seeds the demo (its grid meter on Homeflex time-of-use with a feed-in credit, 90 days of 30-minute
- * readings) into a database of its own, then prices the demo building's last whole month through
- * HTTP on a real socket, one request at a time, and prints the latency percentiles: asking for the
+ * readings) into a database of its own, starts the service over it as a process of its own, then
+ * prices the demo building's last whole month through HTTP, one request at a time, and prints the
+ * latency percentiles and the service's CPU time a request: asking for the
  * same month each time (the service keeps the bills) and for a period of its own each time (the end
  * a minute earlier: priced each time). Then builds a building of 5 sources (grid, solar, genset,
  * inverter, load), each a meter with a full year of 30-minute readings priced with the demo's
@@ -15,8 +16,8 @@ import { notifyOtherProcesses } from '../src/db/read-cache.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
 import { seedDemo } from '../src/seed/demo.ts';
-import { serveDemo } from './demo-app.ts';
-import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
+import { serveDemoProcess } from './demo-app.ts';
+import { freshDatabase, getDecoded, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 30;
 const REQUESTS = 300;
@@ -26,24 +27,31 @@ const SLOT_MS = 30 * 60_000;
 
 type CostBody = { data: { sources: { priced: boolean; bills: unknown[] }[]; totals: Record<string, number> } };
 
-/** Sequential GETs of url (or of url(i) for the i-th); the latencies of the timed ones, sorted, and the last body. */
+/**
+ * Sequential GETs of url (or of url(i) for the i-th); the latencies of the timed ones, sorted, the
+ * service's CPU time a timed request (ms) and the last body.
+ */
 async function timeRequests(url: string | ((i: number) => string), token: string, warmup: number, requests: number) {
   const timings: number[] = [];
   let body: CostBody | undefined;
+  let cpuBefore = 0;
   for (let i = 0; i < warmup + requests; i++) {
+    if (i === warmup) cpuBefore = service!.cpuMs();
     const began = performance.now();
-    const res = await fetch(typeof url === 'string' ? url : url(i), { headers: { authorization: `Bearer ${token}` } });
-    body = (await res.json()) as CostBody;
-    if (res.status !== 200) throw new Error(`status ${res.status}: ${JSON.stringify(body)}`);
+    const res = await getDecoded(typeof url === 'string' ? url : url(i), { authorization: `Bearer ${token}` });
+    if (res.status !== 200) throw new Error(`status ${res.status}: ${res.body}`);
+    body = JSON.parse(res.body) as CostBody;
     if (i >= warmup) timings.push(performance.now() - began);
   }
-  return { timings: timings.sort((a, b) => a - b), body: body! };
+  return { timings: timings.sort((a, b) => a - b), cpuMs: (service!.cpuMs() - cpuBefore) / requests, body: body! };
 }
 
-const summary = (timings: number[]) =>
-  `p50 ${percentile(timings, 50).toFixed(2)} ms, p95 ${percentile(timings, 95).toFixed(2)} ms, p99 ${percentile(timings, 99).toFixed(2)} ms`;
+const summary = ({ timings, cpuMs }: { timings: number[]; cpuMs: number }) =>
+  `p50 ${percentile(timings, 50).toFixed(2)} ms, p95 ${percentile(timings, 95).toFixed(2)} ms, p99 ${percentile(timings, 99).toFixed(2)} ms; service CPU ${cpuMs.toFixed(2)} ms a request`;
 
+const SERVICE_PORT = 3903;
 const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_cost');
+let service: Awaited<ReturnType<typeof serveDemoProcess>> | undefined;
 const db = openPostgresDatabase(database.url);
 
 /** A building whose 5 dashboard sources are meters with a year of 30-minute readings, each on tariffId. */
@@ -88,7 +96,8 @@ try {
   await migrate(db);
   const seed = await seedDemo(db);
   if (!seed) throw new Error('demo seed did not run');
-  const { app, base, token } = await serveDemo(db, database.url);
+  service = await serveDemoProcess(database.url, SERVICE_PORT);
+  const { base, token } = service;
 
   // The last whole calendar month in South African time (UTC+2), inside the 90 days of demo readings.
   const now = new Date();
@@ -115,8 +124,8 @@ try {
     `demo building ${monthStart.toISOString()} .. ${end.toISOString()}: ${priced} sources priced, totals ${JSON.stringify(month.kept.body.data.totals)}`,
   );
   console.log(`energy-cost over HTTP, ${REQUESTS} sequential requests (target p50 < 20 ms):`);
-  console.log(`  the same month (bills kept): ${summary(month.kept.timings)}`);
-  console.log(`  a period of its own each (priced): ${summary(month.priced.timings)}`);
+  console.log(`  the same month (bills kept): ${summary(month.kept)}`);
+  console.log(`  a period of its own each (priced): ${summary(month.priced)}`);
 
   const yearStart = Date.UTC(2025, 0, 1) - 2 * 3600_000;
   const yearBlock = await yearBuilding(base, token, seed.accountId, seed.tariffIds.gridTariffId, yearStart);
@@ -125,10 +134,10 @@ try {
   console.log(
     `5 sources x a year of 30-minute readings (${SOURCES.length * 365 * 48} readings), ${YEAR_REQUESTS} sequential requests (target p50 < 15 ms); totals ${JSON.stringify(year.kept.body.data.totals)}:`,
   );
-  console.log(`  the same year (bills kept): ${summary(year.kept.timings)}`);
-  console.log(`  a period of its own each (priced): ${summary(year.priced.timings)}`);
-  await app.close();
+  console.log(`  the same year (bills kept): ${summary(year.kept)}`);
+  console.log(`  a period of its own each (priced): ${summary(year.priced)}`);
 } finally {
+  await service?.stop();
   await db.close();
   await database.drop();
 }

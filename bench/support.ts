@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pg from 'pg';
 
 /** Benchmarks run against PostgreSQL: DATABASE_URL names the server (any database on it). */
@@ -89,6 +91,35 @@ export async function sequentialTimes(warmup: number, requests: number, send: ()
     if (i >= warmup) times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b);
+}
+
+const keepAlive = new Agent({ keepAlive: true });
+
+/**
+ * A GET as a browser sends it: accepting br and gzip, over a kept-alive connection, the body
+ * decompressed in one call once it has all come (undici's fetch pipes it through a zlib stream in
+ * 16 kB pieces, which took 4 to 6 ms of a 125 kB answer's time: docs/PERFORMANCE.md).
+ */
+export function getDecoded(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(
+      url,
+      { agent: keepAlive, headers: { 'accept-encoding': 'br, gzip', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const encoding = res.headers['content-encoding'];
+          const decoded =
+            encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+          resolve({ status: res.statusCode!, body: decoded.toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+  });
 }
 
 /** A client of the service at base: JSON in and out, the envelope's data returned, anything but 2xx thrown. */

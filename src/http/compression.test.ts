@@ -44,6 +44,21 @@ describe('compression of answers', () => {
     },
   );
 
+  it.each(['br', 'gzip'] as const)(
+    'sends an answer over 8 KB with %s in one piece of known length, compressed off the event loop',
+    async (encoding) => {
+      const plain = await get('/api/v1/openapi.json');
+      expect(plain.rawPayload.length).toBeGreaterThan(8192);
+      const compressed = await get('/api/v1/openapi.json', { 'accept-encoding': encoding });
+      expect(compressed.statusCode).toBe(200);
+      expect(compressed.headers['content-encoding']).toBe(encoding);
+      expect(compressed.headers.vary).toBe('accept-encoding');
+      expect(compressed.headers['transfer-encoding']).toBeUndefined();
+      expect(compressed.headers['content-length']).toBe(String(compressed.rawPayload.length));
+      expect(DECOMPRESS[encoding](compressed.rawPayload).toString('utf8')).toBe(plain.body);
+    },
+  );
+
   it('prefers brotli when the client accepts both, and follows its weights', async () => {
     expect(
       (await get('/api/v1/tou_schedules', { 'accept-encoding': 'gzip, deflate, br' })).headers['content-encoding'],
@@ -137,5 +152,26 @@ describe('pre-compressed static files', () => {
     });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(SCRIPT);
+  });
+});
+
+describe('compression beside CORS', () => {
+  const ORIGIN = 'https://console.example.org';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ CORS_ORIGINS: ORIGIN });
+  });
+  afterAll(async () => t.close());
+
+  it.each(['br', 'gzip'] as const)('keeps Origin in Vary when it adds accept-encoding (%s)', async (encoding) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/openapi.json',
+      headers: { origin: ORIGIN, 'accept-encoding': encoding },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers.vary).toBe('Origin, accept-encoding');
   });
 });

@@ -24,7 +24,7 @@ import {
   utilisationWindowStart,
 } from './engine/index.ts';
 import { assertExactBill, assertExactSum } from './exact-money.ts';
-import { groupHourlyRows } from './hourly-groups.ts';
+import { groupHourlyRows, HourColumns } from './hourly-groups.ts';
 import { createMeterHours, type KeptMeterMonths } from './meter-hours.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
@@ -323,7 +323,10 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       meterHours.hourlyMonths(meter, from, hoursEnd),
       edgeReadings(meter, { start, hoursStart, hoursEnd, end }),
     ]);
-    return { rows: rows ?? [await repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd)], edges };
+    return {
+      rows: rows ?? [new HourColumns(await repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd))],
+      edges,
+    };
   }
 
   /** The readings of the period's partial hours at its edges, when it has any: from the months kept, else in one round trip. */

@@ -1,4 +1,3 @@
-import { addMicro, type Micro } from '../timeseries/micro-units.ts';
 import type { HourlyAggregate, HourlyPlan } from './engine/index.ts';
 
 const HOUR_MS = 3_600_000;
@@ -14,18 +13,71 @@ export interface HourlyRow {
   max_kva: number;
 }
 
-interface Group {
-  key: number;
-  in_period: boolean;
-  import: Micro;
-  export: Micro;
-  kvarh: Micro;
-  readings: number;
-  max_kva: number;
+/**
+ * Hourly rollups of a meter (ascending by hour) in columns, as months of them are kept: a year of
+ * five meters is some 44,000 rows to group for one building's bills, and adding up typed arrays
+ * takes a tenth of the time reading the rows' objects does.
+ */
+export class HourColumns {
+  readonly hour: Int32Array;
+  readonly importUwh: Float64Array;
+  readonly exportUwh: Float64Array;
+  readonly uvarh: Float64Array;
+  readonly readings: Int32Array;
+  readonly maxKva: Float64Array;
+
+  constructor(rows: readonly HourlyRow[]) {
+    const count = rows.length;
+    this.hour = new Int32Array(count);
+    this.importUwh = new Float64Array(count);
+    this.exportUwh = new Float64Array(count);
+    this.uvarh = new Float64Array(count);
+    this.readings = new Int32Array(count);
+    this.maxKva = new Float64Array(count);
+    rows.forEach((row, i) => {
+      this.hour[i] = row.hour;
+      this.importUwh[i] = row.import_uwh;
+      this.exportUwh[i] = row.export_uwh;
+      this.uvarh[i] = row.uvarh;
+      this.readings[i] = row.readings;
+      this.maxKva[i] = row.max_kva;
+    });
+  }
+
+  get length(): number {
+    return this.hour.length;
+  }
+
+  /** What it takes in memory, about. */
+  get bytes(): number {
+    return 64 + this.hour.length * 44;
+  }
+}
+
+/** Per plan: each hour's group (the plan keys in the order they first come) and the keys. */
+const groupsOfPlans = new WeakMap<HourlyPlan, { groupOfHour: Int32Array; keys: number[] }>();
+
+function groupsOf(plan: HourlyPlan) {
+  let groups = groupsOfPlans.get(plan);
+  if (!groups) {
+    const indexOfKey = new Map<number, number>();
+    const groupOfHour = new Int32Array(plan.hourKeys.length);
+    plan.hourKeys.forEach((key, hour) => {
+      let index = indexOfKey.get(key);
+      if (index === undefined) {
+        index = indexOfKey.size;
+        indexOfKey.set(key, index);
+      }
+      groupOfHour[hour] = index;
+    });
+    groups = { groupOfHour, keys: [...indexOfKey.keys()] };
+    groupsOfPlans.set(plan, groups);
+  }
+  return groups;
 }
 
 /** µ-units to millionths of the kilo-unit, as PostgreSQL's numeric `sum / 1000` gives them (then read as a double). */
-function millionths(micro: Micro): number {
+function millionths(micro: number | bigint): number {
   if (typeof micro === 'number') return micro / 1000;
   const sign = micro < 0n ? '-' : '';
   const magnitude = micro < 0n ? -micro : micro;
@@ -33,49 +85,76 @@ function millionths(micro: Micro): number {
 }
 
 /**
- * The aggregates the repository's hourlyAggregates gives for `plan`, from the meter's hourly rows
+ * The aggregates the repository's hourlyAggregates gives for `plan`, from a meter's hourly rows
  * read once for several plans (several tariffs over the same period) or kept by month (in parts,
- * each part's rows ascending, rows of other hours left out): the rows of [plan.from,
- * plan.hoursEnd) summed by plan key and by whether they fall before plan.hoursStart; an hour's
- * readings count at most the meter's intervals of an hour, as there.
+ * each ascending, rows of other hours left out): the rows of [plan.from, plan.hoursEnd) summed by
+ * plan key and by whether they fall before plan.hoursStart; an hour's readings count at most the
+ * meter's intervals of an hour, as there.
+ *
+ * The sums are exact: doubles add integers exactly while every partial sum stays below 2^53, which
+ * the sum of the magnitudes of a group's values bounds; a group past it (some 9 GWh) is added up
+ * again in bigints.
  */
-export function groupHourlyRows(plan: HourlyPlan, rowsInParts: readonly (readonly HourlyRow[])[]): HourlyAggregate[] {
+export function groupHourlyRows(plan: HourlyPlan, parts: readonly HourColumns[]): HourlyAggregate[] {
   const endHour = plan.hoursEnd.getTime() / HOUR_MS;
   const periodHour = plan.hoursStart.getTime() / HOUR_MS;
-  const groups = new Map<number, Group>();
-  for (const rows of rowsInParts) {
-    for (const row of rows) {
-      if (row.hour < plan.firstHour || row.hour >= endHour) continue;
-      const key = plan.hourKeys[row.hour - plan.firstHour]!;
-      const inPeriod = row.hour >= periodHour;
-      const id = key * 2 + (inPeriod ? 1 : 0);
-      const group = groups.get(id);
-      if (!group) {
-        groups.set(id, {
-          key,
-          in_period: inPeriod,
-          import: row.import_uwh,
-          export: row.export_uwh,
-          kvarh: row.uvarh,
-          readings: Math.min(row.readings, plan.intervalsPerHour),
-          max_kva: row.max_kva,
-        });
-        continue;
-      }
-      group.import = addMicro(group.import, row.import_uwh);
-      group.export = addMicro(group.export, row.export_uwh);
-      group.kvarh = addMicro(group.kvarh, row.uvarh);
-      group.readings += Math.min(row.readings, plan.intervalsPerHour);
-      group.max_kva = Math.max(group.max_kva, row.max_kva);
+  const { firstHour, intervalsPerHour } = plan;
+  const { groupOfHour, keys } = groupsOf(plan);
+  // Slot 2 × group + 1 for the hours in the period, 2 × group for those before it.
+  const slots = keys.length * 2;
+  const importUwh = new Float64Array(slots);
+  const exportUwh = new Float64Array(slots);
+  const uvarh = new Float64Array(slots);
+  const magnitude = new Float64Array(slots);
+  const readings = new Int32Array(slots);
+  const maxKva = new Float64Array(slots).fill(Number.NEGATIVE_INFINITY);
+  const order: number[] = [];
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      const hour = part.hour[i]!;
+      if (hour < firstHour || hour >= endHour) continue;
+      const slot = groupOfHour[hour - firstHour]! * 2 + (hour >= periodHour ? 1 : 0);
+      if (maxKva[slot] === Number.NEGATIVE_INFINITY) order.push(slot);
+      const imported = part.importUwh[i]!;
+      const exported = part.exportUwh[i]!;
+      const reactive = part.uvarh[i]!;
+      importUwh[slot] = importUwh[slot]! + imported;
+      exportUwh[slot] = exportUwh[slot]! + exported;
+      uvarh[slot] = uvarh[slot]! + reactive;
+      magnitude[slot] = magnitude[slot]! + Math.abs(imported) + Math.abs(exported) + Math.abs(reactive);
+      readings[slot] = readings[slot]! + Math.min(part.readings[i]!, intervalsPerHour);
+      maxKva[slot] = Math.max(maxKva[slot]!, part.maxKva[i]!);
     }
   }
-  return [...groups.values()].map((group) => ({
-    key: group.key,
-    in_period: group.in_period,
-    import_micro: millionths(group.import),
-    export_micro: millionths(group.export),
-    kvarh_micro: millionths(group.kvarh),
-    readings: group.readings,
-    max_kva: group.max_kva,
-  }));
+  return order.map((slot) => {
+    const exact = magnitude[slot]! <= Number.MAX_SAFE_INTEGER ? null : exactSums(plan, parts, slot);
+    return {
+      key: keys[slot >> 1]!,
+      in_period: (slot & 1) === 1,
+      import_micro: millionths(exact?.importUwh ?? importUwh[slot]!),
+      export_micro: millionths(exact?.exportUwh ?? exportUwh[slot]!),
+      kvarh_micro: millionths(exact?.uvarh ?? uvarh[slot]!),
+      readings: readings[slot]!,
+      max_kva: maxKva[slot]!,
+    };
+  });
+}
+
+/** A group's energies added up in bigints, for sums that a double would not hold exactly. */
+function exactSums(plan: HourlyPlan, parts: readonly HourColumns[], slot: number) {
+  const { groupOfHour } = groupsOf(plan);
+  const periodHour = plan.hoursStart.getTime() / HOUR_MS;
+  const endHour = plan.hoursEnd.getTime() / HOUR_MS;
+  const sums = { importUwh: 0n, exportUwh: 0n, uvarh: 0n };
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      const hour = part.hour[i]!;
+      if (hour < plan.firstHour || hour >= endHour) continue;
+      if (groupOfHour[hour - plan.firstHour]! * 2 + (hour >= periodHour ? 1 : 0) !== slot) continue;
+      sums.importUwh += BigInt(part.importUwh[i]!);
+      sums.exportUwh += BigInt(part.exportUwh[i]!);
+      sums.uvarh += BigInt(part.uvarh[i]!);
+    }
+  }
+  return sums;
 }

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/types.ts';
 import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { Reading } from './engine/index.ts';
-import type { HourlyRow } from './hourly-groups.ts';
+import { HourColumns } from './hourly-groups.ts';
 
 /**
  * The most UTC months of hourly rollups read from memory for one bill: a year-long period with the
@@ -17,7 +17,7 @@ const MAX_READING_MONTHS = 2;
 /** What one row or reading takes in memory, about. */
 const BYTES_PER_ROW = 120;
 
-/** A meter's hourly rollups or readings of one UTC month, oldest first, as stored. */
+/** A meter's readings of one UTC month, oldest first, as stored. */
 export class MonthOfRows<Row> {
   constructor(readonly rows: readonly Row[]) {}
 
@@ -28,14 +28,14 @@ export class MonthOfRows<Row> {
 
 /** Meters' months of hourly rollups and of readings (the edges of periods), kept until their readings change. */
 export interface KeptMeterMonths {
-  hours: VersionedResults<MonthOfRows<HourlyRow>>;
+  hours: VersionedResults<HourColumns>;
   readings: VersionedResults<MonthOfRows<Reading>>;
 }
 
 /** Each kind of month kept, taking at most maxBytes (KEPT_MONTHS_BYTES). */
 export function createKeptMeterMonths(maxBytes: number): KeptMeterMonths {
   return {
-    hours: createVersionedResults(maxBytes, (month: MonthOfRows<HourlyRow>) => month.bytes),
+    hours: createVersionedResults(maxBytes, (month: HourColumns) => month.bytes),
     readings: createVersionedResults(maxBytes, (month: MonthOfRows<Reading>) => month.bytes),
   };
 }
@@ -52,12 +52,12 @@ interface MeterHoursDeps extends KeptMeterMonths {
  * grouping a month's rows in memory costs far less than a round trip to the database for each.
  */
 export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps) {
-  const kept = <Row>(
-    results: VersionedResults<MonthOfRows<Row>>,
+  const kept = <Month>(
+    results: VersionedResults<Month>,
     maxMonths: number,
     meter: CostMeterRow,
     [from, to]: [Date, Date],
-    load: (from: Date, to: Date) => Promise<Row[]>,
+    load: (from: Date, to: Date) => Promise<Month>,
   ) =>
     keptMonths(
       results,
@@ -68,7 +68,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
       },
       from.getTime(),
       to.getTime(),
-      async (monthStart, monthEnd) => new MonthOfRows(await load(monthStart, monthEnd)),
+      load,
     );
 
   return {
@@ -77,18 +77,27 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
      * groupHourlyRows takes them: it leaves out the hours outside a plan); null over more than
      * MAX_HOUR_MONTHS months.
      */
-    async hourlyMonths(meter: CostMeterRow, from: Date, to: Date): Promise<(readonly HourlyRow[])[] | null> {
-      const months = await kept(hours, MAX_HOUR_MONTHS, meter, [from, to], (monthStart, monthEnd) =>
-        repo.hourlyRows(db, meter.account_id, meter.id, monthStart, monthEnd),
+    hourlyMonths(meter: CostMeterRow, from: Date, to: Date): Promise<HourColumns[] | null> {
+      return kept(
+        hours,
+        MAX_HOUR_MONTHS,
+        meter,
+        [from, to],
+        async (monthStart, monthEnd) =>
+          new HourColumns(await repo.hourlyRows(db, meter.account_id, meter.id, monthStart, monthEnd)),
       );
-      return months?.map((month) => month.rows) ?? null;
     },
 
     /** The meter's readings of [from, to), oldest first; null over more than MAX_READING_MONTHS months. */
     async readings(meter: CostMeterRow, from: Date, to: Date): Promise<Reading[] | null> {
       if (from >= to) return [];
-      const months = await kept(readings, MAX_READING_MONTHS, meter, [from, to], (monthStart, monthEnd) =>
-        repo.readings(db, meter.account_id, meter.id, monthStart, monthEnd),
+      const months = await kept(
+        readings,
+        MAX_READING_MONTHS,
+        meter,
+        [from, to],
+        async (monthStart, monthEnd) =>
+          new MonthOfRows(await repo.readings(db, meter.account_id, meter.id, monthStart, monthEnd)),
       );
       const times = months?.map((month) => month.rows);
       return times ? rowsWithin(times, (row) => row.ts.getTime(), from.getTime(), to.getTime()) : null;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { eskomCalendar, HOUR_MS, item, sast, tariff } from '../../../test/helpers/pricing-fixtures.ts';
+import { planHourlyPricing } from './engine/index.ts';
+import { groupHourlyRows, HourColumns, type HourlyRow } from './hourly-groups.ts';
+
+// The property test (hourly-pricing.property.test.ts) compares these groups with the database's
+// sums for ordinary meters; here, sums no double holds exactly.
+
+const start = sast('2025-06-02T10:00');
+const plan = planHourlyPricing({
+  tariff: tariff([item('IMPORT_ENERGY', '2.1611')]),
+  calendar: eskomCalendar(),
+  start,
+  end: new Date(start.getTime() + 3 * HOUR_MS),
+  intervalMinutes: 60,
+  notifiedMaxDemandKva: null,
+})!;
+
+const row = (hour: number, importUwh: number): HourlyRow => ({
+  hour,
+  import_uwh: importUwh,
+  export_uwh: 1,
+  uvarh: -3,
+  readings: 1,
+  max_kva: hour,
+});
+
+describe('groupHourlyRows', () => {
+  it('adds up sums past 2^53 exactly, as the database does', () => {
+    const first = plan.firstHour;
+    // 4e15 µWh an hour (4 GWh): three of them exceed 2^53, where doubles step by 2.
+    const rows = [row(first, 4e15 + 1), row(first + 1, 4e15 + 3), row(first + 2, 4e15 + 5)];
+    const groups = groupHourlyRows(plan, [new HourColumns(rows.slice(0, 1)), new HourColumns(rows.slice(1))]);
+    expect(groups).toEqual([
+      {
+        key: plan.hourKeys[0],
+        in_period: true,
+        // 12,000,000,000,000.009 kWh-millionths: numeric `sum / 1000` as the repository reads it.
+        import_micro: Number('12000000000000.009'),
+        export_micro: 0.003,
+        kvarh_micro: -0.009,
+        readings: 3,
+        max_kva: first + 2,
+      },
+    ]);
+    expect(plan.hourKeys.slice(0, 3)).toEqual([plan.hourKeys[0], plan.hourKeys[0], plan.hourKeys[0]]);
+  });
+
+  it('leaves out the hours outside the plan and counts at most its intervals of an hour', () => {
+    const first = plan.firstHour;
+    const rows = [row(first - 1, 7), { ...row(first, 5), readings: 4 }, row(first + 3, 11)];
+    expect(groupHourlyRows(plan, [new HourColumns(rows)])).toEqual([
+      {
+        key: plan.hourKeys[0],
+        in_period: true,
+        import_micro: 0.005,
+        export_micro: 0.001,
+        kvarh_micro: -0.003,
+        readings: 1,
+        max_kva: first,
+      },
+    ]);
+  });
+});
