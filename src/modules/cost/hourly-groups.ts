@@ -62,13 +62,15 @@ function groupsOf(plan: HourlyPlan) {
   if (!groups) {
     const indexOfKey = new Map<number, number>();
     const groupOfHour = new Int32Array(plan.hourKeys.length);
+    // Consecutive hours mostly share their key (a period lasts hours): look up only where it changes.
+    let [lastKey, lastIndex] = [-1, -1];
     plan.hourKeys.forEach((key, hour) => {
-      let index = indexOfKey.get(key);
-      if (index === undefined) {
-        index = indexOfKey.size;
-        indexOfKey.set(key, index);
+      if (key !== lastKey) {
+        lastKey = key;
+        lastIndex = indexOfKey.get(key) ?? indexOfKey.size;
+        if (lastIndex === indexOfKey.size) indexOfKey.set(key, lastIndex);
       }
-      groupOfHour[hour] = index;
+      groupOfHour[hour] = lastIndex;
     });
     groups = { groupOfHour, keys: [...indexOfKey.keys()] };
     groupsOfPlans.set(plan, groups);
