@@ -5,6 +5,7 @@ import { createVersionedResults } from './db/versioned-results.ts';
 import { createAccessGuard } from './http/access-guard.ts';
 import { createAdmission, registerAdmissionGauge } from './http/admission.ts';
 import { registerAuthentication } from './http/authenticate.ts';
+import { createCpuTurns } from './http/cpu-turns.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createKeptAnswers } from './http/kept-answers.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
@@ -116,6 +117,7 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000,
   });
   registerAdmissionGauge(computedReads, metrics.registry, 'computed');
+  const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(
     PROFILES_KEPT_BYTES,
@@ -139,7 +141,11 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(app, { db, guard, admission, computedReads, cache, profiles, sums, months }, keptAnswers);
+  registerTimeseriesModule(
+    app,
+    { db, guard, admission, computedReads, cache, profiles, sums, months, turns: cpuTurns },
+    keptAnswers,
+  );
   registerReferenceModule(app, { db });
   const reference = createReferenceReader();
   const tariffItems = createTariffItemsReader();
@@ -155,6 +161,7 @@ export async function buildApp({
     admission,
     bills: createKeptBills(() => metrics.billsPriced.inc()),
     months: createKeptMeterMonths(config.keptMonthsBytes),
+    turns: cpuTurns,
   });
   registerTariffComparisonModule(app, { guard, admission, cost, tariffs: tariffAccess });
   registerTenantRecoveryModule(app, { db, guard, admission, cost });

@@ -79,17 +79,34 @@ export function varyOnEncoding(reply: FastifyReply): FastifyReply {
  * chunks, each a trip to the threadpool and back: a year's building cost (125 kB) took 5 ms more
  * that way (docs/decisions.md, "Large answers compressed in one call").
  */
-async function compressLargeAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+function compressLargeAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload?: unknown) => void,
+): void {
+  const encoding = largeAnswerEncoding(request, reply, payload);
+  if (encoding === 'identity') {
+    done(null, payload);
+    return;
+  }
+  const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(payload as string);
+  compressors[encoding](bytes).then((body) => {
+    varyOnEncoding(reply).header('content-encoding', encoding).header('content-length', body.length);
+    done(null, body);
+  }, done);
+}
+
+/** The encoding compressLargeAnswer sends the payload in: identity when it leaves it to the plugin or as it is. */
+function largeAnswerEncoding(request: FastifyRequest, reply: FastifyReply, payload: unknown): AnswerEncoding {
+  if (request.headers['accept-encoding'] === undefined) return 'identity';
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return 'identity';
+  if (reply.hasHeader('content-encoding') || reply.statusCode === 206 || reply.hasHeader('content-range')) {
+    return 'identity';
+  }
+  if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? 'application/json'))) return 'identity';
   const size = Buffer.byteLength(payload);
-  if (size <= SYNC_COMPRESSION_MAX_BYTES || reply.hasHeader('content-encoding')) return payload;
-  if (reply.statusCode === 206 || reply.hasHeader('content-range')) return payload;
-  if (!COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? 'application/json'))) return payload;
-  const encoding = encodingFor(request, size);
-  if (encoding === 'identity') return payload;
-  const body = await compressors[encoding](Buffer.isBuffer(payload) ? payload : Buffer.from(payload));
-  varyOnEncoding(reply).header('content-encoding', encoding).header('content-length', body.length);
-  return body;
+  return size <= SYNC_COMPRESSION_MAX_BYTES ? 'identity' : encodingFor(request, size);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { Decimal } from 'decimal.js';
 import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
@@ -7,6 +6,7 @@ import type { VersionedResults } from '../../db/versioned-results.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import type { CpuTurns } from '../../http/cpu-turns.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
@@ -77,9 +77,11 @@ export interface CostDeps {
   bills: VersionedResults<KeptBill>;
   /** Meters' months of hourly rollups and readings, what bills are priced from. */
   months: KeptMeterMonths;
+  /** Bills priced from months in memory, and a building's answer, take turns of the main thread by user. */
+  turns: CpuTurns;
 }
 
-export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months }: CostDeps) {
+export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months, turns }: CostDeps) {
   const planFor = createPlanCache();
   const meterHours = createMeterHours({ db, cache, ...months });
 
@@ -124,7 +126,13 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * its items or its calendar change) are the ones it was priced from; the versions are taken before
    * pricing, so a write during it leaves the bill unused.
    */
-  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<KeptBill> {
+  async function bill(
+    user: string,
+    tariff: PricedTariff,
+    meter: CostMeterRow,
+    start: Date,
+    end: Date,
+  ): Promise<KeptBill> {
     const readings = cache.version(cacheKeys.meterReadings(meter.id));
     const context = await contextOf(tariff, meter, start, end);
     const { meter_sn, account_id, id, interval_minutes, notified_max_demand_kva } = meter;
@@ -139,14 +147,17 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       end,
     ]);
     return bills.get([readings, context.tariff, context.calendar], key, async () =>
-      billOf(meter, context, await price(meter, context)),
+      billOf(meter, context, await price(user, meter, context)),
     );
   }
 
   type Bill = KeptBill;
 
-  /** From the hourly rollups of its whole hours where they give the exact bill (nearly always), else from the readings. */
-  async function price(meter: CostMeterRow, context: BillingContext) {
+  /**
+   * From the hourly rollups of its whole hours where they give the exact bill (nearly always), else
+   * from the readings. The user's: whose turn it takes.
+   */
+  async function price(user: string, meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
     const plan = planFor(context);
     if (plan) {
@@ -168,7 +179,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       }
       // From months kept in memory nothing above waits: each bill is priced in a turn of its own,
       // so that other requests run between a building's bills (a year's takes a few ms).
-      await yieldToOthers();
+      await turns.take(user);
       return priceHourly(context, plan, groupHourlyRows(plan, rows), edges, halfHours);
     }
     const windowStart = utilisationWindowStart(context);
@@ -199,7 +210,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const bills: Bill[] = [];
     for (const segment of segments) {
       const tariff = await tariffAccess.recordedTariff(auth, segment.tariffId, accountId);
-      bills.push(await bill(tariff, meter, segment.start, segment.end));
+      bills.push(await bill(auth.userId, tariff, meter, segment.start, segment.end));
     }
     return { meterSn: meter.meter_sn, bills, unpriced: null };
   }
@@ -208,7 +219,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
     if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
     const tariff = await tariffAccess.usableTariff(auth, tariffId, query.account_id);
-    return bill(tariff, meter, new Date(query.start), new Date(query.end));
+    return bill(auth.userId, tariff, meter, new Date(query.start), new Date(query.end));
   }
 
   type Facts = NonNullable<Awaited<ReturnType<typeof repo.buildingFacts>>>;
@@ -270,7 +281,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     }
     const totals = new Map([...byCurrency].map(([currency, amounts]) => [currency, exactTotal(amounts, start, end)]));
     // Its answer (a year's bills are some 100 kB of JSON) is written in a turn of its own too.
-    await yieldToOthers();
+    await turns.take(auth.userId);
     return {
       building_block_id: blockId,
       start: start.toISOString(),
@@ -294,7 +305,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * period as the one-meter cost does: the hourly rollups and the edge readings are read once for
    * all the tariffs and grouped by each tariff's own plan.
    */
-  async function billsWithTariffs(tariffs: PricedTariff[], meter: CostMeterRow, start: Date, end: Date) {
+  async function billsWithTariffs(user: string, tariffs: PricedTariff[], meter: CostMeterRow, start: Date, end: Date) {
     const planned = await Promise.all(
       tariffs.map(async (tariff) => {
         const context = await contextOf(tariff, meter, start, end);
@@ -305,11 +316,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const shared = plans.length === 0 ? undefined : await sharedReadings(meter, plans, start, end);
     return Promise.all(
       planned.map(async ({ context, plan }) => {
-        const priced =
-          plan && shared
-            ? priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges)
-            : await price(meter, context);
-        return billOf(meter, context, priced);
+        if (!plan || !shared) return billOf(meter, context, await price(user, meter, context));
+        await turns.take(user);
+        return billOf(meter, context, priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges));
       }),
     );
   }
@@ -393,7 +402,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     ) {
       const tariffs: PricedTariff[] = [];
       for (const id of tariffIds) tariffs.push(await tariffAccess.usableTariff(auth, id, accountId));
-      const bills = await billsWithTariffs(tariffs, meter, start, end);
+      const bills = await billsWithTariffs(auth.userId, tariffs, meter, start, end);
       return tariffs.map((tariff, i) => ({ tariff, bill: bills[i]! }));
     },
   };

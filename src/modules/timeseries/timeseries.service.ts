@@ -1,10 +1,10 @@
-import { setImmediate } from 'node:timers/promises';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import type { CpuTurns } from '../../http/cpu-turns.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
@@ -34,7 +34,6 @@ import type {
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
-const yieldToOthers = () => setImmediate();
 /** Above these sizes a query is expensive: it runs under the admission of its caller and organization. */
 const CHEAP_SUMS_METERS = 100;
 const CHEAP_PROFILE_BUCKETS = 2000;
@@ -52,6 +51,8 @@ export interface TimeseriesDeps {
   sums: VersionedResults<EnergyTotals | null>;
   /** Meters' months of readings, kept until their readings change: what energy profiles are added up from. */
   months: VersionedResults<MonthOfReadings>;
+  /** A computed profile's steps (adding up, writing its JSON) take turns of the main thread by user. */
+  turns: CpuTurns;
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -83,6 +84,7 @@ export function createTimeseriesService({
   profiles,
   sums,
   months,
+  turns,
 }: TimeseriesDeps) {
   const meterMonths = createMeterMonths({ db, cache, months });
 
@@ -175,6 +177,7 @@ export function createTimeseriesService({
    */
   const fromDatabase =
     <T>(
+      user: string,
       report: Report<T>,
       accountId: string,
       meterIds: readonly number[],
@@ -186,10 +189,10 @@ export function createTimeseriesService({
         meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, range, buckets.bucketing) : [];
       // Each step over a month's buckets holds the main thread about a millisecond: other
       // requests run in between, not after all three.
-      await yieldToOthers();
+      await turns.take(user);
       const points = then(buckets, rows);
       if (points instanceof JsonText) return points;
-      await yieldToOthers();
+      await turns.take(user);
       return JsonText.of(JSON.stringify(points));
     };
 
@@ -229,7 +232,7 @@ export function createTimeseriesService({
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
       const fill = query.fill === 'zero';
-      const database = fromDatabase(ENERGY_FLOWS, query.account_id, [meter.id], query, (buckets, rows) =>
+      const database = fromDatabase(auth.userId, ENERGY_FLOWS, query.account_id, [meter.id], query, (buckets, rows) =>
         energyPointsJson(buckets, energiesByIndex(buckets, rows), fill),
       );
       const write = async (buckets: ProfileBuckets) => {
@@ -241,7 +244,7 @@ export function createTimeseriesService({
         if (!values) return database(buckets);
         // From months kept nothing above waited: the JSON is written in a turn of its own, so that
         // profiles that take their turns one after another let other requests run in between.
-        await yieldToOthers();
+        await turns.take(auth.userId);
         return energyPointsJson(buckets, values, fill);
       };
       return keptProfile('energy', auth, query.account_id, [meter.id], query, write);
@@ -249,7 +252,7 @@ export function createTimeseriesService({
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
-      const write = fromDatabase(POWER, query.account_id, [meter.id], query, (buckets, rows) =>
+      const write = fromDatabase(auth.userId, POWER, query.account_id, [meter.id], query, (buckets, rows) =>
         bucketPoints(buckets, byIndex(rows), query.fill === 'zero', (ts, label, power) => ({
           ts,
           label,
@@ -269,7 +272,7 @@ export function createTimeseriesService({
       const meterIds = sources.map((s) => s.meterId);
       // Each source's points name it: which source each meter is shapes the result.
       const shape = ['building', ...sources.map((s) => s.source)];
-      const write = fromDatabase(ENERGY_FLOWS, query.account_id, meterIds, query, (buckets, rows) =>
+      const write = fromDatabase(auth.userId, ENERGY_FLOWS, query.account_id, meterIds, query, (buckets, rows) =>
         sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
       return keptProfile(shape, auth, query.account_id, meterIds, query, write);

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { createCpuTurns } from './cpu-turns.ts';
+
+/** A clock the steps move: each step "takes" the ms it adds. */
+function steppedClock() {
+  let ms = 0;
+  return { now: () => ms, spend: (more: number) => (ms += more) };
+}
+
+/** Queues `count` steps of user, each taking stepMs on the clock, recording their order; resolves when all ran. */
+function queueSteps(
+  turns: ReturnType<typeof createCpuTurns>,
+  clock: ReturnType<typeof steppedClock>,
+  order: string[],
+  user: string,
+  count: number,
+  stepMs = 10,
+) {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      await turns.take(user);
+      order.push(user);
+      clock.spend(stepMs);
+    }),
+  );
+}
+
+describe('CPU turns', () => {
+  it('gives a user who asks once the next turn, before the queued steps of a user who keeps asking', async () => {
+    const clock = steppedClock();
+    const turns = createCpuTurns(clock.now);
+    const order: string[] = [];
+    let neighbour: Promise<unknown> | undefined;
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, step) => {
+        await turns.take('flooder');
+        order.push('flooder');
+        clock.spend(10);
+        // The neighbour asks while the flooder's first step runs, three more of its steps queued.
+        if (step === 0) neighbour = queueSteps(turns, clock, order, 'neighbour', 1);
+      }),
+    );
+    await neighbour;
+    expect(order).toEqual(['flooder', 'neighbour', 'flooder', 'flooder', 'flooder']);
+  });
+
+  it('gives one turn a round of the event loop: what a step queues runs before the next step', async () => {
+    const turns = createCpuTurns();
+    const order: string[] = [];
+    await Promise.all(
+      [1, 2].map(async (step) => {
+        await turns.take('user');
+        order.push(`step ${step}`);
+        setImmediate(() => order.push(`queued by step ${step}`));
+      }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['step 1', 'queued by step 1', 'step 2', 'queued by step 2']);
+  });
+
+  it('saves no credit for a user who was idle: they come back level with those served', async () => {
+    const clock = steppedClock();
+    const turns = createCpuTurns(clock.now);
+    const order: string[] = [];
+    await queueSteps(turns, clock, order, 'busy', 5);
+    order.length = 0;
+    await Promise.all([queueSteps(turns, clock, order, 'idle', 4), queueSteps(turns, clock, order, 'busy', 4)]);
+    // With credit for the 50 ms it did not use, the idle user would take its 4 turns first.
+    expect(order.slice(0, 4)).toContain('busy');
+    expect(order.filter((user) => user === 'idle')).toHaveLength(4);
+  });
+});

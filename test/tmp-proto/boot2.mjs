@@ -1,0 +1,2 @@
+import { workerData } from 'node:worker_threads';
+await import(workerData.url);
