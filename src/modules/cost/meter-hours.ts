@@ -52,12 +52,14 @@ interface MeterHoursDeps extends KeptMeterMonths {
  * grouping a month's rows in memory costs far less than a round trip to the database for each.
  */
 export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps) {
-  const kept = <Month>(
+  /** The meter's months covering [from, to), each read by `read` and kept as `toMonth` makes it. */
+  const kept = <Row, Month>(
     results: VersionedResults<Month>,
     maxMonths: number,
     meter: CostMeterRow,
     [from, to]: [Date, Date],
-    load: (from: Date, to: Date) => Promise<Month>,
+    read: (db: Executor, accountId: string, meterId: number, from: Date, to: Date) => Promise<Row[]>,
+    toMonth: (rows: Row[]) => Month,
   ) =>
     keptMonths(
       results,
@@ -68,7 +70,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
       },
       from.getTime(),
       to.getTime(),
-      load,
+      async (monthStart, monthEnd) => toMonth(await read(db, meter.account_id, meter.id, monthStart, monthEnd)),
     );
 
   return {
@@ -78,14 +80,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
      * MAX_HOUR_MONTHS months.
      */
     hourlyMonths(meter: CostMeterRow, from: Date, to: Date): Promise<HourColumns[] | null> {
-      return kept(
-        hours,
-        MAX_HOUR_MONTHS,
-        meter,
-        [from, to],
-        async (monthStart, monthEnd) =>
-          new HourColumns(await repo.hourlyRows(db, meter.account_id, meter.id, monthStart, monthEnd)),
-      );
+      return kept(hours, MAX_HOUR_MONTHS, meter, [from, to], repo.hourlyRows, (rows) => new HourColumns(rows));
     },
 
     /** The meter's readings of [from, to), oldest first; null over more than MAX_READING_MONTHS months. */
@@ -96,8 +91,8 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
         MAX_READING_MONTHS,
         meter,
         [from, to],
-        async (monthStart, monthEnd) =>
-          new MonthOfRows(await repo.readings(db, meter.account_id, meter.id, monthStart, monthEnd)),
+        repo.readings,
+        (rows) => new MonthOfRows(rows),
       );
       const times = months?.map((month) => month.rows);
       return times ? rowsWithin(times, (row) => row.ts.getTime(), from.getTime(), to.getTime()) : null;

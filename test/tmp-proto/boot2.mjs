@@ -1,2 +1,0 @@
-import { workerData } from 'node:worker_threads';
-await import(workerData.url);
