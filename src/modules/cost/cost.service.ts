@@ -155,7 +155,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
 
   /**
    * From the hourly rollups of its whole hours where they give the exact bill (nearly always), else
-   * from the readings. The user's: whose turn it takes.
+   * from the readings. Priced from months kept in memory, it takes a turn of the main thread as
+   * `user` (the caller).
    */
   async function price(user: string, meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
