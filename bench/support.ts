@@ -47,7 +47,9 @@ export async function startProcess(
   env: Record<string, string>,
   readyUrl: string,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  // SERVICE_NODE_OPTIONS: flags for the service's Node.js only, e.g. '--cpu-prof --cpu-prof-dir=prof'.
+  const nodeFlags = process.env.SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], {
     env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'ums-bench-')), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -28,6 +28,19 @@ describe('the plan cache', () => {
     expect(planFor({ ...june, tariff: homeflex() })).not.toBe(plan);
   });
 
+  it('plans once the periods that share their whole hours, and anew when a whole hour comes or goes', () => {
+    const planFor = createPlanCache();
+    const june = context();
+    const plan = planFor(june)!;
+    const minutes = (date: Date, n: number) => new Date(date.getTime() + n * 60_000);
+    // The edges' partial hours are priced from readings: the plan of the whole hours is the same.
+    expect(planFor({ ...june, start: minutes(june.start, -59), end: minutes(june.end, 59) })).toBe(plan);
+    const hourLess = planFor({ ...june, end: minutes(june.end, -1) })!;
+    expect(hourLess).not.toBe(plan);
+    expect(hourLess.hourKeys).toHaveLength(30 * 24 - 1);
+    expect(planFor({ ...june, start: minutes(june.start, 1) })!.hourKeys).toHaveLength(30 * 24 - 1);
+  });
+
   it('answers null for a period that cannot be planned hourly, and still plans the others', () => {
     const planFor = createPlanCache();
     const sevenMinutes = context({ intervalMinutes: 7 });

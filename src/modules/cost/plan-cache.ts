@@ -1,12 +1,25 @@
-import { type BillingContext, type HourlyPlan, planHourlyPricing } from './engine/index.ts';
+import { type BillingContext, type HourlyPlan, planHourlyPricing, utilisationWindowStart } from './engine/index.ts';
 
 const PERIODS_PER_TARIFF = 16;
+const HOUR_MS = 3_600_000;
+
+/**
+ * What a plan is made of besides the tariff and calendar: the meter's interval, the period's whole
+ * hours, and where the UTILISED_CAPACITY look-back starts. Two periods that differ only inside their
+ * partial edge hours (a dashboard asking up to now, minute after minute) have the same plan.
+ */
+function planKey(context: BillingContext): string {
+  const hoursStart = Math.ceil(context.start.getTime() / HOUR_MS);
+  const hoursEnd = Math.floor(context.end.getTime() / HOUR_MS);
+  const lookBack = utilisationWindowStart(context)?.getTime() ?? '';
+  return `${context.intervalMinutes}|${hoursStart}|${hoursEnd}|${lookBack}`;
+}
 
 /**
  * The hourly plans of recent periods, kept per tariff pricing object. The read cache hands every
  * request the same frozen pricing and calendar until the tariff changes, and a plan depends only on
- * them, the meter's interval and the period: the same month asked for again (a dashboard's, a
- * bill's) is planned once. A month's plan takes about 0.2 ms to make, a year's 1 to 2 ms.
+ * them, the meter's interval and the period's whole hours: the same month asked for again (a
+ * dashboard's, a bill's) is planned once. A month's plan takes about 0.2 ms to make, a year's 1 to 2 ms.
  */
 export function createPlanCache() {
   const plans = new WeakMap<BillingContext['tariff'], Map<string, HourlyPlan | null>>();
@@ -16,7 +29,7 @@ export function createPlanCache() {
       byPeriod = new Map();
       plans.set(context.tariff, byPeriod);
     }
-    const key = `${context.intervalMinutes}|${context.start.getTime()}|${context.end.getTime()}`;
+    const key = planKey(context);
     let plan = byPeriod.get(key);
     if (plan === undefined) {
       plan = planHourlyPricing(context);

@@ -1,6 +1,6 @@
 import { monthLabel } from './calendar.ts';
-import type { ChargeLine } from './line-book.ts';
-import { Dec, millionthsToNumber, roundQuantity } from './money.ts';
+import { type ChargeLine, quantityOf } from './line-book.ts';
+import { Dec, exactAmountCents, millionthsToNumber, roundQuantity } from './money.ts';
 import type { MonthCharges, PricedUsage } from './pricing.ts';
 import type { Bill, BillLine, BillMonth, PricingTariff } from './types.ts';
 
@@ -39,13 +39,23 @@ function createUnitPrices() {
 }
 
 function roundLine(line: ChargeLine, unitPrice: (price: Dec) => number): RoundedLine {
-  const amount = line.quantity.times(line.unitPrice).toDecimalPlaces(2, Dec.ROUND_HALF_UP);
+  // Whole millionths of metered energy are their own rounding, and most amounts are exact in integers.
+  const exactCents = line.micro === undefined ? null : exactAmountCents(line.micro, line.unitPrice);
+  let quantityMicro = line.micro ?? 0;
+  let amountCents = exactCents ?? 0;
+  if (exactCents === null) {
+    const quantity = quantityOf(line);
+    quantityMicro = micro(roundQuantity(quantity));
+    amountCents = Math.round(
+      quantity.times(line.unitPrice).toDecimalPlaces(2, Dec.ROUND_HALF_UP).toNumber() * CENTS_PER_UNIT,
+    );
+  }
   return {
     charge: line.charge,
     blockIndex: line.blockIndex,
-    quantityMicro: micro(roundQuantity(line.quantity)),
+    quantityMicro,
     unitPrice: unitPrice(line.unitPrice),
-    amountCents: Math.round(amount.toNumber() * CENTS_PER_UNIT),
+    amountCents,
   };
 }
 

@@ -81,8 +81,23 @@ function tiersOf(item: PricingItem, sign: number): Tier[] {
   }));
 }
 
-/** The tariff's priceable items grouped by item type; items without meaning for electricity are left out. */
+/** The charges of items kept by the read cache (one array until the tariff changes): made once, with their Decimals. */
+const chargesOfItems = new WeakMap<PricingItem[], Map<string, Charge[]>>();
+
+/**
+ * The tariff's priceable items grouped by item type; items without meaning for electricity are left
+ * out. Made once per items array and shared: read it, never change it.
+ */
 export function chargesByType(items: PricingItem[]): Map<string, Charge[]> {
+  let charges = chargesOfItems.get(items);
+  if (!charges) {
+    charges = groupCharges(items);
+    chargesOfItems.set(items, charges);
+  }
+  return charges;
+}
+
+function groupCharges(items: PricingItem[]): Map<string, Charge[]> {
   const byType = new Map<string, Charge[]>();
   items.forEach((item, position) => {
     const basis = basisOf(item);

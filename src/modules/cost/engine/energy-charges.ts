@@ -88,10 +88,10 @@ export function addEnergyCharges(
         continue;
       }
       const micro = meteredMicro(charge, segment);
-      if (charge.tiers.length === 0) book.add(charge, null, millionthsToDecimal(micro), charge.unitPrice);
+      if (charge.tiers.length === 0) book.addMicro(charge, null, micro, charge.unitPrice);
       else {
         for (const share of fillTiers(charge.tiers, cumulative, micro)) {
-          book.add(charge, share.tier.blockIndex, millionthsToDecimal(share.micro), share.tier.unitPrice);
+          book.addMicro(charge, share.tier.blockIndex, share.micro, share.tier.unitPrice);
         }
       }
       cumulative += micro;

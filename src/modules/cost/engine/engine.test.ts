@@ -19,6 +19,7 @@ import {
 import { utcOffsetMs } from '../../../lib/time-zone.ts';
 import { createDayDescriber, seasonShares } from './calendar.ts';
 import { priceReadings } from './index.ts';
+import { quantityOf } from './line-book.ts';
 import { type Dec, ZERO } from './money.ts';
 import { collectCharges } from './pricing.ts';
 import type { Bill, BillLine, PricingCalendar, PricingInput, PricingTariff, Reading } from './types.ts';
@@ -842,7 +843,7 @@ function pricingInput(
 function unroundedSum(pricingInput: PricingInput): Dec {
   return collectCharges(pricingInput, measureReadings(pricingInput))
     .months.flatMap((month) => month.lines)
-    .reduce((sum, line) => sum.plus(line.quantity.times(line.unitPrice)), ZERO);
+    .reduce((sum, line) => sum.plus(quantityOf(line).times(line.unitPrice)), ZERO);
 }
 
 describe('priceReadings: properties', () => {
