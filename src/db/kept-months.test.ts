@@ -33,6 +33,25 @@ describe('months kept', () => {
     expect(loads).toHaveLength(4);
   });
 
+  it('reads the months not kept one after the other, each once its previous one has come', async () => {
+    const { results, load } = recorded();
+    let reading = 0;
+    let mostAtOnce = 0;
+    const oneAtATime = async (from: Date, to: Date) => {
+      reading += 1;
+      mostAtOnce = Math.max(mostAtOnce, reading);
+      // The answer comes on a later turn of the event loop, as a database's does.
+      await new Promise((resolve) => setImmediate(resolve));
+      reading -= 1;
+      return load(from, to);
+    };
+    const year = [at('2025-01-01T00:00:00Z'), at('2026-01-01T00:00:00Z')] as const;
+    const months = await keptMonths(results, { tokens: [{}], key: 'y', maxMonths: 12 }, ...year, oneAtATime);
+    expect(months).toHaveLength(12);
+    expect(months![11]).toBe('2025-12');
+    expect(mostAtOnce).toBe(1);
+  });
+
   it('reads nothing past maxMonths, or when nothing is kept', async () => {
     const { results, loads, load } = recorded();
     const range = [at('2026-01-01T00:00:00Z'), at('2026-04-01T00:00:01Z')] as const;

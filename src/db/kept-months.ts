@@ -18,6 +18,10 @@ export function startOfMonth(month: number): number {
  * is asked for and kept in results while the tokens are the current ones. Null when [from, to)
  * spans more than maxMonths months, or when results keeps nothing: the caller reads those another
  * way (whole months read for one request would be more than it needs).
+ *
+ * Months not kept are read one after the other: the rows of a month are parsed on the event loop
+ * as they arrive, and a year's months read at once arrived together, holding it for 30 to 80 ms in
+ * one piece while other requests waited (docs/PERFORMANCE.md, "A cold year").
  */
 export async function keptMonths<V>(
   results: VersionedResults<V>,
@@ -29,13 +33,15 @@ export async function keptMonths<V>(
   const first = monthOf(from);
   const count = monthOf(to - 1) - first + 1;
   if (!results.keeps || count > maxMonths) return null;
-  return Promise.all(
-    Array.from({ length: Math.max(0, count) }, (_, i) =>
-      results.get(tokens, `${key}:${first + i}`, () =>
-        load(new Date(startOfMonth(first + i)), new Date(startOfMonth(first + i + 1))),
+  const months: V[] = [];
+  for (let month = first; month < first + count; month++) {
+    months.push(
+      await results.get(tokens, `${key}:${month}`, () =>
+        load(new Date(startOfMonth(month)), new Date(startOfMonth(month + 1))),
       ),
-    ),
-  );
+    );
+  }
+  return months;
 }
 
 /** The index of the first of times (ascending) at or after time, by bisection. */
