@@ -169,11 +169,12 @@ export async function buildApp({
     db,
     tariffAccess,
     history: tariffHistory,
+    cache,
     now,
     pollSeconds: config.transitionPollS,
     onSchedulerRun: (outcome) => metrics.schedulerRuns.inc({ outcome }),
   });
-  const blocks = registerBuildingBlocksModule(app, { db, guard });
+  const blocks = registerBuildingBlocksModule(app, { db, guard, cache });
   registerInvoicesModule(app, { db, guard, admission, blocks, cost });
   const meters = registerMetersModule(app, {
     db,
@@ -191,6 +192,7 @@ export async function buildApp({
     meters,
     tariffs: tariffAccess,
     history: tariffHistory,
+    cache,
     now,
   });
   registerTariffHistoryModule(app, { db, meters, configs });

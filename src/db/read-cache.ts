@@ -198,6 +198,12 @@ export const cacheKeys = {
   tariffPricing: (id: number) => `tariff-pricing:${id}`,
   /** The meter with this serial, as reads look it up (its id, organization, type and interval). */
   meterBySerial: (meterSn: string) => `meter-serial:${meterSn}`,
+  /**
+   * What a building's cost reads of an organization's blocks (their dashboard configs, the meters
+   * these name, their tariff histories, the organization's pending transitions): nothing is cached
+   * by it, the facts are kept by its version. Every write to any of them names it.
+   */
+  buildingFacts: (accountId: string) => `building-facts:${accountId}`,
   /** A meter's readings (and their rollups): nothing is cached by it, results derived from them are kept by its version. */
   meterReadings: (meterId: number) => `meter-readings:${meterId}`,
 };

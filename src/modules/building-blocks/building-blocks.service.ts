@@ -1,4 +1,5 @@
 import { PG_ERROR, sqlState } from '../../db/postgres-errors.ts';
+import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -16,6 +17,8 @@ import {
 export interface BuildingBlocksDeps {
   db: Database;
   guard: AccessGuard;
+  /** A deleted block takes its dashboard config with it: the delete names the organization's building facts. */
+  cache: CacheInvalidation;
 }
 
 /**
@@ -28,7 +31,7 @@ function asDatabaseErrorForm(error: unknown): unknown {
   return new AppError(400, null, JSON.stringify({ message: (error as Error).message, code }));
 }
 
-export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
+export function createBuildingBlocksService({ db, guard, cache }: BuildingBlocksDeps) {
   async function owned(auth: AuthContext, accountId: string, id: number, access: Access) {
     await guard.require(auth, accountId, access);
     return assertOwned(await repo.find(db, id), accountId, 'Building block');
@@ -87,7 +90,10 @@ export function createBuildingBlocksService({ db, guard }: BuildingBlocksDeps) {
     async remove(auth: AuthContext, accountId: string, id: number) {
       await owned(auth, accountId, id, 'write');
       const deleted = await conflictOn(
-        guard.transaction(auth, accountId, 'write', (tx) => repo.delete(tx, accountId, id)),
+        guard.transaction(auth, accountId, 'write', async (tx) => {
+          await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
+          return repo.delete(tx, accountId, id);
+        }),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',
       );

@@ -62,7 +62,7 @@ async function storedTaxRate(): Promise<number> {
   return Number(row!.tax_rate);
 }
 
-describe.runIf(onPostgres)('a bill after a change of the tax rate, two processes on one PostgreSQL', () => {
+describe.runIf(onPostgres)('a bill after a write, two processes on one PostgreSQL', () => {
   let other: Awaited<ReturnType<typeof secondProcess>>;
   beforeAll(async () => {
     other = await secondProcess(t.databaseUrl!, owner, { ...UNLIMITED, CACHE_STALE_MS: String(OTHER_STALE_MS) });
@@ -100,6 +100,59 @@ describe.runIf(onPostgres)('a bill after a change of the tax rate, two processes
       } while (!startedLate && !onOther.every((rate) => rate === expected));
 
       const broken = !onWriter.every((rate) => rate === expected) || !onOther.every((rate) => rate === expected);
+      if (broken) stale.push(`round ${round}: ${expected} expected, writer ${onWriter}, other ${onOther}`);
+      return broken;
+    });
+    expect(stale).toEqual([]);
+    expect(violations).toBe(0);
+  }, 600_000);
+
+  it('names a renamed meter at once on the writing process, and within CACHE_STALE_MS on the other', async () => {
+    const siteId = await insertBuildingBlock(t.db, accountId);
+    const renamedId = await insertMeter(t.db, accountId, siteId, { meterSn: 'STALE-FACTS-0' });
+    await insertReadings(t.db, renamedId, period.start, 48, () => ({ import_kwh: 1 }));
+    await insertDashboardConfig(t.db, accountId, siteId, { grid: tariffId }, { grid: renamedId });
+    /** The serial number the building cost names the grid meter by, on the source and on its bill. */
+    const namedSerials = async (client: Client): Promise<string[]> => {
+      const res = await client.get(`/api/v1/building_blocks/${siteId}/energy-cost`, {
+        account_id: accountId,
+        ...period,
+      });
+      if (res.status !== 200) throw new Error(`pricing failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const [grid] = res.body.data.sources;
+      return [grid.meter_sn, grid.bills[0].meter_sn];
+    };
+    const stale: string[] = [];
+    const violations = await countViolations(async (round) => {
+      let writing = true;
+      const pricing = Array.from({ length: PRICING_CLIENTS }, async (_, i) => {
+        const client = i % 3 === 2 ? other.client : owner.client;
+        while (writing) await namedSerials(client);
+      });
+      const writes = await Promise.all(
+        Array.from({ length: WRITES }, (_, i) =>
+          owner.client.put(`/api/v1/meters/${renamedId}`, {
+            account_id: accountId,
+            meter_sn: `STALE-FACTS-${round}-${i}`,
+          }),
+        ),
+      );
+      const written = performance.now();
+      expect(writes.map((w) => w.status)).toEqual(Array(WRITES).fill(200));
+      const [row] = await t.db.query<{ meter_sn: string }>('SELECT meter_sn FROM meters WHERE id = $1', [renamedId]);
+      const expected = row!.meter_sn;
+      const onWriter = await namedSerials(owner.client);
+      writing = false;
+      await Promise.all(pricing);
+
+      let onOther: string[] = [];
+      let startedLate = false;
+      do {
+        startedLate = performance.now() - written > OTHER_STALE_MS;
+        onOther = await namedSerials(other.client);
+      } while (!startedLate && !onOther.every((serial) => serial === expected));
+
+      const broken = ![...onWriter, ...onOther].every((serial) => serial === expected);
       if (broken) stale.push(`round ${round}: ${expected} expected, writer ${onWriter}, other ${onOther}`);
       return broken;
     });

@@ -59,10 +59,10 @@ const BUILDING_FACTS = `WITH config AS (
     (SELECT coalesce(json_agg(json_build_object('source', h.source, 'tariff_id', h.tariff_id,
          'effective_from', h.effective_from) ORDER BY h.id), '[]')
      FROM tariff_history h
-     WHERE h.account_id = $2 AND h.building_block_id = $1 AND (h.effective_from IS NULL OR h.effective_from < $3)) AS history,
+     WHERE h.account_id = $2 AND h.building_block_id = $1) AS history,
     (SELECT coalesce(json_agg(json_build_object('predecessor_id', t.predecessor_id, 'successor_id', t.successor_id,
          'effective_from', t.effective_from)), '[]')
-     FROM tariff_transitions t WHERE t.account_id = $2 AND t.applied_at IS NULL AND t.effective_from < $3) AS pending
+     FROM tariff_transitions t WHERE t.account_id = $2 AND t.applied_at IS NULL) AS pending
   FROM building_blocks b WHERE b.id = $1`;
 
 interface BuildingFactsRow {
@@ -256,12 +256,12 @@ export const costRepository = {
   /**
    * In one round trip, what a building cost needs before it prices: the block's organization (its
    * own, to check), and of the organization addressed: the block's dashboard config (null: none),
-   * the meters it names, the tariff records of its sources that take effect before `end` (oldest
-   * first; a tariff deleted since still prices its part, so that a past bill does not change), and
-   * the organization's transitions not applied yet that take effect before `end`.
+   * the meters it names, the tariff records of its sources (oldest first; a tariff deleted since
+   * still prices its part, so that a past bill does not change), and the organization's
+   * transitions not applied yet, whenever each takes effect (the service keeps them for any period).
    */
-  async buildingFacts(db: Executor, accountId: string, blockId: number, end: Date) {
-    const [row] = await db.query<BuildingFactsRow>(BUILDING_FACTS, [blockId, accountId, end], { reusePlan: true });
+  async buildingFacts(db: Executor, accountId: string, blockId: number) {
+    const [row] = await db.query<BuildingFactsRow>(BUILDING_FACTS, [blockId, accountId], { reusePlan: true });
     if (!row) return undefined;
     const date = (iso: string | null) => (iso === null ? null : new Date(iso));
     return {

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { SOURCES, type Source } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
-import type { VersionedResults } from '../../db/versioned-results.ts';
+import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -32,6 +32,9 @@ import { type PendingTransition, type TariffRecord, tariffSegments } from './tar
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
 
 const NO_TARIFF = 'No tariff configured';
+
+/** The blocks whose facts (config, meters, tariff history) are kept, the least recently asked for dropped first. */
+const KEPT_BLOCK_FACTS = 10_000;
 
 /** A source of a block without a dashboard config, as the building cost would list it if it had one. */
 const unconfigured = (source: Source) =>
@@ -83,6 +86,7 @@ export interface CostDeps {
 
 export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months, turns }: CostDeps) {
   const planFor = createPlanCache();
+  const keptFacts = createVersionedResults<Awaited<ReturnType<typeof repo.buildingFacts>>>(KEPT_BLOCK_FACTS, () => 1);
   const meterHours = createMeterHours({ db, cache, ...months });
 
   /**
@@ -225,9 +229,23 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
 
   type Facts = NonNullable<Awaited<ReturnType<typeof repo.buildingFacts>>>;
 
-  /** The block's facts for a building cost of the organization addressed (403/404 for the block). */
+  /**
+   * The block's facts for a building cost of the organization addressed (403/404 for the block),
+   * with the tariff records and pending transitions that take effect before `end`. Kept until a
+   * write names the organization's building facts (here at once, elsewhere by its notice); another
+   * organization's block, or none, is read each time.
+   */
   async function blockFacts(accountId: string, blockId: number, end: Date) {
-    return assertOwned(await repo.buildingFacts(db, accountId, blockId, end), accountId, 'Building block');
+    const version = cache.version(cacheKeys.buildingFacts(accountId));
+    const read = () => repo.buildingFacts(db, accountId, blockId);
+    let facts = await keptFacts.get([version], JSON.stringify([accountId, blockId]), read);
+    if (facts?.account_id !== accountId) facts = await read();
+    const { history, pending, ...rest } = assertOwned(facts, accountId, 'Building block');
+    return {
+      ...rest,
+      history: history.filter((record) => record.effective_from === null || record.effective_from < end),
+      pending: pending.filter((transition) => transition.effective_from < end),
+    };
   }
 
   /** The block's facts for a building cost of the organization addressed: 404 without a dashboard config. */

@@ -1,4 +1,5 @@
 import { METER_FIELDS, TARIFF_FIELDS } from '../../db/energy-sources.ts';
+import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -18,6 +19,8 @@ export interface DashboardConfigDeps {
   meters: Pick<MetersService, 'lockReferenced'>;
   tariffs: Pick<TariffAccess, 'lockLive'>;
   history: Pick<TariffHistoryRecorder, 'recordConfigs'>;
+  /** A config names what a building's cost prices: its writes name the organization's building facts. */
+  cache: CacheInvalidation;
   /** The clock: a change of a source's tariff takes effect at the instant of the request. */
   now: () => Date;
 }
@@ -46,6 +49,7 @@ export function createDashboardConfigService({
   meters,
   tariffs,
   history,
+  cache,
   now,
 }: DashboardConfigDeps) {
   async function ownedBlock(auth: AuthContext, accountId: string, blockId: number, access: 'read' | 'write') {
@@ -73,6 +77,7 @@ export function createDashboardConfigService({
           Tariff: tariffs.lockLive,
         });
         const config = await repo.upsert(tx, accountId, blockId, values);
+        await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
         if (TARIFF_FIELDS.some((field) => values[field] !== undefined)) {
           await history.recordConfigs(tx, accountId, [blockId], requestChange(now(), 'UPDATE'));
         }
@@ -85,6 +90,7 @@ export function createDashboardConfigService({
       await ownedBlock(auth, accountId, blockId, 'write');
       await guard.transaction(auth, accountId, 'write', async (tx) => {
         if (!(await repo.delete(tx, accountId, blockId))) throw notFound('Dashboard config');
+        await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
         await history.recordConfigs(tx, accountId, [blockId], requestChange(now(), 'DELETE'));
       });
     },

@@ -108,6 +108,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
           tx,
           cacheKeys.meterBySerial(current.meter_sn),
           cacheKeys.meterBySerial(updated.meter_sn),
+          cacheKeys.buildingFacts(accountId),
         );
         await recordTariff(tx, updated, body, 'UPDATE');
         return updated;
@@ -123,7 +124,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
         if (!force && (await repo.hasReadings(tx, id))) {
           throw conflict('The meter has readings; delete it with force=true to delete them too');
         }
-        await cache.invalidate(tx, cacheKeys.meterBySerial(current.meter_sn));
+        await cache.invalidate(tx, cacheKeys.meterBySerial(current.meter_sn), cacheKeys.buildingFacts(accountId));
         await repo.delete(tx, accountId, id);
       });
     },

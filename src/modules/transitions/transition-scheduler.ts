@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import type { TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
 import { applyTransition } from './transition-application.ts';
@@ -7,6 +8,7 @@ import { transitionsRepository as repo } from './transitions.repository.ts';
 interface SchedulerDeps {
   db: Database;
   history: TariffHistoryRecorder;
+  cache: CacheInvalidation;
   now: () => Date;
   pollSeconds: number;
   log: FastifyBaseLogger;
@@ -21,7 +23,7 @@ const BATCH = 50;
  * the same transaction, so a second process either skips it or no longer sees it as due. A process
  * that was down catches up on start.
  */
-export function createTransitionScheduler({ db, history, now, pollSeconds, log, onRun }: SchedulerDeps) {
+export function createTransitionScheduler({ db, history, cache, now, pollSeconds, log, onRun }: SchedulerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
@@ -30,6 +32,7 @@ export function createTransitionScheduler({ db, history, now, pollSeconds, log, 
       const at = now();
       const due = await repo.lockDue(tx, at, BATCH);
       for (const transition of due) {
+        await cache.invalidate(tx, cacheKeys.buildingFacts(transition.account_id));
         const application = await applyTransition(tx, transition, at, history);
         log.info({ transition_id: transition.id, ...application }, 'tariff transition applied');
       }

@@ -18,6 +18,7 @@ export function registerTransitionsModule(
   const scheduler = createTransitionScheduler({
     db: deps.db,
     history: deps.history,
+    cache: deps.cache,
     now: deps.now,
     pollSeconds,
     log: app.log,

@@ -1,3 +1,4 @@
+import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -12,13 +13,15 @@ export interface TransitionsDeps {
   tariffAccess: Pick<TariffAccess, 'tariff' | 'lockLive' | 'confirm' | 'transaction'>;
   /** Records each meter's and config source's switch in the tariff history, in the switch's transaction. */
   history: TariffHistoryRecorder;
+  /** Pending and applied transitions change what a building's cost prices: their writes name the organization's building facts. */
+  cache: CacheInvalidation;
   now: () => Date;
 }
 
 const present = ({ account_id: _account, ...transition }: TransitionRow, application?: Application) =>
   application ? { ...transition, application } : transition;
 
-export function createTransitionsService({ db, tariffAccess, history, now }: TransitionsDeps) {
+export function createTransitionsService({ db, tariffAccess, history, cache, now }: TransitionsDeps) {
   /** Whether a transition may name the tariff (live, of the organization); it stays so until the transaction ends. */
   const lockLiveTariff = async (tx: Executor, accountId: string, id: number) =>
     (await tariffAccess.lockLive(tx, accountId, [id])).length > 0;
@@ -66,6 +69,7 @@ export function createTransitionsService({ db, tariffAccess, history, now }: Tra
           createdBy: auth.userId,
         });
         if (!inserted) throw conflict('The tariff already has a successor transition');
+        await cache.invalidate(tx, cacheKeys.buildingFacts(body.account_id));
         return applyIfDue(tx, inserted);
       });
       return present(row, application);
@@ -87,6 +91,7 @@ export function createTransitionsService({ db, tariffAccess, history, now }: Tra
           effectiveFrom: body.effective_from ?? current.effective_from,
           notes: body.notes ?? current.notes,
         });
+        await cache.invalidate(tx, cacheKeys.buildingFacts(body.account_id));
         return applyIfDue(tx, updated);
       });
       return present(row, application);
@@ -94,9 +99,10 @@ export function createTransitionsService({ db, tariffAccess, history, now }: Tra
 
     async remove(auth: AuthContext, tariffId: number, accountId: string) {
       await tariffAccess.tariff(auth, tariffId, accountId, 'write');
-      const deleted = await tariffAccess.transaction(auth, accountId, (tx) =>
-        repo.deleteOfPredecessor(tx, accountId, tariffId),
-      );
+      const deleted = await tariffAccess.transaction(auth, accountId, async (tx) => {
+        await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
+        return repo.deleteOfPredecessor(tx, accountId, tariffId);
+      });
       if (!deleted) throw notFound('Transition');
     },
   };
