@@ -91,8 +91,9 @@ export function createBuildingBlocksService({ db, guard, cache }: BuildingBlocks
       await owned(auth, accountId, id, 'write');
       const deleted = await conflictOn(
         guard.transaction(auth, accountId, 'write', async (tx) => {
-          await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
-          return repo.delete(tx, accountId, id);
+          const deleted = await repo.delete(tx, accountId, id);
+          if (deleted) await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
+          return deleted;
         }),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',

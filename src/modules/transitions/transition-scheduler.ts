@@ -31,8 +31,8 @@ export function createTransitionScheduler({ db, history, cache, now, pollSeconds
     return db.transaction(async (tx) => {
       const at = now();
       const due = await repo.lockDue(tx, at, BATCH);
+      if (due.length > 0) await cache.invalidate(tx, ...due.map((t) => cacheKeys.buildingFacts(t.account_id)));
       for (const transition of due) {
-        await cache.invalidate(tx, cacheKeys.buildingFacts(transition.account_id));
         const application = await applyTransition(tx, transition, at, history);
         log.info({ transition_id: transition.id, ...application }, 'tariff transition applied');
       }

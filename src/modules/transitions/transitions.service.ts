@@ -100,8 +100,9 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
     async remove(auth: AuthContext, tariffId: number, accountId: string) {
       await tariffAccess.tariff(auth, tariffId, accountId, 'write');
       const deleted = await tariffAccess.transaction(auth, accountId, async (tx) => {
-        await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
-        return repo.deleteOfPredecessor(tx, accountId, tariffId);
+        const removed = await repo.deleteOfPredecessor(tx, accountId, tariffId);
+        if (removed) await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
+        return removed;
       });
       if (!deleted) throw notFound('Transition');
     },
