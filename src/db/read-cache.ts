@@ -6,7 +6,14 @@ import type { Database, Executor, ListenerState, Subscription } from './types.ts
 const CHANNEL = 'ums_cache';
 /** The payload that tells a write committed (its id follows); every other payload is a key. */
 const COMMITTED_PREFIX = 'ums-written:';
-const TTL_MS = 60_000;
+/**
+ * How long a value or a version token is kept at most: a backstop for a write that would forget to
+ * name its keys, not what keeps the cache current (the notices and the heartbeat do, within
+ * CACHE_STALE_MS). A token's end drops every result kept by it (a meter's months, its bills, a
+ * building's facts), all at once: at 60 s, every minute a neighbour's bill re-read its months while
+ * a flood ran, 26-39 ms instead of 3 (docs/PERFORMANCE.md, "Kept for ten minutes").
+ */
+export const TTL_MS = 600_000;
 const MAX_ENTRIES = 20_000;
 /** Keys whose generation is remembered; beyond, all are forgotten at once (a new epoch). */
 const MAX_GENERATIONS = 100_000;
@@ -28,6 +35,8 @@ interface ReadCacheOptions {
   /** The oldest a served value may be, in ms: CACHE_STALE_MS. */
   staleMs?: number;
   log?: CacheLog;
+  /** The clock of TTL_MS, in ms (default performance.now). */
+  now?: () => number;
 }
 
 /** A value read under key while the epoch and the key's generation were these. */
@@ -49,9 +58,18 @@ interface Stamp {
  * A load is kept only if no notice touched its key (or the keys of the values it was derived
  * from) between the moment before it read and the moment it is kept.
  */
-export function createReadCache(db: Database, { staleMs = 1000, log }: ReadCacheOptions = {}) {
+export function createReadCache(
+  db: Database,
+  { staleMs = 1000, log, now = () => performance.now() }: ReadCacheOptions = {},
+) {
   /** The values kept, the least recently used dropped first beyond MAX_ENTRIES, none kept past TTL_MS. */
-  const entries = new LRUCache<string, { value: unknown }>({ max: MAX_ENTRIES, ttl: TTL_MS });
+  const entries = new LRUCache<string, { value: unknown }>({
+    max: MAX_ENTRIES,
+    ttl: TTL_MS,
+    perf: { now },
+    // The clock read at each lookup, not once per millisecond: cheap, and what a test's clock says.
+    ttlResolution: 0,
+  });
   const generations = new Map<string, number>();
   /** The stamp of each value kept, for the values derived from it. */
   const stamps = new WeakMap<object, Stamp>();

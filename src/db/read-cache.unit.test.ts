@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReadCache } from './read-cache.ts';
+import { createReadCache, TTL_MS } from './read-cache.ts';
 import type { Database, ListenerState } from './types.ts';
 
 /** A promise settled by the test: a load that is still reading. */
@@ -119,5 +119,38 @@ describe('keys written by this process', () => {
     listener.current = true;
     expect(await cache.get('key', async () => 'kept')).toBe('kept');
     expect(cache.stats()).toEqual({ listening: true, hits: 1, misses: 1, bypasses: 1 });
+  });
+});
+
+describe('what nothing changed', () => {
+  /** A cache whose TTL_MS runs on a clock the test moves. */
+  async function cacheWithClock() {
+    // Not 0: lru-cache takes a start at 0 for none.
+    const clock = { ms: 1000 };
+    const fake = fakeDatabase();
+    const cache = createReadCache(fake.db, { now: () => clock.ms });
+    await cache.start();
+    return { cache, clock };
+  }
+
+  it('keeps a version token, and the results kept by it, for TTL_MS: minutes, not one', async () => {
+    const { cache, clock } = await cacheWithClock();
+    const token = cache.version('meter-readings:1');
+    clock.ms += TTL_MS - 2;
+    expect(cache.version('meter-readings:1')).toBe(token);
+    clock.ms += 3;
+    expect(cache.version('meter-readings:1')).not.toBe(token);
+    expect(TTL_MS).toBeGreaterThanOrEqual(600_000);
+  });
+
+  it('keeps a value for TTL_MS, then loads it again', async () => {
+    const { cache, clock } = await cacheWithClock();
+    let loads = 0;
+    const load = async () => ({ loaded: ++loads });
+    expect(await cache.get('tariff:1', load)).toEqual({ loaded: 1 });
+    clock.ms += TTL_MS - 2;
+    expect(await cache.get('tariff:1', load)).toEqual({ loaded: 1 });
+    clock.ms += 3;
+    expect(await cache.get('tariff:1', load)).toEqual({ loaded: 2 });
   });
 });
