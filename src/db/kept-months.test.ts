@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstAtOrAfter, keptMonths, monthOf, rowsWithin, startOfMonth } from './kept-months.ts';
+import { firstAtOrAfter, keptMonths, monthOf, startOfMonth } from './kept-months.ts';
 import { createVersionedResults } from './versioned-results.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -68,6 +68,5 @@ describe('months kept', () => {
     expect([0, 1, 3, 4, 6].map((time) => firstAtOrAfter(times.length, (i) => times[i]!, time))).toEqual([
       0, 0, 1, 3, 4,
     ]);
-    expect(rowsWithin([[1, 2], [3, 4, 5], [6]], (row) => row, 2, 6)).toEqual([2, 3, 4, 5]);
   });
 });

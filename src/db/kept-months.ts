@@ -54,16 +54,3 @@ export function firstAtOrAfter(count: number, timeAt: (index: number) => number,
   }
   return low;
 }
-
-/** The rows of [from, to) of months of rows (each ascending by timeOf, the months in order), found by bisection. */
-export function rowsWithin<Row>(
-  months: readonly (readonly Row[])[],
-  timeOf: (row: Row) => number,
-  from: number,
-  to: number,
-): Row[] {
-  return months.flatMap((rows) => {
-    const timeAt = (index: number) => timeOf(rows[index]!);
-    return rows.slice(firstAtOrAfter(rows.length, timeAt, from), firstAtOrAfter(rows.length, timeAt, to));
-  });
-}

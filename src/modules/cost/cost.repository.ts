@@ -12,6 +12,7 @@ import type {
   TariffType,
 } from './engine/index.ts';
 import type { HourlyRow } from './hourly-groups.ts';
+import type { ReadingRow } from './reading-columns.ts';
 
 /** What pricing needs of a tariff's own row. */
 interface CostTariffRow {
@@ -158,6 +159,17 @@ export const costRepository = {
        FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $4
        WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 ORDER BY r.ts`,
       [meterId, start, end, accountId],
+      { reusePlan: true },
+    );
+  },
+
+  /** The meter's readings of [from, to) as months of them are kept (reading-columns.ts), oldest first. */
+  readingRows(db: Executor, accountId: string, meterId: number, from: Date, to: Date) {
+    return db.query<ReadingRow>(
+      `SELECT floor(extract(epoch FROM r.ts) * 1000)::int8 AS ms, r.import_kwh, r.export_kwh, r.kvarh, r.kva
+       FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $4
+       WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3 ORDER BY r.ts`,
+      [meterId, from, to, accountId],
       { reusePlan: true },
     );
   },

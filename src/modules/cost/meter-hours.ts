@@ -1,10 +1,11 @@
-import { keptMonths, rowsWithin } from '../../db/kept-months.ts';
+import { keptMonths } from '../../db/kept-months.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Executor } from '../../db/types.ts';
 import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { Reading } from './engine/index.ts';
 import { HourColumns } from './hourly-groups.ts';
+import { ReadingColumns } from './reading-columns.ts';
 
 /**
  * The most UTC months of hourly rollups read from memory for one bill: a year-long period with the
@@ -14,29 +15,17 @@ import { HourColumns } from './hourly-groups.ts';
 const MAX_HOUR_MONTHS = 26;
 /** The edges of a period lie in one month each, two at most when an edge hour crosses into the next. */
 const MAX_READING_MONTHS = 2;
-/** What one row or reading takes in memory, about. */
-const BYTES_PER_ROW = 120;
-
-/** A meter's readings of one UTC month, oldest first, as stored. */
-export class MonthOfRows<Row> {
-  constructor(readonly rows: readonly Row[]) {}
-
-  get bytes(): number {
-    return 64 + this.rows.length * BYTES_PER_ROW;
-  }
-}
-
 /** Meters' months of hourly rollups and of readings (the edges of periods), kept until their readings change. */
 export interface KeptMeterMonths {
   hours: VersionedResults<HourColumns>;
-  readings: VersionedResults<MonthOfRows<Reading>>;
+  readings: VersionedResults<ReadingColumns>;
 }
 
 /** Each kind of month kept, taking at most maxBytes (KEPT_MONTHS_BYTES). */
 export function createKeptMeterMonths(maxBytes: number): KeptMeterMonths {
   return {
     hours: createVersionedResults(maxBytes, (month: HourColumns) => month.bytes),
-    readings: createVersionedResults(maxBytes, (month: MonthOfRows<Reading>) => month.bytes),
+    readings: createVersionedResults(maxBytes, (month: ReadingColumns) => month.bytes),
   };
 }
 
@@ -91,11 +80,10 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
         MAX_READING_MONTHS,
         meter,
         [from, to],
-        repo.readings,
-        (rows) => new MonthOfRows(rows),
+        repo.readingRows,
+        (rows) => new ReadingColumns(rows),
       );
-      const times = months?.map((month) => month.rows);
-      return times ? rowsWithin(times, (row) => row.ts.getTime(), from.getTime(), to.getTime()) : null;
+      return months?.flatMap((month) => month.within(from.getTime(), to.getTime())) ?? null;
     },
   };
 }
