@@ -265,10 +265,26 @@ describe('admission of expensive work over the process', () => {
     expect(started).toEqual(['org-b', 'org-a']);
   });
 
-  it('past the total, starts the first request of a user who runs none while the reserve lasts', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, idleUserReserve: 1, waitMs: 20 });
+  /** A service of one slot and a reserve of one on a clock the test moves, and users it has seen finish a request, idle since. */
+  async function reserveWithUsersSeen(waitMs: number, ...seenUsers: { userId: string }[]) {
+    const clock = { time: 1_000 };
+    const admission = createAdmission({
+      perOrganization: 4,
+      perUser: 8,
+      total: 1,
+      idleUserReserve: 1,
+      waitMs,
+      now: () => clock.time,
+    });
+    for (const user of seenUsers) await admission.admit(user, 'org-z', async () => 'seen');
+    clock.time += RESERVE_IDLE_MS;
+    return { clock, admission };
+  }
+
+  it('past the total, starts the first request of a user seen before who runs none while the reserve lasts', async () => {
+    const [thirdCaller, fourthCaller] = [{ userId: 'user-c' }, { userId: 'user-d' }];
+    const { admission } = await reserveWithUsersSeen(20, otherCaller, thirdCaller, fourthCaller);
     const [flood, neighbour] = [deferred(), deferred()];
-    const thirdCaller = { userId: 'user-c' };
     const running = [
       admission.admit(caller, 'org-a', () => flood.promise),
       // The total is reached; this user runs none: the reserve starts it at once.
@@ -284,15 +300,31 @@ describe('admission of expensive work over the process', () => {
     flood.resolve('flood');
     expect(await running[0]).toBe('flood');
     // The neighbour's runs, within the total now: a fourth user, never refused, takes the reserve.
-    expect(await admission.admit({ userId: 'user-d' }, 'org-e', async () => 'fourth user')).toBe('fourth user');
+    expect(await admission.admit(fourthCaller, 'org-e', async () => 'fourth user')).toBe('fourth user');
     neighbour.resolve('neighbour');
     expect(await running[1]).toBe('neighbour');
     expect(await admission.admit(caller, 'org-c', async () => 'flooder again')).toBe('flooder again');
     expect(admission.load()).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('keeps the reserve from a user never seen to finish a request: a flood of new users takes it in no turn', async () => {
+    const { admission } = await reserveWithUsersSeen(20, otherCaller);
+    const flood = deferred();
+    const running = admission.admit(caller, 'org-a', () => flood.promise);
+    // New users, each running none, wait within the total like everyone else.
+    for (const userId of ['new-1', 'new-2']) {
+      const refused = await rejection(admission.admit({ userId }, 'org-b', async () => 'new user'));
+      expect(refused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
+    }
+    // The reserve is still there for the user seen before.
+    expect(await admission.admit(otherCaller, 'org-c', async () => 'neighbour')).toBe('neighbour');
+    flood.resolve('flood');
+    expect(await running).toBe('flood');
+  });
+
   it('never hands the reserve to a waiting request: waiting requests take their turns within the total', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, idleUserReserve: 1, waitMs: 5_000 });
+    const userD = { userId: 'user-d' };
+    const { admission } = await reserveWithUsersSeen(5_000, otherCaller, { userId: 'user-c' }, userD);
     const [flood, neighbour] = [deferred(), deferred()];
     const { started, run, startOf, finishAll } = startRecorder();
     const running = [
@@ -310,9 +342,7 @@ describe('admission of expensive work over the process', () => {
     // The reserve is free again, but not for requests that wait: the total still runs.
     expect(admission.load()).toEqual({ running: 1, waiting: 2 });
     // A user who arrives running and waiting for none takes it.
-    expect(await admission.admit({ userId: 'user-d' }, 'org-e', async () => 'from the reserve')).toBe(
-      'from the reserve',
-    );
+    expect(await admission.admit(userD, 'org-e', async () => 'from the reserve')).toBe('from the reserve');
     flood.resolve('flood');
     await running[0];
     // The slot of the total goes to the user who has not had a turn.
@@ -324,28 +354,20 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('keeps the reserve from a user whose request ended or was refused less than RESERVE_IDLE_MS ago', async () => {
-    let time = 1_000;
-    const admission = createAdmission({
-      perOrganization: 4,
-      perUser: 8,
-      total: 1,
-      idleUserReserve: 1,
-      waitMs: 20,
-      now: () => time,
-    });
+    const { clock, admission } = await reserveWithUsersSeen(20, caller);
     const held = deferred();
     const neighbours = admission.admit(otherCaller, 'org-c', () => held.promise);
-    // The total runs the neighbour's; the flooder, never seen, starts from the reserve; it ends at 1,000.
+    // The total runs the neighbour's; the flooder, seen before and idle, starts from the reserve and ends.
     expect(await admission.admit(caller, 'org-a', async () => 'first')).toBe('first');
     // Asked again just before RESERVE_IDLE_MS has passed: it waits, and is refused at 1,049.
-    time += RESERVE_IDLE_MS - 1;
+    clock.time += RESERVE_IDLE_MS - 1;
     const refused = await rejection(admission.admit(caller, 'org-a', async () => 'too soon'));
     expect(refused.detail).toBe('Too many expensive requests on this server at once; retry shortly');
     // The refusal counts as activity: one ms short of RESERVE_IDLE_MS after it, still no reserve.
-    time += RESERVE_IDLE_MS - 1;
+    clock.time += RESERVE_IDLE_MS - 1;
     await rejection(admission.admit(caller, 'org-a', async () => 'still too soon'));
     // Idle for RESERVE_IDLE_MS since that refusal: from the reserve again.
-    time += RESERVE_IDLE_MS;
+    clock.time += RESERVE_IDLE_MS;
     expect(await admission.admit(caller, 'org-a', async () => 'idle long enough')).toBe('idle long enough');
     held.resolve('held');
     expect(await neighbours).toBe('held');
@@ -362,8 +384,8 @@ describe('admission of expensive work over the process', () => {
     expect(await Promise.all([running, waiting])).toEqual(['held', 'waited']);
   });
 
-  /** One slot, a clock the test moves, and the caller's request running until held resolves. */
-  function oneSlotTaken() {
+  /** One slot, a clock the test moves, users seen to finish one (idle since), and the caller's request running until held resolves. */
+  async function oneSlotTaken(...seenUsers: { userId: string }[]) {
     const clock = { time: 1_000 };
     const admission = createAdmission({
       perOrganization: 4,
@@ -372,12 +394,14 @@ describe('admission of expensive work over the process', () => {
       waitMs: 5_000,
       now: () => clock.time,
     });
+    for (const user of seenUsers) await admission.admit(user, 'org-z', async () => 'seen');
+    clock.time += RESERVE_IDLE_MS;
     const held = deferred();
     return { clock, admission, held, running: admission.admit(caller, 'org-a', () => held.promise) };
   }
 
   it('past the total, rests the freed slot as long as its request ran for users who keep asking, not for an idle one', async () => {
-    const { clock, admission, held, running } = oneSlotTaken();
+    const { clock, admission, held, running } = await oneSlotTaken(otherCaller);
     let secondStarted = false;
     const second = admission.admit(caller, 'org-b', async () => {
       secondStarted = true;
@@ -388,7 +412,7 @@ describe('admission of expensive work over the process', () => {
     held.resolve('held');
     expect(await running).toBe('held');
     expect(admission.load()).toEqual({ running: 0, waiting: 1 });
-    // A user with nothing asked for RESERVE_IDLE_MS is not held back by the rest.
+    // A user seen before, with nothing asked for RESERVE_IDLE_MS, is not held back by the rest.
     expect(await admission.admit(otherCaller, 'org-c', async () => 'idle user')).toBe('idle user');
     // A new request of the busy user rests too; once 4 ms have passed both run.
     let thirdStarted = false;
@@ -402,7 +426,7 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('rests nothing after a request that nobody waited for', async () => {
-    const { clock, admission, held, running } = oneSlotTaken();
+    const { clock, admission, held, running } = await oneSlotTaken();
     clock.time += 9;
     held.resolve('held');
     await running;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Gauge, type Registry } from 'prom-client';
 import type { AuthContext } from './auth-context.ts';
 import { AppError } from './errors.ts';
@@ -9,6 +10,8 @@ const RETRY_AFTER_S = 1;
  * of a person's page.
  */
 export const RESERVE_IDLE_MS = 50;
+/** The users remembered as having had an expensive request run to its end (the reserve is theirs), the least recent forgotten first. */
+const USERS_SEEN = 10_000;
 
 /**
  * Past the total, the most the waiting requests of busy users rest after a request ended (they rest
@@ -30,10 +33,12 @@ interface AdmissionLimits {
   /** Expensive requests the process runs at once, over all users (default: no such limit). */
   total?: number;
   /**
-   * How many more than `total` may run, each the request of a user who arrives after at least
-   * RESERVE_IDLE_MS with nothing running, waiting or refused (default 0): such a user's request
-   * does not wait for the running ones of users who keep asking. A waiting request never takes the
-   * reserve.
+   * How many more than `total` may run, each the request of a user seen before (an expensive
+   * request of theirs ran to its end) who arrives after at least RESERVE_IDLE_MS with nothing
+   * running, waiting or refused (default 0): such a user's request does not wait for the running
+   * ones of users who keep asking. A waiting request never takes the reserve, nor does the first
+   * request of a user never seen: a flood of new users would take it in turn, each with a cold
+   * request of its own, at the flood's start.
    */
   idleUserReserve?: number;
   /** The clock of RESERVE_IDLE_MS, in ms (default performance.now). */
@@ -51,7 +56,8 @@ interface AdmissionLimits {
  * the fewest, then the earliest: a user flooding through many organizations takes turns with every
  * other user instead of filling the process first come first served (measured in
  * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user has had nothing running,
- * waiting or refused for RESERVE_IDLE_MS starts at once while the reserve lasts: a neighbour's
+ * waiting or refused for RESERVE_IDLE_MS, and one of whose requests has run before, starts at
+ * once while the reserve lasts: a neighbour's
  * request does not wait for the flood's running one, and a user who keeps asking never takes it.
  * While the process runs its total and requests wait, the slot a request frees rests as long as it
  * ran (at most REST_AT_TOTAL_MAX_MS) for the users who keep asking: a flood of work that never waits
@@ -109,6 +115,8 @@ export function createAdmission({
    * to the end), for RESERVE_IDLE_MS: older entries are dropped as they age.
    */
   const lastActive = new Map<string, number>();
+  /** The users an expensive request of whom ran to its end: who may be idle. */
+  const seen = new LRUCache<string, true>({ max: USERS_SEEN });
 
   function markActive(userId: string): void {
     const at = now();
@@ -143,10 +151,11 @@ export function createAdmission({
     return null;
   }
 
-  /** Whether the user has had nothing running, waiting or refused for RESERVE_IDLE_MS. */
+  /** Whether the user, seen before, has had nothing running, waiting or refused for RESERVE_IDLE_MS. */
   function isIdle(userId: string): boolean {
     const idleSince = lastActive.get(userId);
     return (
+      seen.has(userId) &&
       users.of(userId) === 0 &&
       usersWaiting.of(userId) === 0 &&
       (idleSince === undefined || now() - idleSince >= RESERVE_IDLE_MS)
@@ -214,6 +223,7 @@ export function createAdmission({
 
   function finish(userId: string, organizationId: string, ranMs: number): void {
     markActive(userId);
+    seen.set(userId, true);
     if (running >= total && waiting.length > 0) {
       restingUntil = Math.max(restingUntil, now() + Math.min(ranMs, REST_AT_TOTAL_MAX_MS));
     }

@@ -25,7 +25,7 @@ const periodOfItsOwn = ownPeriods(START, '2025-03-04T00:00:00.000Z');
 
 /**
  * A service running at most 2 expensive requests at once (per user 8, per organization 4; past the
- * total, a user idle for RESERVE_IDLE_MS may start one, up to 2 more), with a flooder who owns
+ * total, a user seen before and idle for RESERVE_IDLE_MS may start one, up to 2 more), with a flooder who owns
  * three organizations and a neighbour who owns one, each a building whose grid is priced (8.00 a
  * day).
  */
@@ -82,6 +82,10 @@ function serviceWithTwoSlots(waitMs: number) {
       }
       service.organizations.set(owner, owned);
     }
+    // The reserve is for users seen before: a building cost of the neighbour's ran to its end, and
+    // they have been idle since.
+    expect((await buildingCost(neighbour, 0)).status).toBe(200);
+    service.t.clock.advance(RESERVE_IDLE_MS / 1000);
   }, 120_000);
   afterAll(async () => service.t?.close());
 
