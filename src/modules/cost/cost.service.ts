@@ -24,7 +24,7 @@ import {
   utilisationWindowStart,
 } from './engine/index.ts';
 import { assertExactBill, assertExactSum } from './exact-money.ts';
-import { groupHourlyRows, HourColumns } from './hourly-groups.ts';
+import { groupHourlyRows } from './hourly-groups.ts';
 import { createMeterHours, type KeptMeterMonths } from './meter-hours.ts';
 import { createPlanCache } from './plan-cache.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
@@ -352,7 +352,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       edgeReadings(meter, { start, hoursStart, hoursEnd, end }),
     ]);
     return {
-      rows: rows ?? [new HourColumns(await repo.hourlyRows(db, meter.account_id, meter.id, from, hoursEnd))],
+      rows: rows ?? [await repo.hourlyColumns(db, meter.account_id, meter.id, from, hoursEnd)],
       edges,
     };
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eskomCalendar, HOUR_MS, item, sast, tariff } from '../../../test/helpers/pricing-fixtures.ts';
 import { planHourlyPricing } from './engine/index.ts';
-import { groupHourlyRows, HourColumns, type HourlyRow } from './hourly-groups.ts';
+import { groupHourlyRows, HourColumns } from './hourly-groups.ts';
 
 // The property test (hourly-pricing.property.test.ts) compares these groups with the database's
 // sums for ordinary meters; here, sums no double holds exactly.
@@ -15,6 +15,27 @@ const plan = planHourlyPricing({
   intervalMinutes: 60,
   notifiedMaxDemandKva: null,
 })!;
+
+/** One hourly rollup of a meter, as stored: sums in micro-units (µWh, µvarh). */
+interface HourlyRow {
+  hour: number;
+  import_uwh: number;
+  export_uwh: number;
+  uvarh: number;
+  readings: number;
+  max_kva: number;
+}
+
+/** Rows in columns, as the repository reads them. */
+const columnsOf = (rows: HourlyRow[]) =>
+  new HourColumns(
+    Int32Array.from(rows, (r) => r.hour),
+    Float64Array.from(rows, (r) => r.import_uwh),
+    Float64Array.from(rows, (r) => r.export_uwh),
+    Float64Array.from(rows, (r) => r.uvarh),
+    Int32Array.from(rows, (r) => r.readings),
+    Float64Array.from(rows, (r) => r.max_kva),
+  );
 
 const row = (hour: number, importUwh: number): HourlyRow => ({
   hour,
@@ -30,7 +51,7 @@ describe('groupHourlyRows', () => {
     const first = plan.firstHour;
     // 4e15 µWh an hour (4 GWh): three of them exceed 2^53, where doubles step by 2.
     const rows = [row(first, 4e15 + 1), row(first + 1, 4e15 + 3), row(first + 2, 4e15 + 5)];
-    const groups = groupHourlyRows(plan, [new HourColumns(rows.slice(0, 1)), new HourColumns(rows.slice(1))]);
+    const groups = groupHourlyRows(plan, [columnsOf(rows.slice(0, 1)), columnsOf(rows.slice(1))]);
     expect(groups).toEqual([
       {
         key: plan.hourKeys[0],
@@ -49,7 +70,7 @@ describe('groupHourlyRows', () => {
   it('leaves out the hours outside the plan and counts at most its intervals of an hour', () => {
     const first = plan.firstHour;
     const rows = [row(first - 1, 7), { ...row(first, 5), readings: 4 }, row(first + 3, 11)];
-    expect(groupHourlyRows(plan, [new HourColumns(rows)])).toEqual([
+    expect(groupHourlyRows(plan, [columnsOf(rows)])).toEqual([
       {
         key: plan.hourKeys[0],
         in_period: true,

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/types.ts';
 import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { Reading } from './engine/index.ts';
-import { HourColumns } from './hourly-groups.ts';
+import type { HourColumns } from './hourly-groups.ts';
 import { ReadingColumns } from './reading-columns.ts';
 
 /**
@@ -41,14 +41,13 @@ interface MeterHoursDeps extends KeptMeterMonths {
  * grouping a month's rows in memory costs far less than a round trip to the database for each.
  */
 export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps) {
-  /** The meter's months covering [from, to), each read by `read` and kept as `toMonth` makes it. */
-  const kept = <Row, Month>(
+  /** The meter's months covering [from, to), each read by `read` and kept. */
+  const kept = <Month>(
     results: VersionedResults<Month>,
     maxMonths: number,
     meter: CostMeterRow,
     [from, to]: [Date, Date],
-    read: (db: Executor, accountId: string, meterId: number, from: Date, to: Date) => Promise<Row[]>,
-    toMonth: (rows: Row[]) => Month,
+    read: (db: Executor, accountId: string, meterId: number, from: Date, to: Date) => Promise<Month>,
   ) =>
     keptMonths(
       results,
@@ -59,7 +58,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
       },
       from.getTime(),
       to.getTime(),
-      async (monthStart, monthEnd) => toMonth(await read(db, meter.account_id, meter.id, monthStart, monthEnd)),
+      (monthStart, monthEnd) => read(db, meter.account_id, meter.id, monthStart, monthEnd),
     );
 
   return {
@@ -69,7 +68,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
      * MAX_HOUR_MONTHS months.
      */
     hourlyMonths(meter: CostMeterRow, from: Date, to: Date): Promise<HourColumns[] | null> {
-      return kept(hours, MAX_HOUR_MONTHS, meter, [from, to], repo.hourlyRows, (rows) => new HourColumns(rows));
+      return kept(hours, MAX_HOUR_MONTHS, meter, [from, to], repo.hourlyColumns);
     },
 
     /** The meter's readings of [from, to), oldest first; null over more than MAX_READING_MONTHS months. */
@@ -80,8 +79,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
         MAX_READING_MONTHS,
         meter,
         [from, to],
-        repo.readingRows,
-        (rows) => new ReadingColumns(rows),
+        async (...range) => new ReadingColumns(await repo.readingRows(...range)),
       );
       return months?.flatMap((month) => month.within(from.getTime(), to.getTime())) ?? null;
     },
