@@ -24,6 +24,25 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
 const caller = { userId: 'user-a' };
 const otherCaller = { userId: 'user-b' };
 
+/** One slot (and idleUserReserve more) on a clock the test moves, with users it has seen finish a request, idle since. */
+async function oneSlotWithUsersSeen(
+  { waitMs, idleUserReserve = 0 }: { waitMs: number; idleUserReserve?: number },
+  ...seenUsers: { userId: string }[]
+) {
+  const clock = { time: 1_000 };
+  const admission = createAdmission({
+    perOrganization: 4,
+    perUser: 8,
+    total: 1,
+    idleUserReserve,
+    waitMs,
+    now: () => clock.time,
+  });
+  for (const user of seenUsers) await admission.admit(user, 'org-z', async () => 'seen');
+  clock.time += RESERVE_IDLE_MS;
+  return { clock, admission };
+}
+
 describe('admission of expensive work per organization', () => {
   it('runs up to the limit at once per key and refuses more with 429 and Retry-After once no slot frees in time', async () => {
     const admission = createAdmission({ perOrganization: 2, perUser: 100, waitMs: 20 });
@@ -265,21 +284,9 @@ describe('admission of expensive work over the process', () => {
     expect(started).toEqual(['org-b', 'org-a']);
   });
 
-  /** A service of one slot and a reserve of one on a clock the test moves, and users it has seen finish a request, idle since. */
-  async function reserveWithUsersSeen(waitMs: number, ...seenUsers: { userId: string }[]) {
-    const clock = { time: 1_000 };
-    const admission = createAdmission({
-      perOrganization: 4,
-      perUser: 8,
-      total: 1,
-      idleUserReserve: 1,
-      waitMs,
-      now: () => clock.time,
-    });
-    for (const user of seenUsers) await admission.admit(user, 'org-z', async () => 'seen');
-    clock.time += RESERVE_IDLE_MS;
-    return { clock, admission };
-  }
+  /** One slot and a reserve of one on a clock the test moves, with users seen to finish a request, idle since. */
+  const reserveWithUsersSeen = (waitMs: number, ...seenUsers: { userId: string }[]) =>
+    oneSlotWithUsersSeen({ waitMs, idleUserReserve: 1 }, ...seenUsers);
 
   it('past the total, starts the first request of a user seen before who runs none while the reserve lasts', async () => {
     const [thirdCaller, fourthCaller] = [{ userId: 'user-c' }, { userId: 'user-d' }];
@@ -386,16 +393,7 @@ describe('admission of expensive work over the process', () => {
 
   /** One slot, a clock the test moves, users seen to finish one (idle since), and the caller's request running until held resolves. */
   async function oneSlotTaken(...seenUsers: { userId: string }[]) {
-    const clock = { time: 1_000 };
-    const admission = createAdmission({
-      perOrganization: 4,
-      perUser: 8,
-      total: 1,
-      waitMs: 5_000,
-      now: () => clock.time,
-    });
-    for (const user of seenUsers) await admission.admit(user, 'org-z', async () => 'seen');
-    clock.time += RESERVE_IDLE_MS;
+    const { clock, admission } = await oneSlotWithUsersSeen({ waitMs: 5_000 }, ...seenUsers);
     const held = deferred();
     return { clock, admission, held, running: admission.admit(caller, 'org-a', () => held.promise) };
   }
