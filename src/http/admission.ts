@@ -57,8 +57,8 @@ interface AdmissionLimits {
  * other user instead of filling the process first come first served (measured in
  * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user has had nothing running,
  * waiting or refused for RESERVE_IDLE_MS, and one of whose requests has run before, starts at
- * once while the reserve lasts: a neighbour's
- * request does not wait for the flood's running one, and a user who keeps asking never takes it.
+ * once while the reserve lasts: a neighbour's request does not wait for the flood's running one,
+ * and a user who keeps asking never takes it.
  * While the process runs its total and requests wait, the slot a request frees rests as long as it
  * ran (at most REST_AT_TOTAL_MAX_MS) for the users who keep asking: a flood of work that never waits
  * for the database then takes about half the main thread, not all of it, however many users send

@@ -83,3 +83,45 @@ describe('groupHourlyRows', () => {
     ]);
   });
 });
+
+describe('HourColumns.unpack', () => {
+  it('reads each packed column as the database sends it (big-endian), and a month without rows as none', () => {
+    const packed = (bytes: number, values: number[], write: (view: DataView, offset: number, v: number) => void) => {
+      const buffer = new Uint8Array(bytes * values.length);
+      const view = new DataView(buffer.buffer);
+      for (const [i, value] of values.entries()) write(view, i * bytes, value);
+      return buffer;
+    };
+    const int4 = (values: number[]) => packed(4, values, (view, offset, v) => view.setInt32(offset, v));
+    const float8 = (values: number[]) => packed(8, values, (view, offset, v) => view.setFloat64(offset, v));
+    const month = HourColumns.unpack({
+      hour: int4([-1, 490_000]),
+      import_uwh: float8([4e15 + 1, 0.5]),
+      export_uwh: float8([1, 2]),
+      uvarh: float8([-3, 4]),
+      readings: int4([2, 1]),
+      max_kva: float8([1.25, 7]),
+    });
+    expect([...month.hour, ...month.importUwh, ...month.uvarh, ...month.readings, ...month.maxKva]).toEqual([
+      -1,
+      490_000,
+      4e15 + 1,
+      0.5,
+      -3,
+      4,
+      2,
+      1,
+      1.25,
+      7,
+    ]);
+    const none = HourColumns.unpack({
+      hour: null,
+      import_uwh: null,
+      export_uwh: null,
+      uvarh: null,
+      readings: null,
+      max_kva: null,
+    });
+    expect(none.length).toBe(0);
+  });
+});
