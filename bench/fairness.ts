@@ -36,7 +36,14 @@ const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
 const FLOOD_ORGANIZATIONS = 16;
 const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
-const FLOOD_PROFILES = process.env.FLOOD === 'profile';
+const FLOODS = {
+  cost: 'building cost over 365 days',
+  profile: '30-minute energy profile over 30 days',
+  comparison: 'tariff comparison over 365 days',
+} as const;
+type Flood = keyof typeof FLOODS;
+const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
+if (!(FLOOD in FLOODS)) throw new Error(`FLOOD: one of ${Object.keys(FLOODS).join(', ')}`);
 const COST_RATE_PER_S = 4;
 const TARIFF_RATE_PER_S = 25;
 const TARGET_RATIO = 3;
@@ -59,11 +66,17 @@ const profilePath = (meterSn: string, accountId: string, days: number) => {
   return `/api/v1/timeseries/electricity/energy-profile?${query}`;
 };
 
-const costPath = (blockId: number, accountId: string, days: number, minutesBack = 0) => {
+const blockPath = (what: string, blockId: number, accountId: string, days: number, minutesBack = 0) => {
   const end = new Date(Date.now() - minutesBack * 60_000);
   const start = new Date(end.getTime() - days * DAY_MS);
   const query = new URLSearchParams({ account_id: accountId, start: start.toISOString(), end: end.toISOString() });
-  return `/api/v1/building_blocks/${blockId}/energy-cost?${query}`;
+  return `/api/v1/building_blocks/${blockId}/${what}?${query}`;
+};
+
+const floodPath = (i: number, blockId: number, accountId: string) => {
+  if (FLOOD === 'profile') return profilePath(`FLOOD-${i}`, accountId, 30);
+  const what = FLOOD === 'cost' ? 'energy-cost' : 'tariff-comparison';
+  return blockPath(what, blockId, accountId, 365);
 };
 
 const loadAverage = () =>
@@ -140,7 +153,7 @@ try {
     });
     floodRequests.push({
       method: 'GET',
-      path: FLOOD_PROFILES ? profilePath(`FLOOD-${i}`, organization.id, 30) : costPath(block!.id, organization.id, 365),
+      path: floodPath(i, block!.id, organization.id),
       headers: { authorization: `Bearer ${flooder.token}` },
       setupRequest: VARY_PERIOD,
     });
@@ -148,7 +161,7 @@ try {
   await sql.query('ANALYZE readings, readings_hourly, readings_daily');
 
   // The other organization's bills are all different periods too (ending a minute earlier each): priced, not kept.
-  const costUrl = (i: number) => `${base}${costPath(demoSite!.building_block_id, demoAccount, 30, i)}`;
+  const costUrl = (i: number) => `${base}${blockPath('energy-cost', demoSite!.building_block_id, demoAccount, 30, i)}`;
   const tariffUrl = `${base}/api/v1/tariffs/${demoSite!.grid_tariff_id}?account_id=${demoAccount}`;
   const measure = (seconds: number) =>
     Promise.all([
@@ -183,7 +196,7 @@ try {
     `demo stretched to a year (${added} readings added); ${FLOOD_ORGANIZATIONS} organizations of ${FLOOD_USERS} flooding user(s), each a year of 30-minute readings`,
   );
   console.log(
-    `flood: ${FLOOD_PROFILES ? '30-minute energy profile over 30 days' : 'building cost over 365 days'}, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
+    `flood: ${FLOODS[FLOOD]}, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
   );
   for (const [what, rate, quiet, loaded] of [
     ['building cost over 30 days', COST_RATE_PER_S, quietCost, floodCost],

@@ -85,7 +85,7 @@ export interface CostDeps {
 }
 
 export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months, turns }: CostDeps) {
-  const planFor = createPlanCache();
+  const planFor = createPlanCache(turns);
   const keptFacts = createVersionedResults<Awaited<ReturnType<typeof repo.buildingFacts>>>(KEPT_BLOCK_FACTS, () => 1);
   const meterHours = createMeterHours({ db, cache, ...months });
 
@@ -164,7 +164,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    */
   async function price(user: string, meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
-    const plan = planFor(context);
+    const plan = await planFor(user, context);
     if (plan) {
       const [rows, edges, halfHours] = await Promise.all([
         meterHours.hourlyMonths(meter, plan.from, plan.hoursEnd),
@@ -314,8 +314,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * The plan of a bill priced from hourly rows shared with other tariffs (hourly-groups.ts), or
    * null when this bill needs its own reads: no plan, or demand from half hours.
    */
-  function sharedPlan(context: BillingContext) {
-    const plan = planFor(context);
+  async function sharedPlan(user: string, context: BillingContext) {
+    const plan = await planFor(user, context);
     return plan && demandFromRollups(context.intervalMinutes) ? plan : null;
   }
 
@@ -328,7 +328,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const planned = await Promise.all(
       tariffs.map(async (tariff) => {
         const context = await contextOf(tariff, meter, start, end);
-        return { context, plan: sharedPlan(context) };
+        return { context, plan: await sharedPlan(user, context) };
       }),
     );
     const plans = planned.flatMap(({ plan }) => (plan ? [plan] : []));

@@ -13,39 +13,79 @@ const context = (overrides: Partial<BillingContext> = {}): BillingContext => ({
   ...overrides,
 });
 
-describe('the plan cache', () => {
-  it('plans a period of one tariff object once, and anew for another period, interval or tariff object', () => {
-    const planFor = createPlanCache();
-    const june = context();
-    const plan = planFor(june)!;
-    expect(plan.hourKeys).toHaveLength(30 * 24);
-    expect(planFor({ ...june, start: new Date(june.start), end: new Date(june.end) })).toBe(plan);
+/** Turns given at once, each recorded with its user. */
+function recordedTurns() {
+  const taken: string[] = [];
+  return { taken, take: async (user: string) => void taken.push(user) };
+}
 
-    const july = planFor({ ...june, start: june.end, end: sast('2025-08-01T00:00') })!;
+/** A plan cache whose turns are given at once, asked for as one user. */
+function planCache() {
+  const turns = recordedTurns();
+  const planFor = createPlanCache(turns);
+  return { turns, planFor: (c: BillingContext) => planFor('user', c) };
+}
+
+describe('the plan cache', () => {
+  it('plans a period of one tariff object once, and anew for another period, interval or tariff object', async () => {
+    const { planFor } = planCache();
+    const june = context();
+    const plan = (await planFor(june))!;
+    expect(plan.hourKeys).toHaveLength(30 * 24);
+    expect(await planFor({ ...june, start: new Date(june.start), end: new Date(june.end) })).toBe(plan);
+
+    const july = (await planFor({ ...june, start: june.end, end: sast('2025-08-01T00:00') }))!;
     expect(july.hourKeys).toHaveLength(31 * 24);
-    expect(planFor({ ...june, intervalMinutes: 15 })).not.toBe(plan);
+    expect(await planFor({ ...june, intervalMinutes: 15 })).not.toBe(plan);
     // A changed tariff comes from the read cache as a new object.
-    expect(planFor({ ...june, tariff: homeflex() })).not.toBe(plan);
+    expect(await planFor({ ...june, tariff: homeflex() })).not.toBe(plan);
   });
 
-  it('plans once the periods that share their whole hours, and anew when a whole hour comes or goes', () => {
-    const planFor = createPlanCache();
+  it('plans once the periods that share their whole hours, and anew when a whole hour comes or goes', async () => {
+    const { planFor } = planCache();
     const june = context();
-    const plan = planFor(june)!;
+    const plan = (await planFor(june))!;
     const minutes = (date: Date, n: number) => new Date(date.getTime() + n * 60_000);
     // The edges' partial hours are priced from readings: the plan of the whole hours is the same.
-    expect(planFor({ ...june, start: minutes(june.start, -59), end: minutes(june.end, 59) })).toBe(plan);
-    const hourLess = planFor({ ...june, end: minutes(june.end, -1) })!;
+    expect(await planFor({ ...june, start: minutes(june.start, -59), end: minutes(june.end, 59) })).toBe(plan);
+    const hourLess = (await planFor({ ...june, end: minutes(june.end, -1) }))!;
     expect(hourLess).not.toBe(plan);
     expect(hourLess.hourKeys).toHaveLength(30 * 24 - 1);
-    expect(planFor({ ...june, start: minutes(june.start, 1) })!.hourKeys).toHaveLength(30 * 24 - 1);
+    expect((await planFor({ ...june, start: minutes(june.start, 1) }))!.hourKeys).toHaveLength(30 * 24 - 1);
   });
 
-  it('answers null for a period that cannot be planned hourly, and still plans the others', () => {
-    const planFor = createPlanCache();
+  it('answers null for a period that cannot be planned hourly, and still plans the others', async () => {
+    const { planFor } = planCache();
     const sevenMinutes = context({ intervalMinutes: 7 });
-    expect(planFor(sevenMinutes)).toBeNull();
-    expect(planFor(sevenMinutes)).toBeNull();
-    expect(planFor(context())).not.toBeNull();
+    expect(await planFor(sevenMinutes)).toBeNull();
+    expect(await planFor(sevenMinutes)).toBeNull();
+    expect(await planFor(context())).not.toBeNull();
+  });
+
+  it('makes a plan in a turn of the caller’s, and hands a kept one over without a turn', async () => {
+    const turns = recordedTurns();
+    const planFor = createPlanCache(turns);
+    const june = context();
+    const plan = await planFor('flooder', june);
+    expect(turns.taken).toEqual(['flooder']);
+    expect(await planFor('neighbour', { ...june })).toBe(plan);
+    expect(turns.taken).toEqual(['flooder']);
+    await planFor('neighbour', context({ intervalMinutes: 15 }));
+    expect(turns.taken).toEqual(['flooder', 'neighbour']);
+  });
+
+  it('waits for the turn before planning, and makes a plan once for two callers who waited for it', async () => {
+    const waiting: (() => void)[] = [];
+    const planFor = createPlanCache({ take: () => new Promise<void>((resolve) => waiting.push(resolve)) });
+    const june = context();
+    const [first, second] = [planFor('flooder', june), planFor('neighbour', { ...june })];
+    let planned = false;
+    void first.then(() => {
+      planned = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ planned, waiting: waiting.length }).toEqual({ planned: false, waiting: 2 });
+    for (const give of waiting) give();
+    expect(await second).toBe(await first);
   });
 });

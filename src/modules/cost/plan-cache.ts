@@ -1,3 +1,4 @@
+import type { CpuTurns } from '../../http/cpu-turns.ts';
 import { type BillingContext, type HourlyPlan, planHourlyPricing, utilisationWindowStart } from './engine/index.ts';
 
 const PERIODS_PER_TARIFF = 16;
@@ -19,17 +20,31 @@ function planKey(context: BillingContext): string {
  * The hourly plans of recent periods, kept per tariff pricing object. The read cache hands every
  * request the same frozen pricing and calendar until the tariff changes, and a plan depends only on
  * them, the meter's interval and the period's whole hours: the same month asked for again (a
- * dashboard's, a bill's) is planned once. A month's plan takes about 0.2 ms to make, a year's 1 to 2 ms.
+ * dashboard's, a bill's) is planned once. A month's plan takes about 0.2 ms to make, a year's 1 to 2
+ * ms (ten times that before V8 has optimised the planner), so a plan not kept is made in a turn of
+ * the caller's (cpu-turns.ts): a comparison that plans a year for each of its tariffs holds the
+ * main thread for one plan at a time.
  */
-export function createPlanCache() {
+export function createPlanCache(turns: Pick<CpuTurns, 'take'>) {
   const plans = new WeakMap<BillingContext['tariff'], Map<string, HourlyPlan | null>>();
-  return function planFor(context: BillingContext): HourlyPlan | null {
-    let byPeriod = plans.get(context.tariff);
+
+  function periodsOf(tariff: BillingContext['tariff']) {
+    let byPeriod = plans.get(tariff);
     if (!byPeriod) {
       byPeriod = new Map();
-      plans.set(context.tariff, byPeriod);
+      plans.set(tariff, byPeriod);
     }
+    return byPeriod;
+  }
+
+  /** The plan of the context's period, made in a turn of `user`'s unless kept; null when it cannot be planned hourly. */
+  return async function planFor(user: string, context: BillingContext): Promise<HourlyPlan | null> {
+    const byPeriod = periodsOf(context.tariff);
     const key = planKey(context);
+    const kept = byPeriod.get(key);
+    if (kept !== undefined) return kept;
+    await turns.take(user);
+    // Another request may have made it while this one waited for its turn.
     let plan = byPeriod.get(key);
     if (plan === undefined) {
       plan = planHourlyPricing(context);
