@@ -36,10 +36,13 @@ const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
 const FLOOD_ORGANIZATIONS = 16;
 const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
+/** FLOOD=ingest: readings a request posts (INGEST_READINGS, at most the endpoint's 50,000). */
+const INGEST_READINGS = Number(process.env.INGEST_READINGS ?? 50_000);
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
   comparison: 'tariff comparison over 365 days',
+  ingest: `readings ingest of ${INGEST_READINGS.toLocaleString('en')} readings a request (the same ones again: each replaces them)`,
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
@@ -71,6 +74,16 @@ const blockPath = (what: string, blockId: number, accountId: string, days: numbe
   const start = new Date(end.getTime() - days * DAY_MS);
   const query = new URLSearchParams({ account_id: accountId, start: start.toISOString(), end: end.toISOString() });
   return `/api/v1/building_blocks/${blockId}/${what}?${query}`;
+};
+
+/** A body of INGEST_READINGS 30-minute readings of the meter, from 2020 on (before the year priced). */
+const ingestBody = (accountId: string, meterSn: string) => {
+  const from = Date.parse('2020-01-01T00:00:00Z');
+  const readings = Array.from({ length: INGEST_READINGS }, (_, i) => ({
+    ts: new Date(from + i * 1_800_000).toISOString(),
+    import_kwh: 1 + (i % 7) / 4,
+  }));
+  return JSON.stringify({ account_id: accountId, meter_sn: meterSn, readings });
 };
 
 const floodPath = (i: number, blockId: number, accountId: string) => {
@@ -115,7 +128,7 @@ try {
     await client.login(credentials);
     flooders.push({ client, id: user.id });
   }
-  const floodRequests: { method: 'GET'; path: string; headers: Record<string, string>; setupRequest: string }[] = [];
+  const floodRequests: autocannon.Request[] = [];
   for (let i = 0; i < FLOOD_ORGANIZATIONS; i++) {
     const { client: flooder, id: userId } = flooders[i % FLOOD_USERS]!;
     const organization = await flooder.call<{ id: string }>('POST', '/api/v1/organizations', {
@@ -151,12 +164,17 @@ try {
       grid_meter_id: meter!.id,
       grid_tariff_id: tariff.id,
     });
-    floodRequests.push({
-      method: 'GET',
-      path: floodPath(i, block!.id, organization.id),
-      headers: { authorization: `Bearer ${flooder.token}` },
-      setupRequest: VARY_PERIOD,
-    });
+    const headers = { authorization: `Bearer ${flooder.token}` };
+    floodRequests.push(
+      FLOOD === 'ingest'
+        ? {
+            method: 'POST',
+            path: '/api/v1/timeseries/electricity/readings',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: ingestBody(organization.id, `FLOOD-${i}`),
+          }
+        : { method: 'GET', path: floodPath(i, block!.id, organization.id), headers, setupRequest: VARY_PERIOD },
+    );
   }
   await sql.query('ANALYZE readings, readings_hourly, readings_daily');
 

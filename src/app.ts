@@ -117,6 +117,15 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000,
   });
   registerAdmissionGauge(computedReads, metrics.registry, 'computed');
+  // Large readings bodies are parsed in a worker thread, one at a time: users take turns for it.
+  const ingestParsing = createAdmission({
+    perOrganization: 1,
+    perUser: 1,
+    total: 1,
+    now: () => now().getTime(),
+    waitMs: config.expensiveWaitMs,
+  });
+  registerAdmissionGauge(ingestParsing, metrics.registry, 'ingest');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(
@@ -143,7 +152,19 @@ export async function buildApp({
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
   registerTimeseriesModule(
     app,
-    { db, guard, admission, computedReads, cache, profiles, sums, months, turns: cpuTurns },
+    {
+      db,
+      guard,
+      admission,
+      computedReads,
+      cache,
+      profiles,
+      sums,
+      months,
+      turns: cpuTurns,
+      ingestParsing,
+      registry: metrics.registry,
+    },
     keptAnswers,
   );
   registerReferenceModule(app, { db });

@@ -20,7 +20,8 @@ const USERS_SEEN = 10_000;
  */
 export const REST_AT_TOTAL_MAX_MS = 10;
 
-const tooMany = (whose: string) =>
+/** 429 for expensive work past a limit: whose limit it is (`of yours`, `of this organization`, `on this server`). */
+export const tooMany = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
     'retry-after': String(RETRY_AFTER_S),
   });
@@ -275,21 +276,32 @@ export function createAdmission({
   };
 }
 
+const GAUGES = {
+  expensive: {
+    name: 'ums_expensive_requests',
+    help: 'Expensive requests (cost, large sums and profiles) running and waiting for an admission slot',
+  },
+  computed: {
+    name: 'ums_computed_reads',
+    help: 'Profiles and sums below the expensive sizes being computed and waiting for their turn',
+  },
+  ingest: {
+    name: 'ums_ingest_parsing',
+    help: 'Large readings bodies being parsed in the ingest worker and waiting for it',
+  },
+} as const;
+
 /**
  * `ums_expensive_requests{state="running"|"waiting"}` in the registry, read at each scrape; for
- * the computed reads' admission, `ums_computed_reads{...}`.
+ * the computed reads' admission, `ums_computed_reads{...}`; for the ingest worker's, `ums_ingest_parsing{...}`.
  */
 export function registerAdmissionGauge(
   admission: Admission,
   registry: Registry,
-  what: 'expensive' | 'computed' = 'expensive',
+  what: keyof typeof GAUGES = 'expensive',
 ): void {
   new Gauge({
-    name: what === 'expensive' ? 'ums_expensive_requests' : 'ums_computed_reads',
-    help:
-      what === 'expensive'
-        ? 'Expensive requests (cost, large sums and profiles) running and waiting for an admission slot'
-        : 'Profiles and sums below the expensive sizes being computed and waiting for their turn',
+    ...GAUGES[what],
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {

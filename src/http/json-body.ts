@@ -1,4 +1,5 @@
-import type { FastifyBodyParser } from 'fastify';
+import { errorCodes } from 'fastify';
+import secureJsonParse from 'secure-json-parse';
 import { badRequest } from './errors.ts';
 import { MAX_JSON_DEPTH } from './limits.ts';
 import type { App } from './types.ts';
@@ -66,21 +67,35 @@ function fieldName(text: string, topIsArray: boolean, index: number, keyStart: n
   }
 }
 
+/** Fastify's own rules for JSON bodies: `__proto__` and `constructor` keys are refused. */
+const POISONING = { protoAction: 'error', constructorAction: 'error' } as const;
+
 /**
- * JSON bodies are checked for nesting before they are parsed: JSON.parse of a text nested
- * millions deep holds the event loop for seconds, a pass over its characters stops at the 34th
- * bracket. A field nested deeper than MAX_JSON_DEPTH levels is 400, as a parsed one would be.
- * Then Fastify's own parser (which refuses `__proto__` and `constructor` keys).
+ * A JSON body's text as the API parses every body. It is checked for nesting first: JSON.parse of a
+ * text nested millions deep holds the event loop for seconds, a pass over its characters stops at
+ * the 34th bracket. A field nested deeper than MAX_JSON_DEPTH levels is 400, as a parsed one would
+ * be. Then it is parsed as Fastify's default parser does, with its errors (answered by the error
+ * handler): an empty body, malformed JSON or a poisoning key.
  */
+export function parseJsonBody(text: string): unknown {
+  const field = fieldNestedTooDeep(text, MAX_JSON_DEPTH);
+  if (field !== undefined) throw badRequest(`${field}: Must not be nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (text.length === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
+  try {
+    return secureJsonParse.parse(text, POISONING);
+  } catch {
+    throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  }
+}
+
+/** JSON bodies are parsed by parseJsonBody. */
 export function registerJsonBodyParser(app: App): void {
-  const parse: FastifyBodyParser<string> = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const field = fieldNestedTooDeep(body as string, MAX_JSON_DEPTH);
-    if (field !== undefined) {
-      done(badRequest(`${field}: Must not be nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-      return;
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
     }
-    parse(req, body as string, done);
   });
 }

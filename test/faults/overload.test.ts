@@ -160,6 +160,28 @@ describe('expensive requests per organization (EXPENSIVE_CONCURRENCY_PER_ORG=1)'
     });
   });
 
+  it('counts ingests of more than 2,000 readings; 2,000 pass', async () => {
+    const ingest = (count: number) =>
+      r.admin.client.post(`${TIMESERIES}/readings`, {
+        account_id: r.accountId,
+        meter_sn: meterSns[1],
+        readings: Array.from({ length: count }, (_, i) => ({ ts: minutesAfterStart(i * 30), import_kwh: 1 })),
+      });
+    await whileOneInFlight(async () => {
+      expectTooMany(await ingest(2001));
+      const small = await ingest(2000);
+      expect({ status: small.status, body: small.body }).toEqual({
+        status: 200,
+        body: { success: true, message: null, data: { inserted: 2000, updated: 0 } },
+      });
+    });
+    const large = await ingest(2001);
+    expect({ status: large.status, data: large.body.data }).toEqual({
+      status: 200,
+      data: { inserted: 1, updated: 2000 },
+    });
+  });
+
   it('admits another organization while one is full, and checks access before admission', async () => {
     await whileOneInFlight(async () => {
       const other = await tariffCost(r.outsider.client, r.otherAccountId, otherTariffId, 'OVL-B-001');

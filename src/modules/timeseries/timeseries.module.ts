@@ -1,9 +1,18 @@
+import type { Registry } from 'prom-client';
+import type { Admission } from '../../http/admission.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
 import type { App } from '../../http/types.ts';
+import { createIngestParser } from './ingest-body/ingest-parser.ts';
 import { registerTimeseriesRoutes } from './timeseries.routes.ts';
 import { createTimeseriesService, type TimeseriesDeps } from './timeseries.service.ts';
 
 /** Electricity readings: ingest, profiles, latest power and energy sums. */
-export function registerTimeseriesModule(app: App, deps: TimeseriesDeps, keptAnswers: KeptAnswers): void {
-  registerTimeseriesRoutes(app, createTimeseriesService(deps), keptAnswers);
+export function registerTimeseriesModule(
+  app: App,
+  { ingestParsing, registry, ...deps }: TimeseriesDeps & { ingestParsing: Admission; registry: Registry },
+  keptAnswers: KeptAnswers,
+): void {
+  const ingestParser = createIngestParser({ parsing: ingestParsing, registry });
+  app.addHook('onClose', () => ingestParser.close());
+  registerTimeseriesRoutes(app, createTimeseriesService(deps), keptAnswers, ingestParser);
 }

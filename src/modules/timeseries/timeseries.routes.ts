@@ -1,3 +1,5 @@
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { ZodType } from 'zod';
 import { ok, okAll } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
@@ -5,6 +7,9 @@ import type { KeptAnswers } from '../../http/kept-answers.ts';
 import { failures } from '../../http/responses.ts';
 import { ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
+import { zodValidatorCompiler } from '../../http/validation.ts';
+import type { IngestParser } from './ingest-body/ingest-parser.ts';
+import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { timeseriesResponses } from './timeseries.responses.ts';
 import {
   buildingProfileQuery,
@@ -33,32 +38,55 @@ const METER_ERRORS = {
   404: 'Meter DEMO-GRID-999 not found',
 } as const;
 
-export function registerTimeseriesRoutes(app: App, timeseries: TimeseriesService, kept: KeptAnswers): void {
-  app.post(
-    `${base}/readings`,
-    {
-      bodyLimit: INGEST_BODY_LIMIT,
-      schema: {
-        tags,
-        operationId: 'storeReadings',
-        summary: 'Store readings',
-        description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
-        body: withExample(ingestBody, {
-          account_id: EXAMPLE.accountId,
-          meter_sn: 'DEMO-GRID-001',
-          readings: [{ ts: EXAMPLE_MONTH.start, import_kwh: 12.5, export_kwh: 0, kvarh: 3.1 }],
-        }),
-        response: {
-          200: timeseriesResponses.ingested,
-          ...failures({
-            ...METER_ERRORS,
-            400: "readings.0.ts: Not the start of one of the meter's 30-minute intervals",
+/** The ingest's body comes validated from its parser (parse-ingest.ts); the rest of the request as every route's. */
+const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>
+  route.httpPart === 'body' ? (value) => ({ value }) : zodValidatorCompiler(route);
+
+export function registerTimeseriesRoutes(
+  app: App,
+  timeseries: TimeseriesService,
+  kept: KeptAnswers,
+  ingestParser: IngestParser,
+): void {
+  // Its body is parsed and validated by the ingest parser (large ones off the main thread), in a
+  // scope of its own so that no other route parses that way.
+  app.register(async (scope: App) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: Buffer) =>
+      ingestParser.parse(req.auth.userId, body),
+    );
+    scope.setValidatorCompiler(bodyParsedAlready);
+    scope.addHook('preParsing', async (req, reply, payload) => {
+      reply.raw.once('close', ingestParser.receive(req.auth.userId, req.headers['content-length']));
+      return payload;
+    });
+    scope.post(
+      `${base}/readings`,
+      {
+        bodyLimit: INGEST_BODY_LIMIT,
+        schema: {
+          tags,
+          operationId: 'storeReadings',
+          summary: 'Store readings',
+          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Bodies over 64 KiB are parsed one at a time, users in turn: a user's second waits for their first, and one that waits too long answers 429. More than 2,000 readings is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
+          body: withExample(ingestBody, {
+            account_id: EXAMPLE.accountId,
+            meter_sn: 'DEMO-GRID-001',
+            readings: [{ ts: EXAMPLE_MONTH.start, import_kwh: 12.5, export_kwh: 0, kvarh: 3.1 }],
           }),
+          response: {
+            200: timeseriesResponses.ingested,
+            ...failures({
+              ...METER_ERRORS,
+              400: "readings.0.ts: Not the start of one of the meter's 30-minute intervals",
+              429: true,
+            }),
+          },
         },
       },
-    },
-    async (req) => ok(await timeseries.ingest(req.auth, req.body)),
-  );
+      async (req) => ok(await timeseries.ingest(req.auth, req.body as unknown as ParsedIngest)),
+    );
+  });
   app.get(
     `${base}/energy-profile`,
     {

@@ -10,6 +10,7 @@ import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
 import { energyPointsJson, energyValuesJson } from './energy-points.ts';
+import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
 import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
@@ -24,19 +25,15 @@ import {
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { prepareReadings, storeReadings } from './store-readings.ts';
-import type {
-  BuildingProfileQuery,
-  EnergySumsBody,
-  IngestBody,
-  MeterRangeQuery,
-  ProfileQuery,
-} from './timeseries.schemas.ts';
+import type { BuildingProfileQuery, EnergySumsBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
 /** Above these sizes a query is expensive: it runs under the admission of its caller and organization. */
 const CHEAP_SUMS_METERS = 100;
 const CHEAP_PROFILE_BUCKETS = 2000;
+/** Above this many readings an ingest is expensive too: its store runs under the same admission. */
+const CHEAP_INGEST_READINGS = 2000;
 
 export interface TimeseriesDeps {
   db: Database;
@@ -206,23 +203,31 @@ export function createTimeseriesService({
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
   return {
-    async ingest(auth: AuthContext, body: IngestBody) {
+    async ingest(auth: AuthContext, body: ParsedIngest) {
       await guard.require(auth, body.account_id, 'write');
       const [meter] = await electricityMeters(body.account_id, [body.meter_sn], () => 'meter_sn');
       const { interval_minutes } = meter!;
-      const misaligned = body.readings.flatMap((reading, index) =>
-        isAlignedOnInterval(reading.ts, interval_minutes)
-          ? []
-          : [`readings.${index}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`],
-      );
+      const { readings } = body;
+      const misaligned: string[] = [];
+      for (let i = 0; i < readings.length; i++) {
+        if (!isAlignedOnInterval(readings.ts[i]!, interval_minutes)) {
+          misaligned.push(`readings.${i}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`);
+        }
+      }
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
-      const readings = new ReadingBatch(body.readings.length);
-      for (const r of body.readings)
-        readings.append(meter!, r.ts.getTime(), r.import_kwh, r.export_kwh, r.kvarh, r.power_kw, r.kva);
-      const prepared = prepareReadings(readings);
-      return guard.transaction(auth, body.account_id, 'write', (tx) =>
-        storeReadings(tx, body.account_id, prepared, cache),
-      );
+      const store = () => {
+        const batch = new ReadingBatch(readings.length);
+        for (let i = 0; i < readings.length; i++) {
+          const { ts, importKwh, exportKwh, kvarh, powerKw, kva } = readings;
+          batch.append(meter!, ts[i]!, importKwh[i]!, exportKwh[i], kvarh[i], powerKw[i], kva[i]);
+        }
+        const prepared = prepareReadings(batch);
+        return guard.transaction(auth, body.account_id, 'write', (tx) =>
+          storeReadings(tx, body.account_id, prepared, cache),
+        );
+      };
+      // A large batch keeps the database busy for a while: under the admission of its caller and organization.
+      return readings.length > CHEAP_INGEST_READINGS ? admission.admit(auth, body.account_id, store) : store();
     },
 
     /**

@@ -1,0 +1,128 @@
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Admission, createAdmission } from '../../../http/admission.ts';
+import { AppError } from '../../../http/errors.ts';
+import { createIngestParser, IN_THREAD_MAX_BYTES, type IngestParser } from './ingest-parser.ts';
+import { parseIngest } from './parse-ingest.ts';
+
+const ACCOUNT = '2b1d9f0e-8a8b-4c1e-9a51-3f2b8e7d6c5a';
+const FROM = Date.parse('2025-01-01T00:00:00Z');
+
+/** A body of n 30-minute readings, every third with all its values, the others with import_kwh only. */
+function readingsBody(n: number, change: (readings: Record<string, unknown>[]) => void = () => {}): string {
+  const readings: Record<string, unknown>[] = Array.from({ length: n }, (_, i) => ({
+    ts: new Date(FROM + i * 1_800_000).toISOString(),
+    import_kwh: i / 8,
+    ...(i % 3 === 0 ? { export_kwh: 0.5, kvarh: 0.25, power_kw: 3, kva: 4 } : {}),
+  }));
+  change(readings);
+  return JSON.stringify({ account_id: ACCOUNT, meter_sn: 'M-1', readings });
+}
+
+/** What parseIngest throws for the text on this thread. */
+function refusalInThread(text: string): unknown {
+  try {
+    parseIngest(text);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('parsed');
+}
+
+/** An admission that runs everything at once and records whose work it admitted. */
+function recordingAdmission(): Admission & { admitted: string[] } {
+  const admitted: string[] = [];
+  return {
+    admitted,
+    admit: ({ userId }, _organization, fn) => {
+      admitted.push(userId);
+      return fn();
+    },
+    load: () => ({ running: 0, waiting: 0 }),
+  };
+}
+
+const parsers: IngestParser[] = [];
+function parserWith(parsing: Admission): IngestParser {
+  const parser = createIngestParser({ parsing, registry: new Registry() });
+  parsers.push(parser);
+  return parser;
+}
+afterEach(async () => {
+  await Promise.all(parsers.splice(0).map((parser) => parser.close()));
+});
+
+describe('the ingest parser', () => {
+  it('parses a small body on the main thread and a large one in the worker, to the same readings', async () => {
+    const parsing = recordingAdmission();
+    const parser = parserWith(parsing);
+    const small = readingsBody(100);
+    const large = readingsBody(5000);
+    expect(small.length).toBeLessThanOrEqual(IN_THREAD_MAX_BYTES);
+    expect(large.length).toBeGreaterThan(IN_THREAD_MAX_BYTES);
+
+    expect(await parser.parse('small-user', Buffer.from(small))).toEqual(parseIngest(small));
+    expect(parsing.admitted).toEqual([]);
+    const parsed = await parser.parse('large-user', Buffer.from(large));
+    expect(parsing.admitted).toEqual(['large-user']);
+    expect(parsed).toEqual(parseIngest(large));
+    expect({ account: parsed.account_id, meter: parsed.meter_sn, n: parsed.readings.length }).toEqual({
+      account: ACCOUNT,
+      meter: 'M-1',
+      n: 5000,
+    });
+    expect([...parsed.readings.ts.subarray(4998)]).toEqual([FROM + 4998 * 1_800_000, FROM + 4999 * 1_800_000]);
+    expect([...parsed.readings.exportKwh.subarray(0, 2)]).toEqual([0.5, Number.NaN]);
+  });
+
+  it('refuses a large body in the worker as the main thread refuses it, with the same error', async () => {
+    const parser = parserWith(recordingAdmission());
+    const invalid = readingsBody(5000, (readings) => {
+      readings[4321]!.import_kwh = -1;
+      readings[4322]!.colour = 'red';
+    });
+    const refusal = await parser.parse('u', Buffer.from(invalid)).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toEqual(refusalInThread(invalid));
+    expect((refusal as AppError).detail).toBe(
+      'readings.4321.import_kwh: Too small: expected number to be >=0; readings.4322.colour: Unrecognized key "colour"',
+    );
+
+    const malformed = readingsBody(5000).slice(0, -1);
+    const poisoned = readingsBody(5000).replace('"meter_sn"', '"__proto__":{},"meter_sn"');
+    for (const text of [malformed, poisoned]) {
+      const error = (await parser.parse('u', Buffer.from(text)).catch((e: unknown) => e)) as Error & { code: string };
+      expect({ code: error.code, status: (error as unknown as { statusCode: number }).statusCode }).toEqual({
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+        status: 400,
+      });
+    }
+  });
+
+  it('parses one large body at a time, users in turn: a newcomer goes before a user’s queued ones', async () => {
+    const parser = parserWith(createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 60_000 }));
+    const body = Buffer.from(readingsBody(3000));
+    const finished: string[] = [];
+    const parse = (name: string, user: string) => parser.parse(user, body).then(() => void finished.push(name));
+    await Promise.all([parse('A1', 'a'), parse('A2', 'a'), parse('A3', 'a'), parse('C1', 'c')]);
+    expect(finished).toEqual(['A1', 'C1', 'A2', 'A3']);
+  });
+
+  it('refuses a large body that cannot wait for the worker (429), and takes the next one', async () => {
+    const parser = parserWith(createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 0 }));
+    const body = Buffer.from(readingsBody(3000));
+    const [first, second] = await Promise.allSettled([parser.parse('a', body), parser.parse('b', body)]);
+    expect(first.status).toBe('fulfilled');
+    expect(second).toMatchObject({ status: 'rejected', reason: { statusCode: 429 } });
+    expect((await parser.parse('b', body)).readings.length).toBe(3000);
+  });
+
+  it('fails the body being parsed when the worker stops, and starts another worker for the next', async () => {
+    const parser = parserWith(recordingAdmission());
+    const body = Buffer.from(readingsBody(3000));
+    const parsing = parser.parse('u', body);
+    await parser.close();
+    await expect(parsing).rejects.toThrow('The ingest worker stopped');
+    expect((await parser.parse('u', body)).readings.length).toBe(3000);
+  });
+});

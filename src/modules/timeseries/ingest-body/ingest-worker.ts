@@ -1,0 +1,28 @@
+import { parentPort } from 'node:worker_threads';
+import { AppError } from '../../../http/errors.ts';
+import type { ParseReply, ParseRequest } from './ingest-parser.ts';
+import { parseIngest } from './parse-ingest.ts';
+
+/** A refusal as data that crosses threads: the parser's side throws it again (ingest-parser.ts). */
+function failureOf(error: unknown): ParseReply['failure'] {
+  if (error instanceof AppError) {
+    const { statusCode, envelopeMessage, detail, headers } = error;
+    return { app: { statusCode, envelopeMessage, detail, headers } };
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return { fastify: code };
+  return { unexpected: String((error as Error).stack ?? error) };
+}
+
+// The ingest worker: parses and validates large ingest bodies off the main thread, and hands back
+// their readings' columns without copying them.
+parentPort!.on('message', ({ id, bytes }: ParseRequest) => {
+  try {
+    const parsed = parseIngest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    const { ts, importKwh, exportKwh, kvarh, powerKw, kva } = parsed.readings;
+    const columns = [ts, importKwh, exportKwh, kvarh, powerKw, kva].map((column) => column.buffer as ArrayBuffer);
+    parentPort!.postMessage({ id, parsed } satisfies ParseReply, columns);
+  } catch (error) {
+    parentPort!.postMessage({ id, failure: failureOf(error) } satisfies ParseReply);
+  }
+});
