@@ -38,6 +38,7 @@ import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
+import { LARGE_BODIES_PER_USER, LARGE_BODIES_TOTAL } from './modules/timeseries/ingest-body/ingest-parser.ts';
 import type { MonthOfReadings } from './modules/timeseries/meter-months.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import type { EnergyTotals } from './modules/timeseries/totals.ts';
@@ -117,15 +118,34 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000,
   });
   registerAdmissionGauge(computedReads, metrics.registry, 'computed');
-  // Large readings bodies are parsed in a worker thread, one at a time: users take turns for it.
-  const ingestParsing = createAdmission({
+  // Large readings bodies: a few at once on their way in (read, parsed, stored); parsed in a worker
+  // thread one at a time and stored one at a time, users taking turns for each.
+  const ingestBodies = {
+    receiving: createAdmission({
+      perOrganization: Number.POSITIVE_INFINITY,
+      perUser: LARGE_BODIES_PER_USER,
+      total: LARGE_BODIES_TOTAL,
+      now: () => now().getTime(),
+      waitMs: config.expensiveWaitMs,
+    }),
+    parsing: createAdmission({
+      perOrganization: 1,
+      perUser: 1,
+      total: 1,
+      now: () => now().getTime(),
+      waitMs: config.requestTimeoutS * 1000,
+    }),
+  };
+  const ingestStores = createAdmission({
     perOrganization: 1,
     perUser: 1,
     total: 1,
     now: () => now().getTime(),
-    waitMs: config.expensiveWaitMs,
+    waitMs: config.requestTimeoutS * 1000,
   });
-  registerAdmissionGauge(ingestParsing, metrics.registry, 'ingest');
+  registerAdmissionGauge(ingestBodies.receiving, metrics.registry, 'ingestBodies');
+  registerAdmissionGauge(ingestBodies.parsing, metrics.registry, 'ingestParsing');
+  registerAdmissionGauge(ingestStores, metrics.registry, 'ingestStores');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(
@@ -162,8 +182,8 @@ export async function buildApp({
       sums,
       months,
       turns: cpuTurns,
-      ingestParsing,
-      registry: metrics.registry,
+      ingestStores,
+      ingestBodies,
     },
     keptAnswers,
   );

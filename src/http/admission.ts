@@ -285,15 +285,23 @@ const GAUGES = {
     name: 'ums_computed_reads',
     help: 'Profiles and sums below the expensive sizes being computed and waiting for their turn',
   },
-  ingest: {
+  ingestBodies: {
+    name: 'ums_ingest_large_bodies',
+    help: 'Large readings bodies on their way in (read, parsed, stored), and waiting to be read',
+  },
+  ingestParsing: {
     name: 'ums_ingest_parsing',
-    help: 'Large readings bodies being parsed in the ingest worker and waiting for it',
+    help: 'Large readings bodies being parsed in the ingest worker, and waiting for it',
+  },
+  ingestStores: {
+    name: 'ums_ingest_stores',
+    help: 'Ingests of more than 2,000 readings being stored, and waiting to be',
   },
 } as const;
 
 /**
  * `ums_expensive_requests{state="running"|"waiting"}` in the registry, read at each scrape; for
- * the computed reads' admission, `ums_computed_reads{...}`; for the ingest worker's, `ums_ingest_parsing{...}`.
+ * the others, as GAUGES names them.
  */
 export function registerAdmissionGauge(
   admission: Admission,

@@ -1,24 +1,41 @@
 import type { Database } from '../../src/db/types.ts';
 
 /**
- * The database with a switch: once held, the next query that reads the readings table waits
- * until released. A request that reaches it stays in flight, having passed its access checks and
+ * The database with a switch: once held, the next query that reads the readings table (or, in a
+ * transaction, writes it, a COPY included) waits until released. A request that reaches it stays in flight, having passed its access checks and
  * its admission, however fast the database is (the embedded one runs one query at a time). The
  * app must keep no months of readings (KEPT_MONTHS_BYTES=0), else a request may read none.
  */
 export function holdable(db: Database) {
   let armed: { reached: () => void; released: Promise<void> } | undefined;
+  async function holdIf(touchesReadings: boolean): Promise<void> {
+    if (!armed || !touchesReadings) return;
+    const { reached, released } = armed;
+    armed = undefined;
+    reached();
+    await released;
+  }
+  const readingsIn = (text: string) => /\breadings\b/.test(text);
   const wrapped: Database = {
     ...db,
     async query(text, params, options) {
-      if (armed && /\breadings\b/.test(text)) {
-        const { reached, released } = armed;
-        armed = undefined;
-        reached();
-        await released;
-      }
+      await holdIf(readingsIn(text));
       return db.query(text, params, options);
     },
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          ...tx,
+          query: async (text, params, options) => {
+            await holdIf(readingsIn(text));
+            return tx.query(text, params, options);
+          },
+          copyBinary: async (table, columns, data) => {
+            await holdIf(table === 'readings');
+            return tx.copyBinary(table, columns, data);
+          },
+        }),
+      ),
   };
   function hold() {
     let release!: () => void;

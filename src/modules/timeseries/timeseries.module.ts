@@ -1,4 +1,3 @@
-import type { Registry } from 'prom-client';
 import type { Admission } from '../../http/admission.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
 import type { App } from '../../http/types.ts';
@@ -9,10 +8,10 @@ import { createTimeseriesService, type TimeseriesDeps } from './timeseries.servi
 /** Electricity readings: ingest, profiles, latest power and energy sums. */
 export function registerTimeseriesModule(
   app: App,
-  { ingestParsing, registry, ...deps }: TimeseriesDeps & { ingestParsing: Admission; registry: Registry },
+  { ingestBodies, ...deps }: TimeseriesDeps & { ingestBodies: { receiving: Admission; parsing: Admission } },
   keptAnswers: KeptAnswers,
 ): void {
-  const ingestParser = createIngestParser({ parsing: ingestParsing, registry });
+  const ingestParser = createIngestParser(ingestBodies);
   app.addHook('onClose', () => ingestParser.close());
   registerTimeseriesRoutes(app, createTimeseriesService(deps), keptAnswers, ingestParser);
 }

@@ -57,7 +57,14 @@ export function registerTimeseriesRoutes(
     );
     scope.setValidatorCompiler(bodyParsedAlready);
     scope.addHook('preParsing', async (req, reply, payload) => {
-      reply.raw.once('close', ingestParser.receive(req.auth.userId, req.headers['content-length']));
+      const answered = new Promise((resolve) => reply.raw.once('close', resolve));
+      try {
+        await ingestParser.receive(req.auth.userId, req.headers['content-length'], answered);
+      } catch (error) {
+        // Its body is not read: the connection closes after the refusal, and the client stops sending it.
+        reply.header('connection', 'close');
+        throw error;
+      }
       return payload;
     });
     scope.post(

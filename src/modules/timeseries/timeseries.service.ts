@@ -32,7 +32,7 @@ const CONCURRENT_CHUNKS = 4;
 /** Above these sizes a query is expensive: it runs under the admission of its caller and organization. */
 const CHEAP_SUMS_METERS = 100;
 const CHEAP_PROFILE_BUCKETS = 2000;
-/** Above this many readings an ingest is expensive too: its store runs under the same admission. */
+/** Above this many readings an ingest's store waits for its turn (ingestStores). */
 const CHEAP_INGEST_READINGS = 2000;
 
 export interface TimeseriesDeps {
@@ -50,6 +50,8 @@ export interface TimeseriesDeps {
   months: VersionedResults<MonthOfReadings>;
   /** A computed profile's steps (adding up, writing its JSON) take turns of the main thread by user. */
   turns: CpuTurns;
+  /** The stores of ingests of more than CHEAP_INGEST_READINGS: one at a time in the process, users in turn. */
+  ingestStores: Admission;
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -82,6 +84,7 @@ export function createTimeseriesService({
   sums,
   months,
   turns,
+  ingestStores,
 }: TimeseriesDeps) {
   const meterMonths = createMeterMonths({ db, cache, months });
 
@@ -226,8 +229,8 @@ export function createTimeseriesService({
           storeReadings(tx, body.account_id, prepared, cache),
         );
       };
-      // A large batch keeps the database busy for a while: under the admission of its caller and organization.
-      return readings.length > CHEAP_INGEST_READINGS ? admission.admit(auth, body.account_id, store) : store();
+      // A large batch keeps the database busy for a while: one at a time in the process, users in turn.
+      return readings.length > CHEAP_INGEST_READINGS ? ingestStores.admit(auth, body.account_id, store) : store();
     },
 
     /**

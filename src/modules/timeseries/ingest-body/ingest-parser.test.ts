@@ -1,4 +1,3 @@
-import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Admission, createAdmission } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
@@ -44,7 +43,7 @@ function recordingAdmission(): Admission & { admitted: string[] } {
 
 const parsers: IngestParser[] = [];
 function parserWith(parsing: Admission): IngestParser {
-  const parser = createIngestParser({ parsing, registry: new Registry() });
+  const parser = createIngestParser({ receiving: recordingAdmission(), parsing });
   parsers.push(parser);
   return parser;
 }

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { errorCodes } from 'fastify';
-import { Gauge, type Registry } from 'prom-client';
-import { type Admission, tooMany } from '../../../http/admission.ts';
+import type { Admission } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
 import { type ParsedIngest, parseIngest } from './parse-ingest.ts';
 
@@ -13,9 +12,8 @@ import { type ParsedIngest, parseIngest } from './parse-ingest.ts';
 export const IN_THREAD_MAX_BYTES = 64 * 1024;
 
 /**
- * Large bodies one user, and all users, may have on their way in (being received, waiting for the
- * worker or parsed) at once; past either, a large body is refused (429) before it is read: a flood
- * of 16 MiB bodies costs the main thread nothing but the refusals.
+ * Large bodies one user, and all users, may have on their way in at once (read, waiting for the
+ * worker, parsed, stored: until answered); past them a large body waits unread (`receiving`).
  */
 export const LARGE_BODIES_PER_USER = 2;
 export const LARGE_BODIES_TOTAL = 8;
@@ -58,24 +56,18 @@ function startWorker(): Worker {
 /**
  * Ingest bodies parsed and validated as the route would (parse-ingest.ts): small ones at once, large
  * ones in a worker thread of their own, so that a flood of 50,000-reading bodies leaves the main
- * thread to everyone else. The worker parses one body at a time; `parsing` (an admission of one
- * slot) decides whose goes next: users take turns, a user's second body waits for their first,
- * and one that waits too long is refused (429).
+ * thread to everyone else.
+ *
+ * A large body is admitted by `receiving` before it is read (by its declared length; a body without
+ * one counts as large) and holds its slot until its request is answered: a flood's bodies past its
+ * user's or the process's slots wait unread, then are refused (429), at a cost to the main thread of
+ * the refusal alone. The worker parses one body at a time: `parsing` (one slot) decides whose goes
+ * next, users in turn, a user's second body after their first.
  */
-export function createIngestParser({ parsing, registry }: { parsing: Admission; registry: Registry }) {
+export function createIngestParser({ receiving, parsing }: { receiving: Admission; parsing: Admission }) {
   let worker: Worker | undefined;
   let nextId = 0;
   const replies = new Map<number, { resolve: (parsed: ParsedIngest) => void; reject: (error: Error) => void }>();
-  const largeBodies = new Map<string, number>();
-  let largeBodiesTotal = 0;
-  new Gauge({
-    name: 'ums_ingest_large_bodies',
-    help: 'Large readings bodies on their way in: being received, waiting for the ingest worker or parsed',
-    registers: [registry],
-    collect() {
-      this.set(largeBodiesTotal);
-    },
-  });
 
   /** The worker stopped: what it was parsing fails, and the next body starts another. */
   function stopped(which: Worker, error: Error): void {
@@ -112,26 +104,19 @@ export function createIngestParser({ parsing, registry }: { parsing: Admission; 
 
   return {
     /**
-     * Before a body is read, from its declared length (none: chunked, counted as large): a release to
-     * call once its request is answered, or 429 when the user or the process has too many large
-     * bodies on their way in.
+     * Before a body is read, from its declared length: resolves once it may be read (at once when
+     * small), its slot held until `answered` settles; 429 when it waited too long for one.
      */
-    receive(userId: string, contentLength: string | undefined): () => void {
-      if (contentLength !== undefined && Number(contentLength) <= IN_THREAD_MAX_BYTES) return () => {};
-      const own = largeBodies.get(userId) ?? 0;
-      if (own >= LARGE_BODIES_PER_USER) throw tooMany('of yours');
-      if (largeBodiesTotal >= LARGE_BODIES_TOTAL) throw tooMany('on this server');
-      largeBodies.set(userId, own + 1);
-      largeBodiesTotal++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        largeBodiesTotal--;
-        const left = largeBodies.get(userId)! - 1;
-        if (left === 0) largeBodies.delete(userId);
-        else largeBodies.set(userId, left);
-      };
+    receive(userId: string, contentLength: string | undefined, answered: Promise<unknown>): Promise<void> {
+      if (contentLength !== undefined && Number(contentLength) <= IN_THREAD_MAX_BYTES) return Promise.resolve();
+      return new Promise((admitted, refused) => {
+        receiving
+          .admit({ userId }, 'ingest', () => {
+            admitted();
+            return answered;
+          })
+          .catch(refused);
+      });
     },
 
     parse(userId: string, body: Buffer): Promise<ParsedIngest> {

@@ -56,10 +56,22 @@ describe('large readings bodies on their way in', () => {
       body: await res.json(),
     }));
 
+  /** A large body sent whole on a connection of its own: the server's answer as sent, read until it closes the connection. */
+  async function largeBodyAnswer(user: TestUser): Promise<string> {
+    const socket = await halfSent(user);
+    socket.write(' '.repeat(IN_THREAD_MAX_BYTES - 13));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    await new Promise((resolve) => socket.once('close', resolve));
+    return answer;
+  }
+
   /** Large bodies the server counts on their way in (its gauge). */
   async function largeBodiesCounted(): Promise<number> {
     const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-    return Number(/^ums_ingest_large_bodies (\d+)$/m.exec(metrics.body)?.[1]);
+    return Number(/^ums_ingest_large_bodies\{state="running"\} (\d+)$/m.exec(metrics.body)?.[1]);
   }
 
   /** The owner's large bodies, half sent, once the server has read their headers and counted them. */
@@ -75,6 +87,11 @@ describe('large readings bodies on their way in', () => {
   it('refuses a user’s large body before reading it while two of theirs are on their way in, and takes it once they end', async () => {
     const sockets = await halfSentCounted();
     expect(await largeBody(owner)).toEqual({ status: 429, retryAfter: '1', body: TOO_MANY_OF_YOURS });
+    // Refused unread, after waiting for a slot: the server closes the connection, so that its
+    // client stops sending the body.
+    const answer = await largeBodyAnswer(owner);
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 429 Too Many Requests');
+    expect(answer.toLowerCase()).toContain('\r\nconnection: close\r\n');
     // Another user's large body is read and validated.
     const others = await largeBody(other);
     expect(others.status).toBe(400);
