@@ -185,6 +185,28 @@ describe('ingest', () => {
     expect(rollups.daily).toEqual(rollups.dailyFromRaw);
   });
 
+  it('adds a large batch (prepared off the main thread) to hours that hold readings and to new ones, keeping rollups equal to raw', async () => {
+    const m = await meter({ interval_minutes: 15 });
+    // Every other quarter hour of 1,100 hours, then the quarter hours between them and 300 hours more.
+    const reading = (quarter: number) => ({
+      ts: at(BASE, 15 * quarter),
+      import_kwh: 0.1234567891 * ((quarter % 97) + 1),
+      kvarh: (quarter % 5) / 2,
+    });
+    const first = Array.from({ length: 2200 }, (_, i) => reading(2 * i));
+    const second = Array.from({ length: 2200 + 1200 }, (_, i) => reading(i < 2200 ? 2 * i + 1 : 4400 + i - 2200));
+    expect(await ingest(org.owner.client, org.accountId, m.meter_sn, first)).toEqual({ inserted: 2200, updated: 0 });
+    expect(await ingest(org.owner.client, org.accountId, m.meter_sn, second)).toEqual({ inserted: 3400, updated: 0 });
+    const rollups = await rollupsAndRaw(t.db, m.id);
+    expect(rollups.hourly).toHaveLength(1400);
+    expect(rollups.hourly).toEqual(rollups.hourlyFromRaw);
+    expect(rollups.daily).toEqual(rollups.dailyFromRaw);
+    // The same readings again replace them all.
+    expect(await ingest(org.owner.client, org.accountId, m.meter_sn, second)).toEqual({ inserted: 0, updated: 3400 });
+    const again = await rollupsAndRaw(t.db, m.id);
+    expect(again.hourly).toEqual(again.hourlyFromRaw);
+  });
+
   it('removes the rollups with their meter', async () => {
     const m = await meter();
     await ingest(org.owner.client, org.accountId, m.meter_sn, [{ ts: BASE, import_kwh: 1 }]);

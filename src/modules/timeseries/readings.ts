@@ -56,6 +56,12 @@ export class ReadingColumns {
   }
 }
 
+/** A ReadingBatch's data without its class. */
+export type BatchColumns = Pick<
+  ReadingBatch,
+  'length' | 'meterId' | 'ts' | 'importKwh' | 'exportKwh' | 'kvarh' | 'powerKw' | 'kva'
+>;
+
 /** Readings to store, every value present, with their meter. */
 export class ReadingBatch extends ReadingColumns {
   meterId: Int32Array;
@@ -63,6 +69,19 @@ export class ReadingBatch extends ReadingColumns {
   constructor(capacity = 1024) {
     super(capacity);
     this.meterId = new Int32Array(capacity);
+  }
+
+  /** The batch of these columns, as another thread sent them (without the class). */
+  static of(columns: BatchColumns): ReadingBatch {
+    const batch = new ReadingBatch(0);
+    Object.assign(batch, columns);
+    return batch;
+  }
+
+  /** Its columns as plain data, for another thread. */
+  columns(): BatchColumns {
+    const { length, meterId, ts, importKwh, exportKwh, kvarh, powerKw, kva } = this;
+    return { length, meterId, ts, importKwh, exportKwh, kvarh, powerKw, kva };
   }
 
   /** Appends a reading as stored: every value given. */

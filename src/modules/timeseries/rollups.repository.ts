@@ -131,9 +131,12 @@ async function addToExisting(tx: Executor, table: string, rows: readonly RollupR
   );
 }
 
-/** Rollup rows to add: the hours with their COPY data (binaryRollups). */
+/**
+ * Rollup rows to add: the hours as their COPY data (binaryRollups), and as rows when asked for (only
+ * when some of the hours already have a row).
+ */
 export interface RollupDeltas {
-  hourly: { rows: readonly RollupRow[]; copy: Buffer<ArrayBuffer> };
+  hourly: { rows: () => readonly RollupRow[]; copy: Buffer<ArrayBuffer> };
   daily: { rows: readonly RollupRow[] };
 }
 
@@ -145,7 +148,7 @@ export interface RollupDeltas {
  */
 export async function addToRollups(tx: Transaction, deltas: RollupDeltas) {
   if (!(await unlessDuplicate(tx, () => tx.copyBinary('readings_hourly', COLUMNS, deltas.hourly.copy)))) {
-    await addToExisting(tx, 'readings_hourly', deltas.hourly.rows);
+    await addToExisting(tx, 'readings_hourly', deltas.hourly.rows());
   }
   await addToExisting(tx, 'readings_daily', deltas.daily.rows);
 }

@@ -1,8 +1,8 @@
 import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
 import type { Transaction } from '../../db/types.ts';
 import { binaryReadings, readingsRepository, type WriteCounts } from './readings.repository.ts';
-import type { ReadingBatch } from './readings.ts';
-import { rollupDeltas } from './rollup-deltas.ts';
+import { type BatchColumns, ReadingBatch } from './readings.ts';
+import { type RollupRow, rollupDeltas } from './rollup-deltas.ts';
 import { addToRollups, binaryRollups, type RollupDeltas, refreshRollups } from './rollups.repository.ts';
 
 /**
@@ -21,7 +21,33 @@ export function prepareReadings(readings: ReadingBatch): PreparedReadings {
   return {
     readings,
     copy: binaryReadings(readings),
-    deltas: { hourly: { rows: hourly, copy: binaryRollups(hourly) }, daily: { rows: daily } },
+    deltas: { hourly: { rows: () => hourly, copy: binaryRollups(hourly) }, daily: { rows: daily } },
+  };
+}
+
+/** PreparedReadings as data that crosses threads; the hours' rows are made again where asked for. */
+export interface PreparedData {
+  readings: BatchColumns;
+  copy: Uint8Array;
+  hourlyCopy: Uint8Array;
+  daily: readonly RollupRow[];
+}
+
+export function dataOf({ readings, copy, deltas }: PreparedReadings): PreparedData {
+  return { readings: readings.columns(), copy, hourlyCopy: deltas.hourly.copy, daily: deltas.daily.rows };
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+
+export function preparedFrom(data: PreparedData): PreparedReadings {
+  const readings = ReadingBatch.of(data.readings);
+  return {
+    readings,
+    copy: asBuffer(data.copy),
+    deltas: {
+      hourly: { rows: () => rollupDeltas(readings).hourly, copy: asBuffer(data.hourlyCopy) },
+      daily: { rows: data.daily },
+    },
   };
 }
 

@@ -8,10 +8,14 @@ import { createTimeseriesService, type TimeseriesDeps } from './timeseries.servi
 /** Electricity readings: ingest, profiles, latest power and energy sums. */
 export function registerTimeseriesModule(
   app: App,
-  { ingestBodies, ...deps }: TimeseriesDeps & { ingestBodies: { receiving: Admission; parsing: Admission } },
+  {
+    ingestBodies,
+    ...deps
+  }: Omit<TimeseriesDeps, 'prepareIngest'> & { ingestBodies: { receiving: Admission; parsing: Admission } },
   keptAnswers: KeptAnswers,
 ): void {
   const ingestParser = createIngestParser(ingestBodies);
   app.addHook('onClose', () => ingestParser.close());
-  registerTimeseriesRoutes(app, createTimeseriesService(deps), keptAnswers, ingestParser);
+  const service = createTimeseriesService({ ...deps, prepareIngest: ingestParser.prepare });
+  registerTimeseriesRoutes(app, service, keptAnswers, ingestParser);
 }

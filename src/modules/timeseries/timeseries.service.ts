@@ -10,6 +10,7 @@ import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
 import { energyPointsJson, energyValuesJson } from './energy-points.ts';
+import type { IngestParser } from './ingest-body/ingest-parser.ts';
 import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
@@ -23,8 +24,8 @@ import {
   profileBuckets,
 } from './profile-buckets.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
-import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
-import { prepareReadings, storeReadings } from './store-readings.ts';
+import { isAlignedOnInterval } from './readings.ts';
+import { storeReadings } from './store-readings.ts';
 import type { BuildingProfileQuery, EnergySumsBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
@@ -52,6 +53,8 @@ export interface TimeseriesDeps {
   turns: CpuTurns;
   /** The stores of ingests of more than CHEAP_INGEST_READINGS: one at a time in the process, users in turn. */
   ingestStores: Admission;
+  /** An ingest's readings as they are stored for their meter (ingest-parser.ts: a large batch off the main thread). */
+  prepareIngest: IngestParser['prepare'];
 }
 
 function energySum(meterSn: string, range: { start: string; end: string }, totals: EnergyTotals | undefined) {
@@ -85,6 +88,7 @@ export function createTimeseriesService({
   months,
   turns,
   ingestStores,
+  prepareIngest,
 }: TimeseriesDeps) {
   const meterMonths = createMeterMonths({ db, cache, months });
 
@@ -218,17 +222,9 @@ export function createTimeseriesService({
         }
       }
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
-      const store = () => {
-        const batch = new ReadingBatch(readings.length);
-        for (let i = 0; i < readings.length; i++) {
-          const { ts, importKwh, exportKwh, kvarh, powerKw, kva } = readings;
-          batch.append(meter!, ts[i]!, importKwh[i]!, exportKwh[i], kvarh[i], powerKw[i], kva[i]);
-        }
-        const prepared = prepareReadings(batch);
-        return guard.transaction(auth, body.account_id, 'write', (tx) =>
-          storeReadings(tx, body.account_id, prepared, cache),
-        );
-      };
+      const prepared = await prepareIngest(auth.userId, readings, meter!);
+      const store = () =>
+        guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
       // A large batch keeps the database busy for a while: one at a time in the process, users in turn.
       return readings.length > CHEAP_INGEST_READINGS ? ingestStores.admit(auth, body.account_id, store) : store();
     },

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Admission, createAdmission } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
-import { createIngestParser, IN_THREAD_MAX_BYTES, type IngestParser } from './ingest-parser.ts';
-import { parseIngest } from './parse-ingest.ts';
+import { dataOf } from '../store-readings.ts';
+import { createIngestParser, IN_THREAD_MAX_BYTES, IN_THREAD_MAX_READINGS, type IngestParser } from './ingest-parser.ts';
+import { parseIngest, prepareIngest } from './parse-ingest.ts';
 
 const ACCOUNT = '2b1d9f0e-8a8b-4c1e-9a51-3f2b8e7d6c5a';
 const FROM = Date.parse('2025-01-01T00:00:00Z');
@@ -72,6 +73,23 @@ describe('the ingest parser', () => {
     });
     expect([...parsed.readings.ts.subarray(4998)]).toEqual([FROM + 4998 * 1_800_000, FROM + 4999 * 1_800_000]);
     expect([...parsed.readings.exportKwh.subarray(0, 2)]).toEqual([0.5, Number.NaN]);
+  });
+
+  it('prepares a large batch in the worker as the main thread would, and a small one on the main thread', async () => {
+    const parsing = recordingAdmission();
+    const parser = parserWith(parsing);
+    const meter = { id: 7, interval_minutes: 30 };
+    const { readings } = parseIngest(readingsBody(IN_THREAD_MAX_READINGS + 1));
+    const inThread = prepareIngest(readings, meter);
+    const inWorker = await parser.prepare('u', readings, meter);
+    expect(parsing.admitted).toEqual(['u']);
+    expect(dataOf(inWorker)).toEqual(dataOf(inThread));
+    expect(inWorker.deltas.hourly.rows()).toEqual(inThread.deltas.hourly.rows());
+    expect(inWorker.readings.powerKw[1]).toBe(0.25);
+
+    const small = parseIngest(readingsBody(IN_THREAD_MAX_READINGS)).readings;
+    expect(dataOf(await parser.prepare('u', small, meter))).toEqual(dataOf(prepareIngest(small, meter)));
+    expect(parsing.admitted).toEqual(['u']);
   });
 
   it('refuses a large body in the worker as the main thread refuses it, with the same error', async () => {

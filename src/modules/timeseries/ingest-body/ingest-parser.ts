@@ -2,7 +2,14 @@ import { Worker } from 'node:worker_threads';
 import { errorCodes } from 'fastify';
 import type { Admission } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
-import { type ParsedIngest, parseIngest } from './parse-ingest.ts';
+import { type PreparedData, type PreparedReadings, preparedFrom } from '../store-readings.ts';
+import {
+  type IngestMeter,
+  type IngestReadings,
+  type ParsedIngest,
+  parseIngest,
+  prepareIngest,
+} from './parse-ingest.ts';
 
 /**
  * Bodies up to this size are parsed on the main thread (a day of a meter's readings is a few kB):
@@ -18,22 +25,26 @@ export const IN_THREAD_MAX_BYTES = 64 * 1024;
 export const LARGE_BODIES_PER_USER = 2;
 export const LARGE_BODIES_TOTAL = 8;
 
-export interface ParseRequest {
-  id: number;
-  bytes: Uint8Array;
-}
+/** Above this many readings a batch is prepared for storing (prepareIngest) in the worker. */
+export const IN_THREAD_MAX_READINGS = 2000;
 
-/** The worker's answer to one ParseRequest: the parsed body, or the refusal it threw. */
-export interface ParseReply {
+/** A body to parse, or parsed readings to prepare for their meter. */
+export type WorkerRequest =
+  | { id: number; bytes: Uint8Array }
+  | { id: number; readings: IngestReadings; meter: IngestMeter };
+
+/** The worker's answer to one request: the parsed body or the prepared batch, or the refusal it threw. */
+export interface WorkerReply {
   id: number;
   parsed?: ParsedIngest;
+  prepared?: PreparedData;
   failure?:
     | { app: Pick<AppError, 'statusCode' | 'envelopeMessage' | 'detail' | 'headers'> }
     | { fastify: string }
     | { unexpected: string };
 }
 
-function thrownAgain(failure: NonNullable<ParseReply['failure']>): Error {
+function thrownAgain(failure: NonNullable<WorkerReply['failure']>): Error {
   if ('app' in failure) {
     const { statusCode, envelopeMessage, detail, headers } = failure.app;
     return new AppError(statusCode, envelopeMessage, detail, headers);
@@ -67,7 +78,7 @@ function startWorker(): Worker {
 export function createIngestParser({ receiving, parsing }: { receiving: Admission; parsing: Admission }) {
   let worker: Worker | undefined;
   let nextId = 0;
-  const replies = new Map<number, { resolve: (parsed: ParsedIngest) => void; reject: (error: Error) => void }>();
+  const replies = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
 
   /** The worker stopped: what it was parsing fails, and the next body starts another. */
   function stopped(which: Worker, error: Error): void {
@@ -80,11 +91,11 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
     if (worker) return worker;
     const started = startWorker();
     started.unref();
-    started.on('message', ({ id, parsed, failure }: ParseReply) => {
-      const reply = replies.get(id);
-      replies.delete(id);
-      if (parsed) reply?.resolve(parsed);
-      else reply?.reject(thrownAgain(failure!));
+    started.on('message', (reply: WorkerReply) => {
+      const waiting = replies.get(reply.id);
+      replies.delete(reply.id);
+      if (reply.failure) waiting?.reject(thrownAgain(reply.failure));
+      else waiting?.resolve(reply);
     });
     started.on('error', (error) => stopped(started, error));
     started.on('exit', (code) => stopped(started, new Error(`The ingest worker stopped (exit code ${code})`)));
@@ -92,13 +103,10 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
     return started;
   }
 
-  function inWorker(body: Buffer): Promise<ParsedIngest> {
-    const id = nextId++;
-    // A copy of its own, handed over to the worker: the body's bytes may share a pooled buffer.
-    const bytes = new Uint8Array(body);
+  function inWorker(request: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
     return new Promise((resolve, reject) => {
-      replies.set(id, { resolve, reject });
-      running().postMessage({ id, bytes } satisfies ParseRequest, [bytes.buffer]);
+      replies.set(request.id, { resolve, reject });
+      running().postMessage(request, transfer);
     });
   }
 
@@ -121,7 +129,22 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
 
     parse(userId: string, body: Buffer): Promise<ParsedIngest> {
       if (body.length <= IN_THREAD_MAX_BYTES) return Promise.resolve().then(() => parseIngest(body.toString('utf8')));
-      return parsing.admit({ userId }, 'ingest', () => inWorker(body));
+      // A copy of its own, handed over to the worker: the body's bytes may share a pooled buffer.
+      const bytes = new Uint8Array(body);
+      return parsing.admit({ userId }, 'ingest', async () => {
+        const reply = await inWorker({ id: nextId++, bytes }, [bytes.buffer]);
+        return reply.parsed!;
+      });
+    },
+
+    /** The readings as they are stored for the meter (prepareIngest): a large batch in the worker, in turn with the bodies parsed. */
+    async prepare(userId: string, readings: IngestReadings, meter: IngestMeter): Promise<PreparedReadings> {
+      if (readings.length <= IN_THREAD_MAX_READINGS) return prepareIngest(readings, meter);
+      const { id, interval_minutes } = meter;
+      return parsing.admit({ userId }, 'ingest', async () => {
+        const reply = await inWorker({ id: nextId++, readings, meter: { id, interval_minutes } });
+        return preparedFrom(reply.prepared!);
+      });
     },
     async close(): Promise<void> {
       const stopping = worker;

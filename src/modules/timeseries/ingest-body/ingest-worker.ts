@@ -1,10 +1,11 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../../http/errors.ts';
-import type { ParseReply, ParseRequest } from './ingest-parser.ts';
-import { parseIngest } from './parse-ingest.ts';
+import { dataOf } from '../store-readings.ts';
+import type { WorkerReply, WorkerRequest } from './ingest-parser.ts';
+import { parseIngest, prepareIngest } from './parse-ingest.ts';
 
 /** A refusal as data that crosses threads: the parser's side throws it again (ingest-parser.ts). */
-function failureOf(error: unknown): ParseReply['failure'] {
+function failureOf(error: unknown): WorkerReply['failure'] {
   if (error instanceof AppError) {
     const { statusCode, envelopeMessage, detail, headers } = error;
     return { app: { statusCode, envelopeMessage, detail, headers } };
@@ -14,15 +15,22 @@ function failureOf(error: unknown): ParseReply['failure'] {
   return { unexpected: String((error as Error).stack ?? error) };
 }
 
-// The ingest worker: parses and validates large ingest bodies off the main thread, and hands back
-// their readings' columns without copying them.
-parentPort!.on('message', ({ id, bytes }: ParseRequest) => {
+// The ingest worker: parses and validates large ingest bodies off the main thread, handing back
+// their readings' columns without copying them, and prepares large batches to store.
+parentPort!.on('message', (request: WorkerRequest) => {
+  const { id } = request;
   try {
+    if ('meter' in request) {
+      const prepared = dataOf(prepareIngest(request.readings, request.meter));
+      parentPort!.postMessage({ id, prepared } satisfies WorkerReply);
+      return;
+    }
+    const { bytes } = request;
     const parsed = parseIngest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
     const { ts, importKwh, exportKwh, kvarh, powerKw, kva } = parsed.readings;
     const columns = [ts, importKwh, exportKwh, kvarh, powerKw, kva].map((column) => column.buffer as ArrayBuffer);
-    parentPort!.postMessage({ id, parsed } satisfies ParseReply, columns);
+    parentPort!.postMessage({ id, parsed } satisfies WorkerReply, columns);
   } catch (error) {
-    parentPort!.postMessage({ id, failure: failureOf(error) } satisfies ParseReply);
+    parentPort!.postMessage({ id, failure: failureOf(error) } satisfies WorkerReply);
   }
 });

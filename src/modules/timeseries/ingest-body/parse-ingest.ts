@@ -1,6 +1,7 @@
 import { parseJsonBody } from '../../../http/json-body.ts';
 import { zodValidatorCompiler } from '../../../http/validation.ts';
-import type { ReadingColumns } from '../readings.ts';
+import { ReadingBatch, type ReadingColumns } from '../readings.ts';
+import { type PreparedReadings, prepareReadings } from '../store-readings.ts';
 import { type IngestBody, ingestBody } from '../timeseries.schemas.ts';
 
 /** The readings of an ingest as columns, NaN where a reading left a value out. */
@@ -56,4 +57,20 @@ export function parseIngest(text: string): ParsedIngest {
   if (result.error) throw result.error;
   const { account_id, meter_sn, readings } = result.value!;
   return { account_id, meter_sn, readings: columnsOf(readings) };
+}
+
+/** The meter an ingest's readings are stored for. */
+export interface IngestMeter {
+  id: number;
+  interval_minutes: number;
+}
+
+/** The readings of an ingest as they are stored for their meter, values left out derived (ReadingBatch.append), ready to store. */
+export function prepareIngest(readings: IngestReadings, meter: IngestMeter): PreparedReadings {
+  const batch = new ReadingBatch(readings.length);
+  const { ts, importKwh, exportKwh, kvarh, powerKw, kva } = readings;
+  for (let i = 0; i < readings.length; i++) {
+    batch.append(meter, ts[i]!, importKwh[i]!, exportKwh[i], kvarh[i], powerKw[i], kva[i]);
+  }
+  return prepareReadings(batch);
 }
