@@ -38,7 +38,11 @@ import { createTariffAccess } from './modules/tariffs/tariff-access.ts';
 import { createTariffDetails } from './modules/tariffs/tariff-details.ts';
 import { registerTariffsModule } from './modules/tariffs/tariffs.module.ts';
 import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-recovery.module.ts';
-import { LARGE_BODIES_PER_USER, LARGE_BODIES_TOTAL } from './modules/timeseries/ingest-body/ingest-parser.ts';
+import {
+  LARGE_BODIES_PER_USER,
+  LARGE_BODIES_TOTAL,
+  LARGE_BODY_WAIT_MS,
+} from './modules/timeseries/ingest-body/ingest-parser.ts';
 import type { MonthOfReadings } from './modules/timeseries/meter-months.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
 import type { EnergyTotals } from './modules/timeseries/totals.ts';
@@ -126,7 +130,7 @@ export async function buildApp({
       perUser: LARGE_BODIES_PER_USER,
       total: LARGE_BODIES_TOTAL,
       now: () => now().getTime(),
-      waitMs: config.expensiveWaitMs,
+      waitMs: LARGE_BODY_WAIT_MS,
     }),
     parsing: createAdmission({
       perOrganization: 1,
@@ -142,6 +146,7 @@ export async function buildApp({
     total: 1,
     now: () => now().getTime(),
     waitMs: config.requestTimeoutS * 1000,
+    maxRestMs: Number.POSITIVE_INFINITY,
   });
   registerAdmissionGauge(ingestBodies.receiving, metrics.registry, 'ingestBodies');
   registerAdmissionGauge(ingestBodies.parsing, metrics.registry, 'ingestParsing');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAdmission, RESERVE_IDLE_MS } from './admission.ts';
+import { createAdmission, RESERVE_IDLE_MS, REST_AT_TOTAL_MAX_MS } from './admission.ts';
 import { AppError } from './errors.ts';
 
 function deferred<T = string>() {
@@ -26,7 +26,7 @@ const otherCaller = { userId: 'user-b' };
 
 /** One slot (and idleUserReserve more) on a clock the test moves, with users it has seen finish a request, idle since. */
 async function oneSlotWithUsersSeen(
-  { waitMs, idleUserReserve = 0 }: { waitMs: number; idleUserReserve?: number },
+  { waitMs, idleUserReserve = 0, maxRestMs }: { waitMs: number; idleUserReserve?: number; maxRestMs?: number },
   ...seenUsers: { userId: string }[]
 ) {
   const clock = { time: 1_000 };
@@ -36,6 +36,7 @@ async function oneSlotWithUsersSeen(
     total: 1,
     idleUserReserve,
     waitMs,
+    maxRestMs,
     now: () => clock.time,
   });
   for (const user of seenUsers) await admission.admit(user, 'org-z', async () => 'seen');
@@ -421,6 +422,30 @@ describe('admission of expensive work over the process', () => {
     expect([secondStarted, thirdStarted]).toEqual([false, false]);
     clock.time += 4;
     expect(await Promise.all([second, third])).toEqual(['second', 'third']);
+  });
+
+  it('rests at most REST_AT_TOTAL_MAX_MS, or as long as the request ran with maxRestMs Infinity', async () => {
+    for (const [maxRestMs, rest] of [
+      [undefined, REST_AT_TOTAL_MAX_MS],
+      [Number.POSITIVE_INFINITY, 40],
+    ] as const) {
+      const { clock, admission } = await oneSlotWithUsersSeen({ waitMs: 5_000, maxRestMs });
+      const held = deferred();
+      const running = admission.admit(caller, 'org-a', () => held.promise);
+      let started = false;
+      const waiting = admission.admit(caller, 'org-b', async () => {
+        started = true;
+        return 'waited';
+      });
+      clock.time += 40;
+      held.resolve('held');
+      await running;
+      clock.time += rest - 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect({ maxRestMs, started }).toEqual({ maxRestMs, started: false });
+      clock.time += 1;
+      expect(await waiting).toBe('waited');
+    }
   });
 
   it('rests nothing after a request that nobody waited for', async () => {

@@ -46,6 +46,12 @@ interface AdmissionLimits {
   now?: () => number;
   /** How long a request past a limit waits for a slot before its 429 (0: no wait). */
   waitMs: number;
+  /**
+   * The most a freed slot rests while the process runs its total and requests wait (default
+   * REST_AT_TOTAL_MAX_MS): work whose cost falls on another process (the database) may rest as
+   * long as it ran (Infinity), so that it takes half of that process at most.
+   */
+  maxRestMs?: number;
 }
 
 /**
@@ -101,6 +107,7 @@ export function createAdmission({
   idleUserReserve = 0,
   now = () => performance.now(),
   waitMs,
+  maxRestMs = REST_AT_TOTAL_MAX_MS,
 }: AdmissionLimits): Admission {
   const users = counter();
   const usersWaiting = counter();
@@ -226,7 +233,7 @@ export function createAdmission({
     markActive(userId);
     seen.set(userId, true);
     if (running >= total && waiting.length > 0) {
-      restingUntil = Math.max(restingUntil, now() + Math.min(ranMs, REST_AT_TOTAL_MAX_MS));
+      restingUntil = Math.max(restingUntil, now() + Math.min(ranMs, maxRestMs));
     }
     users.add(userId, -1);
     organizations.add(organizationId, -1);

@@ -24,6 +24,13 @@ export const IN_THREAD_MAX_BYTES = 64 * 1024;
  */
 export const LARGE_BODIES_PER_USER = 2;
 export const LARGE_BODIES_TOTAL = 8;
+/**
+ * How long a large body waits unread for one of those slots before its 429. Waiting costs nothing
+ * but an idle connection, and a client that sends again at once whatever Retry-After says is paced
+ * by it: each refusal (a connection opened, answered and closed) costs the main thread more than
+ * the wait.
+ */
+export const LARGE_BODY_WAIT_MS = 2000;
 
 /** Above this many readings a batch is prepared for storing (prepareIngest) in the worker. */
 export const IN_THREAD_MAX_READINGS = 2000;

@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../../http/errors.ts';
 import { dataOf } from '../store-readings.ts';
@@ -13,6 +14,18 @@ function failureOf(error: unknown): WorkerReply['failure'] {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return { fastify: code };
   return { unexpected: String((error as Error).stack ?? error) };
+}
+
+/**
+ * The worker's nice value: on Linux a thread's own (setpriority of the calling thread), so the main
+ * thread, which answers everyone, goes first when both want a core. Elsewhere it may be the
+ * process's, or refused; either way the worker works as before.
+ */
+const NICENESS = 10;
+try {
+  setPriority(NICENESS);
+} catch {
+  // Not allowed here: the worker runs at the process's priority.
 }
 
 // The ingest worker: parses and validates large ingest bodies off the main thread, handing back
