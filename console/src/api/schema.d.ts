@@ -995,7 +995,7 @@ export interface paths {
         put?: never;
         /**
          * Store readings
-         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Bodies over 64 KiB are parsed one at a time, users in turn: a user's second waits for their first, and one that waits too long answers 429. More than 2,000 readings is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         post: operations["storeReadings"];
         delete?: never;
@@ -16160,6 +16160,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Meter DEMO-GRID-999 not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
                      *     }
                      */
                     "application/json": {

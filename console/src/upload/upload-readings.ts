@@ -1,4 +1,5 @@
 import { type CsvLines, MissingOffsetError } from '../../../src/modules/timeseries/import/readings-csv.ts';
+import { untilNotBusy } from '../../../src/modules/timeseries/import/until-not-busy.ts';
 import { csvTextBatches } from './csv-text-batches.ts';
 
 /**
@@ -110,7 +111,7 @@ async function refusal(response: Response, batch: CsvLines, meter: MeterRows): P
 
 async function send(options: UploadOptions, body: string, meter: MeterRows): Promise<Response> {
   try {
-    return await options.post(body);
+    return await untilNotBusy(() => options.post(body));
   } catch (error) {
     const why = `no answer from the server: ${(error as Error).message}`;
     throw Object.assign(new Error(`line ${meter.firstLine} (meter ${meter.meterSn}): ${why}`), {

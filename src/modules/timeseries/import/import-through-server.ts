@@ -8,6 +8,7 @@ import {
   PartialImportError,
 } from './csv-import.ts';
 import type { CsvLines } from './readings-csv.ts';
+import { untilNotBusy } from './until-not-busy.ts';
 
 export const READINGS_PATH = '/api/v1/timeseries/electricity/readings';
 
@@ -116,11 +117,13 @@ async function post(options: SendOptions, body: string, meter: MeterReadings) {
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${options.url.replace(/\/+$/, '')}${READINGS_PATH}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-      body,
-    });
+    response = await untilNotBusy(() =>
+      fetch(`${options.url.replace(/\/+$/, '')}${READINGS_PATH}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+        body,
+      }),
+    );
     text = await response.text();
   } catch (error) {
     const cause = (error as Error).cause as Error | undefined;
