@@ -92,6 +92,18 @@ describe('the ingest parser', () => {
     expect(parsing.admitted).toEqual(['u']);
   });
 
+  it('hands a large body that owns its memory to the worker without a copy, and copies one that shares it', async () => {
+    const parser = parserWith(recordingAdmission());
+    const text = readingsBody(3000);
+    const owned = Buffer.from(text);
+    expect((await parser.parse('u', owned)).readings.length).toBe(3000);
+    expect(owned.buffer.byteLength).toBe(0);
+
+    const shared = Buffer.from(`${text}<more of a larger buffer>`).subarray(0, Buffer.byteLength(text));
+    expect((await parser.parse('u', shared)).readings.length).toBe(3000);
+    expect(shared.toString()).toBe(text);
+  });
+
   it('refuses a large body in the worker as the main thread refuses it, with the same error', async () => {
     const parser = parserWith(recordingAdmission());
     const invalid = readingsBody(5000, (readings) => {
@@ -118,28 +130,34 @@ describe('the ingest parser', () => {
 
   it('parses one large body at a time, users in turn: a newcomer goes before a user’s queued ones', async () => {
     const parser = parserWith(createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 60_000 }));
-    const body = Buffer.from(readingsBody(3000));
+    const text = readingsBody(3000);
+    // A body of its own each time: a large body is handed over to the worker, not usable after.
+    const body = () => Buffer.from(text);
     const finished: string[] = [];
-    const parse = (name: string, user: string) => parser.parse(user, body).then(() => void finished.push(name));
+    const parse = (name: string, user: string) => parser.parse(user, body()).then(() => void finished.push(name));
     await Promise.all([parse('A1', 'a'), parse('A2', 'a'), parse('A3', 'a'), parse('C1', 'c')]);
     expect(finished).toEqual(['A1', 'C1', 'A2', 'A3']);
   });
 
   it('refuses a large body that cannot wait for the worker (429), and takes the next one', async () => {
     const parser = parserWith(createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 0 }));
-    const body = Buffer.from(readingsBody(3000));
-    const [first, second] = await Promise.allSettled([parser.parse('a', body), parser.parse('b', body)]);
+    const text = readingsBody(3000);
+    // A body of its own each time: a large body is handed over to the worker, not usable after.
+    const body = () => Buffer.from(text);
+    const [first, second] = await Promise.allSettled([parser.parse('a', body()), parser.parse('b', body())]);
     expect(first.status).toBe('fulfilled');
     expect(second).toMatchObject({ status: 'rejected', reason: { statusCode: 429 } });
-    expect((await parser.parse('b', body)).readings.length).toBe(3000);
+    expect((await parser.parse('b', body())).readings.length).toBe(3000);
   });
 
   it('fails the body being parsed when the worker stops, and starts another worker for the next', async () => {
     const parser = parserWith(recordingAdmission());
-    const body = Buffer.from(readingsBody(3000));
-    const parsing = parser.parse('u', body);
+    const text = readingsBody(3000);
+    // A body of its own each time: a large body is handed over to the worker, not usable after.
+    const body = () => Buffer.from(text);
+    const parsing = parser.parse('u', body());
     await parser.close();
     await expect(parsing).rejects.toThrow('The ingest worker stopped');
-    expect((await parser.parse('u', body)).readings.length).toBe(3000);
+    expect((await parser.parse('u', body())).readings.length).toBe(3000);
   });
 });

@@ -134,10 +134,13 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
       });
     },
 
+    /** The body parsed; a large one is handed over to the worker, and not usable after. */
     parse(userId: string, body: Buffer): Promise<ParsedIngest> {
       if (body.length <= IN_THREAD_MAX_BYTES) return Promise.resolve().then(() => parseIngest(body.toString('utf8')));
-      // A copy of its own, handed over to the worker: the body's bytes may share a pooled buffer.
-      const bytes = new Uint8Array(body);
+      // Handed over to the worker: as it is when the body owns its memory (a large body read whole
+      // does), else a copy of its own (its bytes may share a pooled buffer).
+      const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
+      const bytes = owned ? new Uint8Array(body.buffer as ArrayBuffer) : new Uint8Array(body);
       return parsing.admit({ userId }, 'ingest', async () => {
         const reply = await inWorker({ id: nextId++, bytes }, [bytes.buffer]);
         return reply.parsed!;
