@@ -11,6 +11,10 @@
  * requests run the same length of time alone first: the run prints their p99 alone and during the
  * flood, and the ratio against the target (within 3x). FLOOD_USERS=n (default 1) spreads the 16
  * organizations over n users of their own (round robin), each flooding with its own token.
+ * FLOOD=comparison floods with the tariff comparison of the year against every comparable tariff,
+ * FLOOD=recovery with the tenant recovery of the year (TENANTS tenant blocks under each building,
+ * 4 by default, each with a grid meter like its own), FLOOD=ingest with readings bodies of
+ * INGEST_READINGS readings (50,000 by default), the same ones again each time.
  * FLOOD=profile floods with the grid meters' 30-minute energy profile over the last 30 days
  * instead of the year's building cost (each request another period, so never kept). The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
@@ -36,12 +40,15 @@ const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
 const FLOOD_ORGANIZATIONS = 16;
 const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
+/** FLOOD=recovery: tenant blocks under each flooded building, each with a grid meter like its own (TENANTS). */
+const TENANTS = Number(process.env.TENANTS ?? 4);
 /** FLOOD=ingest: readings a request posts (INGEST_READINGS, at most the endpoint's 50,000). */
 const INGEST_READINGS = Number(process.env.INGEST_READINGS ?? 50_000);
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
   comparison: 'tariff comparison over 365 days',
+  recovery: `tenant recovery over 365 days (${TENANTS} tenants a building)`,
   ingest: `readings ingest of ${INGEST_READINGS.toLocaleString('en')} readings a request (the same ones again: each replaces them)`,
 } as const;
 type Flood = keyof typeof FLOODS;
@@ -86,10 +93,12 @@ const ingestBody = (accountId: string, meterSn: string) => {
   return JSON.stringify({ account_id: accountId, meter_sn: meterSn, readings });
 };
 
+/** The floods of a building's year, by the path under its block. */
+const BLOCK_PATHS = { cost: 'energy-cost', comparison: 'tariff-comparison', recovery: 'recovery' } as const;
+
 const floodPath = (i: number, blockId: number, accountId: string) => {
   if (FLOOD === 'profile') return profilePath(`FLOOD-${i}`, accountId, 30);
-  const what = FLOOD === 'cost' ? 'energy-cost' : 'tariff-comparison';
-  return blockPath(what, blockId, accountId, 365);
+  return blockPath(BLOCK_PATHS[FLOOD as keyof typeof BLOCK_PATHS], blockId, accountId, 365);
 };
 
 const loadAverage = () =>
@@ -138,32 +147,45 @@ try {
     const tariff = await flooder.call<{ id: number }>('POST', `/api/v1/tariffs/catalogue/${HOMEFLEX_TOU}/clone`, {
       account_id: organization.id,
     });
-    const {
-      rows: [block],
-    } = await sql.query<{ id: number }>(
-      `INSERT INTO building_blocks (account_id, name, building_type, address, city, state, postal_code, country)
-       VALUES ($1, 'Flooded', 'COMMERCIAL', '1 Main Rd', 'Johannesburg', 'Gauteng', 2001, 'ZA') RETURNING id`,
-      [organization.id],
-    );
-    const {
-      rows: [meter],
-    } = await sql.query<{ id: number }>(
-      `INSERT INTO meters (account_id, building_block_id, meter_sn, meter_type, interval_minutes)
-       VALUES ($1, $2, $3, 'ELECTRICITY', 30) RETURNING id`,
-      [organization.id, block!.id, `FLOOD-${i}`],
-    );
-    await sql.query(
-      `INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
-       SELECT $1, ts, import_kwh, export_kwh, kvarh, power_kw, kva FROM readings WHERE meter_id = $2`,
-      [meter!.id, demoSite!.grid_meter_id],
-    );
+    // A block with a grid meter of a year of readings, priced with the clone; for FLOOD=recovery,
+    // TENANTS more as its children, each a tenant of its own.
+    const blockWithMeter = async (meterSn: string, parentId: number | null) => {
+      const {
+        rows: [block],
+      } = await sql.query<{ id: number }>(
+        `INSERT INTO building_blocks (account_id, parent_id, name, building_type, address, city, state, postal_code, country)
+         VALUES ($1, $2, $3, 'COMMERCIAL', '1 Main Rd', 'Johannesburg', 'Gauteng', 2001, 'ZA') RETURNING id`,
+        [organization.id, parentId, meterSn],
+      );
+      const {
+        rows: [meter],
+      } = await sql.query<{ id: number }>(
+        `INSERT INTO meters (account_id, building_block_id, meter_sn, meter_type, interval_minutes)
+         VALUES ($1, $2, $3, 'ELECTRICITY', 30) RETURNING id`,
+        [organization.id, block!.id, meterSn],
+      );
+      await sql.query(
+        `INSERT INTO readings (meter_id, ts, import_kwh, export_kwh, kvarh, power_kw, kva)
+         SELECT $1, ts, import_kwh, export_kwh, kvarh, power_kw, kva FROM readings WHERE meter_id = $2`,
+        [meter!.id, demoSite!.grid_meter_id],
+      );
+      return { blockId: block!.id, meterId: meter!.id };
+    };
+    const supply = await blockWithMeter(`FLOOD-${i}`, null);
+    const tenants = [];
+    for (let n = 0; n < (FLOOD === 'recovery' ? TENANTS : 0); n++) {
+      tenants.push(await blockWithMeter(`FLOOD-${i}-TENANT-${n}`, supply.blockId));
+    }
     await rebuildRollups(sql, organization.id);
     // Through the API, as a user configures it: the source's tariff is recorded in its history.
-    await flooder.call('PUT', `/api/v1/building_blocks/${block!.id}/config`, {
-      account_id: organization.id,
-      grid_meter_id: meter!.id,
-      grid_tariff_id: tariff.id,
-    });
+    for (const { blockId, meterId } of [supply, ...tenants]) {
+      await flooder.call('PUT', `/api/v1/building_blocks/${blockId}/config`, {
+        account_id: organization.id,
+        grid_meter_id: meterId,
+        grid_tariff_id: tariff.id,
+      });
+    }
+    const block = { id: supply.blockId };
     const headers = { authorization: `Bearer ${flooder.token}` };
     floodRequests.push(
       FLOOD === 'ingest'
@@ -173,7 +195,7 @@ try {
             headers: { ...headers, 'content-type': 'application/json' },
             body: ingestBody(organization.id, `FLOOD-${i}`),
           }
-        : { method: 'GET', path: floodPath(i, block!.id, organization.id), headers, setupRequest: VARY_PERIOD },
+        : { method: 'GET', path: floodPath(i, block.id, organization.id), headers, setupRequest: VARY_PERIOD },
     );
   }
   await sql.query('ANALYZE readings, readings_hourly, readings_daily');
