@@ -20,8 +20,7 @@ const USERS_SEEN = 10_000;
  */
 export const REST_AT_TOTAL_MAX_MS = 10;
 
-/** 429 for expensive work past a limit: whose limit it is (`of yours`, `of this organization`, `on this server`). */
-export const tooMany = (whose: string) =>
+const tooMany = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
     'retry-after': String(RETRY_AFTER_S),
   });
