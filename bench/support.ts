@@ -48,10 +48,11 @@ export async function startProcess(
   readyUrl: string,
 ): Promise<ChildProcess> {
   // SERVICE_NODE_OPTIONS: flags for the service's Node.js only, e.g. '--cpu-prof --cpu-prof-dir=prof'.
+  // SERVICE_STDOUT=1: the service's standard output on this one's (e.g. what --trace-gc prints).
   const nodeFlags = process.env.SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], {
     env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'ums-bench-')), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.SERVICE_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode}`);

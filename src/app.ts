@@ -41,7 +41,7 @@ import { registerTenantRecoveryModule } from './modules/tenant-recovery/tenant-r
 import {
   LARGE_BODIES_PER_USER,
   LARGE_BODIES_TOTAL,
-  LARGE_BODY_WAIT_MS,
+  LARGE_BODY_WAIT_SHARE,
 } from './modules/timeseries/ingest-body/ingest-parser.ts';
 import type { MonthOfReadings } from './modules/timeseries/meter-months.ts';
 import { registerTimeseriesModule } from './modules/timeseries/timeseries.module.ts';
@@ -130,7 +130,7 @@ export async function buildApp({
       perUser: LARGE_BODIES_PER_USER,
       total: LARGE_BODIES_TOTAL,
       now: () => now().getTime(),
-      waitMs: LARGE_BODY_WAIT_MS,
+      waitMs: config.requestTimeoutS * 1000 * LARGE_BODY_WAIT_SHARE,
     }),
     parsing: createAdmission({
       perOrganization: 1,

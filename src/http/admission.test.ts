@@ -140,6 +140,50 @@ describe('admission of expensive work per organization', () => {
   });
 });
 
+describe('requests abandoned while they wait', () => {
+  it('leaves the queue when its signal fires, with its reason, and the slot goes to the next', async () => {
+    const admission = createAdmission({ perOrganization: 1, perUser: 100, waitMs: 60_000 });
+    const held = deferred();
+    const running = admission.admit(caller, 'org-a', () => held.promise);
+    const clientGone = new AbortController();
+    let ran = false;
+    const abandoned = admission.admit(
+      caller,
+      'org-a',
+      async () => {
+        ran = true;
+        return 'abandoned';
+      },
+      clientGone.signal,
+    );
+    const next = admission.admit(caller, 'org-a', async () => 'next');
+    expect(admission.load()).toEqual({ running: 1, waiting: 2 });
+    const reason = new Error('the client went away');
+    clientGone.abort(reason);
+    await expect(abandoned).rejects.toBe(reason);
+    expect(admission.load()).toEqual({ running: 1, waiting: 1 });
+    held.resolve('held');
+    expect(await Promise.all([running, next])).toEqual(['held', 'next']);
+    expect(ran).toBe(false);
+    expect(admission.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('does not wait at all for a request abandoned before it asks, and a signal that fires after the start changes nothing', async () => {
+    const admission = createAdmission({ perOrganization: 1, perUser: 100, waitMs: 60_000 });
+    const held = deferred();
+    const started = new AbortController();
+    const running = admission.admit(caller, 'org-a', () => held.promise, started.signal);
+    started.abort(new Error('too late to matter'));
+    const gone = new AbortController();
+    const reason = new Error('gone already');
+    gone.abort(reason);
+    await expect(admission.admit(caller, 'org-a', async () => 'never', gone.signal)).rejects.toBe(reason);
+    expect(admission.load()).toEqual({ running: 1, waiting: 0 });
+    held.resolve('held');
+    expect(await running).toBe('held');
+  });
+});
+
 describe('admission of expensive work per user', () => {
   it('refuses a user past their limit in any organization, and admits another user there', async () => {
     const admission = createAdmission({ perOrganization: 4, perUser: 2, waitMs: 20 });

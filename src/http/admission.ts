@@ -72,8 +72,17 @@ interface AdmissionLimits {
  * The wait paces a client that asks again at once whatever Retry-After says ("Overload").
  */
 export interface Admission {
-  /** Runs fn once the caller, the organization and the process have a free slot, else throws 429. The caller checks access first. */
-  admit<T>(auth: Pick<AuthContext, 'userId'>, organizationId: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn once the caller, the organization and the process have a free slot, else throws 429.
+   * The caller checks access first. A request whose `abandoned` signal fires while it waits (its
+   * client went away) leaves the queue at once and rejects with the signal's reason.
+   */
+  admit<T>(
+    auth: Pick<AuthContext, 'userId'>,
+    organizationId: string,
+    fn: () => Promise<T>,
+    abandoned?: AbortSignal,
+  ): Promise<T>;
   /** Expensive requests running and waiting for a slot now. */
   load(): { running: number; waiting: number };
 }
@@ -241,23 +250,36 @@ export function createAdmission({
     forgetIfIdle(userId);
   }
 
-  function waitForSlot(userId: string, organizationId: string, whose: string, idle: boolean): Promise<void> {
+  function waitForSlot(
+    userId: string,
+    organizationId: string,
+    whose: string,
+    idle: boolean,
+    abandoned?: AbortSignal,
+  ): Promise<void> {
+    if (abandoned?.aborted) return Promise.reject(abandoned.reason);
     if (waitMs <= 0) return Promise.reject(refused(userId, whose));
     return new Promise((resolve, reject) => {
+      const giveUp = (reason: unknown) => {
+        clearTimeout(timer);
+        abandoned?.removeEventListener('abort', onAbandoned);
+        leaveQueue(waiter);
+        forgetIfIdle(userId);
+        reject(reason);
+      };
+      const onAbandoned = () => giveUp(abandoned!.reason);
       const waiter: Waiter = {
         userId,
         organizationId,
         idle,
         admit: () => {
           clearTimeout(timer);
+          abandoned?.removeEventListener('abort', onAbandoned);
           resolve();
         },
       };
-      const timer = setTimeout(() => {
-        leaveQueue(waiter);
-        forgetIfIdle(userId);
-        reject(refused(userId, blocked(userId, organizationId, idle) ?? whose));
-      }, waitMs);
+      const timer = setTimeout(() => giveUp(refused(userId, blocked(userId, organizationId, idle) ?? whose)), waitMs);
+      abandoned?.addEventListener('abort', onAbandoned, { once: true });
       waiting.push(waiter);
       usersWaiting.add(userId, 1);
       if (now() < restingUntil) wakeAfterRest();
@@ -265,12 +287,12 @@ export function createAdmission({
   }
 
   return {
-    async admit({ userId }, organizationId, fn) {
+    async admit({ userId }, organizationId, fn, abandoned) {
       const idle = isIdle(userId);
       const whose = blocked(userId, organizationId, idle);
       const fromReserve = whose === 'on this server' && idle && running < total + idleUserReserve;
       if (!whose || fromReserve) start(userId, organizationId);
-      else await waitForSlot(userId, organizationId, whose, idle);
+      else await waitForSlot(userId, organizationId, whose, idle, abandoned);
       const began = now();
       try {
         return await fn();

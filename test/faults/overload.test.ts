@@ -179,6 +179,12 @@ async function ingestStores(state: 'running' | 'waiting'): Promise<number> {
   return Number(new RegExp(`^ums_ingest_stores\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
 }
 
+/** Connections open to the server. */
+const connections = () =>
+  new Promise<number>((resolve, reject) =>
+    app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+
 /** count 30-minute readings of the organization's third meter, from START plus `after` of them. */
 function ingest(client: typeof r.admin.client, after: number, count: number) {
   return client.post(`${TIMESERIES}/readings`, {
@@ -217,4 +223,45 @@ describe('stores of ingests of more than 2,000 readings', () => {
       });
     },
   );
+
+  it.runIf(onPostgres)('do not store a batch whose client went away while it waited for its turn', async () => {
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const held = hold();
+    const first = ingest(r.admin.client, 10_000, 2001);
+    await held.reached;
+    try {
+      const clientGone = new AbortController();
+      const abandoned = fetch(`${base}${TIMESERIES}/readings`, {
+        method: 'POST',
+        signal: clientGone.signal,
+        headers: { authorization: `Bearer ${r.owner.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          account_id: r.accountId,
+          meter_sn: meterSns[2],
+          readings: Array.from({ length: 2001 }, (_, i) => ({
+            ts: minutesAfterStart((20_000 + i) * 30),
+            import_kwh: 1,
+          })),
+        }),
+      }).catch((error: unknown) => error);
+      while ((await ingestStores('waiting')) !== 1) await new Promise((resolve) => setImmediate(resolve));
+      clientGone.abort();
+      expect(await abandoned).toMatchObject({ name: 'AbortError' });
+      // The server sees the connection close in its own time.
+      while ((await connections()) !== 0) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      held.release();
+    }
+    expect((await first).status).toBe(200);
+    // Had the abandoned batch kept its place, it would be stored now, after the first.
+    while ((await ingestStores('running')) + (await ingestStores('waiting')) !== 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const [stored] = await database.db.query<{ first: number; abandoned: number }>(
+      `SELECT count(*) FILTER (WHERE ts < $2)::int AS first, count(*) FILTER (WHERE ts >= $2)::int AS abandoned
+         FROM readings r JOIN meters m ON m.id = r.meter_id WHERE m.meter_sn = $1 AND ts >= $3`,
+      [meterSns[2], minutesAfterStart(20_000 * 30), minutesAfterStart(10_000 * 30)],
+    );
+    expect(stored).toEqual({ first: 2001, abandoned: 0 });
+  });
 });

@@ -1,6 +1,7 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { ZodType } from 'zod';
 import { ok, okAll } from '../../http/envelope.ts';
+import { AppError, INVALID_REQUEST } from '../../http/errors.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
@@ -42,6 +43,12 @@ const METER_ERRORS = {
 const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>
   route.httpPart === 'body' ? (value) => ({ value }) : zodValidatorCompiler(route);
 
+/** A large body whose client went away while it waited to be read: answered as any body cut short (no one reads it). */
+const BODY_NOT_RECEIVED = new AppError(400, INVALID_REQUEST, 'body: The request body was not received completely');
+
+/** Each ingest request's signal of its end (its answer sent or its connection closed). */
+const requestsAnswered = new WeakMap<FastifyRequest, AbortSignal>();
+
 export function registerTimeseriesRoutes(
   app: App,
   timeseries: TimeseriesService,
@@ -53,16 +60,24 @@ export function registerTimeseriesRoutes(
   app.register(async (scope: App) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: Buffer) =>
-      ingestParser.parse(req.auth.userId, body),
+      ingestParser.parse(req.auth.userId, body, requestsAnswered.get(req)),
     );
     scope.setValidatorCompiler(bodyParsedAlready);
     scope.addHook('preParsing', async (req, reply, payload) => {
-      const answered = new Promise((resolve) => reply.raw.once('close', resolve));
+      // Aborted once the answer is sent or the connection closes: until then the request holds its
+      // slot; when the client goes away first, what it waits for next it no longer waits for.
+      const answered = new AbortController();
+      reply.raw.once('close', () => answered.abort(BODY_NOT_RECEIVED));
+      requestsAnswered.set(req, answered.signal);
       try {
-        await ingestParser.receive(req.auth.userId, req.headers['content-length'], answered);
+        await ingestParser.receive(req.auth.userId, req.headers['content-length'], answered.signal);
       } catch (error) {
-        // Its body is not read: the connection closes after the refusal, and the client stops sending it.
-        reply.header('connection', 'close');
+        // Refused unread. A body of a declared length within the limit is read and dropped after the
+        // answer, and the connection stays open for the client's next request: a client that opens
+        // another connection after each close would open two (one on the close, one on the reset
+        // of the unread bytes). Any other body would be read without a bound: its connection closes.
+        const declared = Number(req.headers['content-length'] ?? Number.NaN);
+        if (!(declared <= INGEST_BODY_LIMIT)) reply.header('connection', 'close');
         throw error;
       }
       return payload;
@@ -75,7 +90,7 @@ export function registerTimeseriesRoutes(
           tags,
           operationId: 'storeReadings',
           summary: 'Store readings',
-          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. A body over 64 KiB is large: at most 2 of a user's and 8 in all are handled at once; another waits unread up to 2 s for one of them, then answers 429 with Retry-After and the connection closed. Large bodies are parsed one at a time, and batches of more than 2,000 readings stored one at a time, users taking turns. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
+          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. A body over 64 KiB is large: at most 2 of a user's and 8 in all are handled at once; another waits unread for one of them up to half the request timeout (15 s by default), then answers 429 with Retry-After; its body is then read and dropped and the connection kept (closed when the body is declared over 16 MiB or without a length). Large bodies are parsed one at a time, and batches of more than 2,000 readings stored one at a time, users taking turns; a request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
           body: withExample(ingestBody, {
             account_id: EXAMPLE.accountId,
             meter_sn: 'DEMO-GRID-001',
@@ -91,7 +106,8 @@ export function registerTimeseriesRoutes(
           },
         },
       },
-      async (req) => ok(await timeseries.ingest(req.auth, req.body as unknown as ParsedIngest)),
+      async (req) =>
+        ok(await timeseries.ingest(req.auth, req.body as unknown as ParsedIngest, requestsAnswered.get(req))),
     );
   });
   app.get(

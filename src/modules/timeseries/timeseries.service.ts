@@ -210,7 +210,8 @@ export function createTimeseriesService({
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
   return {
-    async ingest(auth: AuthContext, body: ParsedIngest) {
+    /** Stores the readings; a large batch whose request is `abandoned` (its client gone) while it waits for its turn is not stored. */
+    async ingest(auth: AuthContext, body: ParsedIngest, abandoned?: AbortSignal) {
       await guard.require(auth, body.account_id, 'write');
       const [meter] = await electricityMeters(body.account_id, [body.meter_sn], () => 'meter_sn');
       const { interval_minutes } = meter!;
@@ -222,11 +223,13 @@ export function createTimeseriesService({
         }
       }
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
-      const prepared = await prepareIngest(auth.userId, readings, meter!);
+      const prepared = await prepareIngest(auth.userId, readings, meter!, abandoned);
       const store = () =>
         guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
       // A large batch keeps the database busy for a while: one at a time in the process, users in turn.
-      return readings.length > CHEAP_INGEST_READINGS ? ingestStores.admit(auth, body.account_id, store) : store();
+      return readings.length > CHEAP_INGEST_READINGS
+        ? ingestStores.admit(auth, body.account_id, store, abandoned)
+        : store();
     },
 
     /**

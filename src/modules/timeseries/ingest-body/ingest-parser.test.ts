@@ -150,6 +150,31 @@ describe('the ingest parser', () => {
     expect((await parser.parse('b', body())).readings.length).toBe(3000);
   });
 
+  it('neither parses nor prepares the body of a request abandoned while it waits for the worker', async () => {
+    const parsing = createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 60_000 });
+    const parser = parserWith(parsing);
+    const text = readingsBody(3000);
+    let release!: () => void;
+    const held = parsing.admit(
+      { userId: 'holder' },
+      'ingest',
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    const clientGone = new AbortController();
+    const parse = parser.parse('a', Buffer.from(text), clientGone.signal);
+    const { readings } = parseIngest(text);
+    const prepare = parser.prepare('a', readings, { id: 1, interval_minutes: 30 }, clientGone.signal);
+    expect(parsing.load()).toEqual({ running: 1, waiting: 2 });
+    const reason = new Error('the client went away');
+    clientGone.abort(reason);
+    await expect(parse).rejects.toBe(reason);
+    await expect(prepare).rejects.toBe(reason);
+    expect(parsing.load()).toEqual({ running: 1, waiting: 0 });
+    release();
+    await held;
+    expect((await parser.parse('a', Buffer.from(text))).readings.length).toBe(3000);
+  });
+
   it('fails the body being parsed when the worker stops, and starts another worker for the next', async () => {
     const parser = parserWith(recordingAdmission());
     const text = readingsBody(3000);

@@ -25,12 +25,13 @@ export const IN_THREAD_MAX_BYTES = 64 * 1024;
 export const LARGE_BODIES_PER_USER = 2;
 export const LARGE_BODIES_TOTAL = 8;
 /**
- * How long a large body waits unread for one of those slots before its 429. Waiting costs nothing
- * but an idle connection, and a client that sends again at once whatever Retry-After says is paced
- * by it: each refusal (a connection opened, answered and closed) costs the main thread more than
- * the wait.
+ * How long a large body waits unread for one of those slots before its 429, as a share of the
+ * request's timeout (the rest is left for reading it). Waiting costs nothing but an idle connection
+ * whose client is held by TCP; each refusal costs a body read and dropped. A client that sends again
+ * at once whatever Retry-After says is paced by it: on 2026-11-26 a wait of 2 s meant 22 refusals a
+ * second from 50 connections, 55 MB/s of bodies read for nothing (docs/PERFORMANCE.md).
  */
-export const LARGE_BODY_WAIT_MS = 2000;
+export const LARGE_BODY_WAIT_SHARE = 0.5;
 
 /** Above this many readings a batch is prepared for storing (prepareIngest) in the worker. */
 export const IN_THREAD_MAX_READINGS = 2000;
@@ -120,41 +121,66 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
   return {
     /**
      * Before a body is read, from its declared length: resolves once it may be read (at once when
-     * small), its slot held until `answered` settles; 429 when it waited too long for one.
+     * small), its slot held until its connection closes or its answer is sent (`answered`); 429 when it
+     * waited too long for one, and the signal's reason when `answered` fires while it waits.
      */
-    receive(userId: string, contentLength: string | undefined, answered: Promise<unknown>): Promise<void> {
+    receive(userId: string, contentLength: string | undefined, answered: AbortSignal): Promise<void> {
       if (contentLength !== undefined && Number(contentLength) <= IN_THREAD_MAX_BYTES) return Promise.resolve();
+      const untilAnswered = new Promise((resolve) => answered.addEventListener('abort', resolve, { once: true }));
       return new Promise((admitted, refused) => {
         receiving
-          .admit({ userId }, 'ingest', () => {
-            admitted();
-            return answered;
-          })
+          .admit(
+            { userId },
+            'ingest',
+            () => {
+              admitted();
+              return untilAnswered;
+            },
+            answered,
+          )
           .catch(refused);
       });
     },
 
-    /** The body parsed; a large one is handed over to the worker, and not usable after. */
-    parse(userId: string, body: Buffer): Promise<ParsedIngest> {
+    /**
+     * The body parsed; a large one is handed over to the worker, and not usable after. A large one
+     * whose request is `abandoned` while it waits for the worker is not parsed (the signal's reason).
+     */
+    parse(userId: string, body: Buffer, abandoned?: AbortSignal): Promise<ParsedIngest> {
       if (body.length <= IN_THREAD_MAX_BYTES) return Promise.resolve().then(() => parseIngest(body.toString('utf8')));
       // Handed over to the worker: as it is when the body owns its memory (a large body read whole
       // does), else a copy of its own (its bytes may share a pooled buffer).
       const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
       const bytes = owned ? new Uint8Array(body.buffer as ArrayBuffer) : new Uint8Array(body);
-      return parsing.admit({ userId }, 'ingest', async () => {
-        const reply = await inWorker({ id: nextId++, bytes }, [bytes.buffer]);
-        return reply.parsed!;
-      });
+      return parsing.admit(
+        { userId },
+        'ingest',
+        async () => {
+          const reply = await inWorker({ id: nextId++, bytes }, [bytes.buffer]);
+          return reply.parsed!;
+        },
+        abandoned,
+      );
     },
 
-    /** The readings as they are stored for the meter (prepareIngest): a large batch in the worker, in turn with the bodies parsed. */
-    async prepare(userId: string, readings: IngestReadings, meter: IngestMeter): Promise<PreparedReadings> {
+    /** The readings as they are stored for the meter (prepareIngest): a large batch in the worker, in turn with the bodies parsed (not when `abandoned` first). */
+    async prepare(
+      userId: string,
+      readings: IngestReadings,
+      meter: IngestMeter,
+      abandoned?: AbortSignal,
+    ): Promise<PreparedReadings> {
       if (readings.length <= IN_THREAD_MAX_READINGS) return prepareIngest(readings, meter);
       const { id, interval_minutes } = meter;
-      return parsing.admit({ userId }, 'ingest', async () => {
-        const reply = await inWorker({ id: nextId++, readings, meter: { id, interval_minutes } });
-        return preparedFrom(reply.prepared!);
-      });
+      return parsing.admit(
+        { userId },
+        'ingest',
+        async () => {
+          const reply = await inWorker({ id: nextId++, readings, meter: { id, interval_minutes } });
+          return preparedFrom(reply.prepared!);
+        },
+        abandoned,
+      );
     },
     async close(): Promise<void> {
       const stopping = worker;
