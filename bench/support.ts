@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,15 +41,22 @@ export async function freshDatabase(serverUrl: string, prefix: string) {
   };
 }
 
+/** The Node.js flags `npm start` runs the service with (package.json), so that a benchmark measures the service as it runs. */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return (scripts.start as string).split(' ').filter((word) => word.startsWith('--'));
+}
+
 /** Starts a Node script as a separate process and waits until readyUrl answers 200. */
 export async function startProcess(
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
 ): Promise<ChildProcess> {
-  // SERVICE_NODE_OPTIONS: flags for the service's Node.js only, e.g. '--cpu-prof --cpu-prof-dir=prof'.
+  // The Node.js flags of `npm start`, then SERVICE_NODE_OPTIONS: flags for the service's Node.js
+  // only, e.g. '--cpu-prof --cpu-prof-dir=prof'.
   // SERVICE_STDOUT=1: the service's standard output on this one's (e.g. what --trace-gc prints).
-  const nodeFlags = process.env.SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const nodeFlags = [...startFlags(), ...(process.env.SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], {
     env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'ums-bench-')), ...env },
     stdio: ['ignore', process.env.SERVICE_STDOUT ? 'inherit' : 'ignore', 'inherit'],
