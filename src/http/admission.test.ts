@@ -99,7 +99,7 @@ describe('admission of expensive work per organization', () => {
   });
 
   it('lets a request past the limit wait for a slot, handed over in order of arrival', async () => {
-    const admission = createAdmission({ perOrganization: 1, perUser: 100, waitMs: 5_000 });
+    const admission = createAdmission({ perOrganization: 1, perUser: 100, waitMs: 60_000 });
     const held = deferred();
     const order: string[] = [];
     const first = admission.admit(caller, 'org-a', async () => {
@@ -216,7 +216,7 @@ describe('admission of expensive work per user', () => {
   });
 
   it('hands a user slot over to the user request waiting for it, in order of arrival', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 1, waitMs: 5_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 1, waitMs: 60_000 });
     const held = deferred();
     const first = admission.admit(caller, 'org-a', () => held.promise);
     const second = admission.admit(caller, 'org-b', async () => 'second');
@@ -267,7 +267,7 @@ describe('admission of expensive work over the process', () => {
   }
 
   it('hands a freed slot to the waiting user who runs the fewest, before earlier requests of a user who runs more', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 5_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 60_000 });
     const [a, b] = [deferred(), deferred()];
     const { started, run, startOf, finishAll } = startRecorder();
     const held = [admission.admit(caller, 'org-a', () => a.promise), admission.admit(caller, 'org-b', () => b.promise)];
@@ -291,7 +291,7 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('with one slot, hands it to users in turn: a user whose request just ended goes after one who waited', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 5_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 60_000 });
     const held = deferred();
     const { started, run, startOf, finishAll } = startRecorder();
     const running = admission.admit(caller, 'org-a', () => held.promise);
@@ -312,7 +312,7 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('among one user’s waiting requests, hands a freed slot to the organization that runs the fewest', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 5_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 60_000 });
     const [a, b] = [deferred(), deferred()];
     const { started, run, startOf, finishAll } = startRecorder();
     const held = [admission.admit(caller, 'org-a', () => a.promise), admission.admit(caller, 'org-a', () => b.promise)];
@@ -426,7 +426,7 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('lets a request that waits for its organization hold no slot of its user', async () => {
-    const admission = createAdmission({ perOrganization: 1, perUser: 2, total: 4, waitMs: 5_000 });
+    const admission = createAdmission({ perOrganization: 1, perUser: 2, total: 4, waitMs: 60_000 });
     const held = deferred();
     const running = admission.admit(caller, 'org-a', () => held.promise);
     const waiting = admission.admit(caller, 'org-a', async () => 'waited');
@@ -438,7 +438,7 @@ describe('admission of expensive work over the process', () => {
 
   /** One slot, a clock the test moves, users seen to finish one (idle since), and the caller's request running until held resolves. */
   async function oneSlotTaken(...seenUsers: { userId: string }[]) {
-    const { clock, admission } = await oneSlotWithUsersSeen({ waitMs: 5_000 }, ...seenUsers);
+    const { clock, admission } = await oneSlotWithUsersSeen({ waitMs: 60_000 }, ...seenUsers);
     const held = deferred();
     return { clock, admission, held, running: admission.admit(caller, 'org-a', () => held.promise) };
   }
@@ -473,7 +473,7 @@ describe('admission of expensive work over the process', () => {
       [undefined, REST_AT_TOTAL_MAX_MS],
       [Number.POSITIVE_INFINITY, 40],
     ] as const) {
-      const { clock, admission } = await oneSlotWithUsersSeen({ waitMs: 5_000, maxRestMs });
+      const { clock, admission } = await oneSlotWithUsersSeen({ waitMs: 60_000, maxRestMs });
       const held = deferred();
       const running = admission.admit(caller, 'org-a', () => held.promise);
       let started = false;

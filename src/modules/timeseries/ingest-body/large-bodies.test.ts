@@ -18,8 +18,9 @@ describe('large readings bodies on their way in', () => {
   let other: TestUser;
   let port: number;
   beforeAll(async () => {
-    // A large body waits for a slot half of the request's timeout: 2 s.
-    t = await startTestApp({ REQUEST_TIMEOUT_S: '4' });
+    // A large body waits for a slot half of the request's timeout: 5 s, and the bodies held half
+    // sent run out of time 5 s after the others are refused, a margin for a loaded machine.
+    t = await startTestApp({ REQUEST_TIMEOUT_S: '10' });
     owner = await registerUser(t.app, 'large-bodies');
     other = await registerUser(t.app, 'large-bodies-other');
     await createOrganization(owner);
