@@ -21,6 +21,12 @@ async function rejection(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError;
 }
 
+/**
+ * A clock that does not move, for tests of the order of turns: a request runs no time, so a freed
+ * slot never rests and is handed over at once, whatever the machine's load.
+ */
+const STILL = () => 0;
+
 const caller = { userId: 'user-a' };
 const otherCaller = { userId: 'user-b' };
 
@@ -267,7 +273,7 @@ describe('admission of expensive work over the process', () => {
   }
 
   it('hands a freed slot to the waiting user who runs the fewest, before earlier requests of a user who runs more', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 60_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 60_000, now: STILL });
     const [a, b] = [deferred(), deferred()];
     const { started, run, startOf, finishAll } = startRecorder();
     const held = [admission.admit(caller, 'org-a', () => a.promise), admission.admit(caller, 'org-b', () => b.promise)];
@@ -291,7 +297,7 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('with one slot, hands it to users in turn: a user whose request just ended goes after one who waited', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 60_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 1, waitMs: 60_000, now: STILL });
     const held = deferred();
     const { started, run, startOf, finishAll } = startRecorder();
     const running = admission.admit(caller, 'org-a', () => held.promise);
@@ -312,7 +318,7 @@ describe('admission of expensive work over the process', () => {
   });
 
   it('among one user’s waiting requests, hands a freed slot to the organization that runs the fewest', async () => {
-    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 60_000 });
+    const admission = createAdmission({ perOrganization: 4, perUser: 8, total: 2, waitMs: 60_000, now: STILL });
     const [a, b] = [deferred(), deferred()];
     const { started, run, startOf, finishAll } = startRecorder();
     const held = [admission.admit(caller, 'org-a', () => a.promise), admission.admit(caller, 'org-a', () => b.promise)];
