@@ -43,8 +43,11 @@ const METER_ERRORS = {
 const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>
   route.httpPart === 'body' ? (value) => ({ value }) : zodValidatorCompiler(route);
 
-/** A large body whose client went away while it waited to be read: answered as any body cut short (no one reads it). */
-const BODY_NOT_RECEIVED = new AppError(400, INVALID_REQUEST, 'body: The request body was not received completely');
+/**
+ * Why an ingest stops waiting (to be read, parsed or stored) when its client goes away: answered
+ * as a body cut short, 400, though no one reads it.
+ */
+const CLIENT_GONE = new AppError(400, INVALID_REQUEST, 'body: The client closed the connection before the answer');
 
 /** Each ingest request's signal of its end (its answer sent or its connection closed). */
 const requestsAnswered = new WeakMap<FastifyRequest, AbortSignal>();
@@ -67,7 +70,7 @@ export function registerTimeseriesRoutes(
       // Aborted once the answer is sent or the connection closes: until then the request holds its
       // slot; when the client goes away first, what it waits for next it no longer waits for.
       const answered = new AbortController();
-      reply.raw.once('close', () => answered.abort(BODY_NOT_RECEIVED));
+      reply.raw.once('close', () => answered.abort(CLIENT_GONE));
       requestsAnswered.set(req, answered.signal);
       try {
         await ingestParser.receive(req.auth.userId, req.headers['content-length'], answered.signal);
