@@ -498,6 +498,27 @@ describe('admission of expensive work over the process', () => {
     }
   });
 
+  it('rests no longer than the request ran when the clock steps back an hour during the rest', async () => {
+    const { clock, admission, held, running } = await oneSlotTaken();
+    const waiting = admission.admit(caller, 'org-b', async () => 'waited');
+    clock.time += 4;
+    held.resolve('held');
+    await running;
+    // The wall clock of a server can be set back (a time sync); the rest still ends after 4 ms of the timer.
+    clock.time -= 3_600_000;
+    expect(await waiting).toBe('waited');
+  });
+
+  it('keeps the reserve for a user idle when the clock steps back an hour', async () => {
+    const { clock, admission } = await reserveWithUsersSeen(20, otherCaller);
+    const flood = deferred();
+    const running = admission.admit(caller, 'org-a', () => flood.promise);
+    clock.time -= 3_600_000;
+    expect(await admission.admit(otherCaller, 'org-b', async () => 'from the reserve')).toBe('from the reserve');
+    flood.resolve('flood');
+    expect(await running).toBe('flood');
+  });
+
   it('rests nothing after a request that nobody waited for', async () => {
     const { clock, admission, held, running } = await oneSlotTaken();
     clock.time += 9;

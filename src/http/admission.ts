@@ -20,6 +20,9 @@ const USERS_SEEN = 10_000;
  */
 export const REST_AT_TOTAL_MAX_MS = 10;
 
+/** Whether RESERVE_IDLE_MS has passed from `since` to `at`; a clock set back before `since` counts as that long. */
+const idleSince = (since: number, at: number) => at - since >= RESERVE_IDLE_MS || at < since;
+
 const tooMany = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
     'retry-after': String(RETRY_AFTER_S),
@@ -41,7 +44,10 @@ interface AdmissionLimits {
    * request of its own, at the flood's start.
    */
   idleUserReserve?: number;
-  /** The clock of RESERVE_IDLE_MS, in ms (default performance.now). */
+  /**
+   * The clock of RESERVE_IDLE_MS and of rests, in ms (default performance.now). It may be a wall
+   * clock: one set back counts as time passed, so no rest lasts longer than the request it follows.
+   */
   now?: () => number;
   /** How long a request past a limit waits for a slot before its 429 (0: no wait). */
   waitMs: number;
@@ -139,7 +145,7 @@ export function createAdmission({
     lastActive.delete(userId);
     lastActive.set(userId, at);
     for (const [user, time] of lastActive) {
-      if (time > at - RESERVE_IDLE_MS) break;
+      if (!idleSince(time, at)) break;
       lastActive.delete(user);
     }
   }
@@ -150,11 +156,17 @@ export function createAdmission({
   }
 
   /**
-   * After a request ended while the process ran its total and others waited: until when the waiting
-   * requests of busy users rest (REST_AT_TOTAL_MAX_MS).
+   * After a request ended while the process ran its total and others waited: from when and how long
+   * the waiting requests of busy users rest (REST_AT_TOTAL_MAX_MS).
    */
-  let restingUntil = Number.NEGATIVE_INFINITY;
+  let rest = { from: Number.NEGATIVE_INFINITY, ms: 0 };
   let restTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The ms left of the rest at `at`: none once it has passed, nor if the clock was set back before its start. */
+  function restLeft(at: number): number {
+    const elapsed = at - rest.from;
+    return elapsed >= 0 && elapsed < rest.ms ? rest.ms - elapsed : 0;
+  }
 
   /**
    * Whose limit keeps a request of this user and organization from running now, or null when it can
@@ -163,18 +175,18 @@ export function createAdmission({
   function blocked(userId: string, organizationId: string, idle: boolean): string | null {
     if (users.of(userId) >= perUser) return 'of yours';
     if (organizations.of(organizationId) >= perOrganization) return 'of this organization';
-    if (running >= total || (!idle && now() < restingUntil)) return 'on this server';
+    if (running >= total || (!idle && restLeft(now()) > 0)) return 'on this server';
     return null;
   }
 
   /** Whether the user, seen before, has had nothing running, waiting or refused for RESERVE_IDLE_MS. */
   function isIdle(userId: string): boolean {
-    const idleSince = lastActive.get(userId);
+    const activeAt = lastActive.get(userId);
     return (
       seen.has(userId) &&
       users.of(userId) === 0 &&
       usersWaiting.of(userId) === 0 &&
-      (idleSince === undefined || now() - idleSince >= RESERVE_IDLE_MS)
+      (activeAt === undefined || idleSince(activeAt, now()))
     );
   }
 
@@ -222,7 +234,7 @@ export function createAdmission({
       start(next.userId, next.organizationId);
       next.admit();
     }
-    if (restingUntil > at) wakeAfterRest();
+    if (restLeft(at) > 0) wakeAfterRest();
   }
 
   /** With a slot free and requests waiting: dispatches again when the rest ends. */
@@ -233,7 +245,7 @@ export function createAdmission({
         restTimer = undefined;
         dispatch();
       },
-      Math.max(1, restingUntil - now()),
+      Math.max(1, restLeft(now())),
     );
   }
 
@@ -241,7 +253,8 @@ export function createAdmission({
     markActive(userId);
     seen.set(userId, true);
     if (running >= total && waiting.length > 0) {
-      restingUntil = Math.max(restingUntil, now() + Math.min(ranMs, maxRestMs));
+      const at = now();
+      rest = { from: at, ms: Math.max(restLeft(at), Math.min(ranMs, maxRestMs)) };
     }
     users.add(userId, -1);
     organizations.add(organizationId, -1);
@@ -282,7 +295,7 @@ export function createAdmission({
       abandoned?.addEventListener('abort', onAbandoned, { once: true });
       waiting.push(waiter);
       usersWaiting.add(userId, 1);
-      if (now() < restingUntil) wakeAfterRest();
+      if (restLeft(now()) > 0) wakeAfterRest();
     });
   }
 
