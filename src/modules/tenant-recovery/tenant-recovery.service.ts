@@ -5,7 +5,6 @@ import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { CostService } from '../cost/cost.service.ts';
-import { mapConcurrently } from '../timeseries/map-concurrently.ts';
 import { tenantRecoveryRepository as repo } from './tenant-recovery.repository.ts';
 import type { RecoveryQuery } from './tenant-recovery.schemas.ts';
 
@@ -15,9 +14,6 @@ export interface TenantRecoveryDeps {
   admission: Admission;
   cost: Pick<CostService, 'sourceOfBlock'>;
 }
-
-/** Tenants priced at once: each is a building cost of its own (a few queries). */
-const TENANTS_IN_FLIGHT = 4;
 
 type GridCost = Awaited<ReturnType<CostService['sourceOfBlock']>>['cost'];
 
@@ -57,9 +53,12 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     const currency = supplyCost.bills[0]!.currency;
     const supply = billed(supplyCost);
     const blocks = await repo.tenantBlocks(db, accountId, blockId);
-    const tenants = await mapConcurrently(blocks, TENANTS_IN_FLIGHT, (block) =>
-      tenantOf(auth, accountId, block, currency, start, end),
-    );
+    // One tenant after the other: a tenant's cold year is 13 months of rollups read from the
+    // database, and four read at once had their rows arrive together, parsed on the event loop in
+    // pieces of 20-80 ms while other organizations' requests waited (docs/PERFORMANCE.md, "Tenant
+    // recoveries one tenant at a time"). Warm, a tenant is one turn of pricing either way.
+    const tenants = [];
+    for (const block of blocks) tenants.push(await tenantOf(auth, accountId, block, currency, start, end));
     const priced = tenants.filter((tenant) => tenant.priced);
     const recovered = {
       import_kwh: sum(priced.map((tenant) => tenant.import_kwh!)),
