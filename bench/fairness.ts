@@ -16,7 +16,10 @@
  * 4 by default, each with a grid meter like its own), FLOOD=ingest with readings bodies of
  * INGEST_READINGS readings (50,000 by default), the same ones again each time.
  * FLOOD=profile floods with the grid meters' 30-minute energy profile over the last 30 days
- * instead of the year's building cost (each request another period, so never kept). The service's settings
+ * instead of the year's building cost (each request another period, so never kept). FLOOD=invoice
+ * floods with the check of an invoice of each building's grid over the last 365 days, with a
+ * tolerance of 0 and of 100 percent in turn: every check's outcome differs from the one kept, and
+ * is written. The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -33,6 +36,7 @@ import {
   startSeededService,
   stretchToAYear,
   VARY_PERIOD,
+  VARY_TOLERANCE,
 } from './flood.ts';
 import { apiClient, machine, percentile } from './support.ts';
 
@@ -49,6 +53,7 @@ const FLOODS = {
   profile: '30-minute energy profile over 30 days',
   comparison: 'tariff comparison over 365 days',
   recovery: `tenant recovery over 365 days (${TENANTS} tenants a building)`,
+  invoice: 'invoice check of a year, its outcome written each time',
   ingest: `readings ingest of ${INGEST_READINGS.toLocaleString('en')} readings a request (the same ones again: each replaces them)`,
 } as const;
 type Flood = keyof typeof FLOODS;
@@ -91,6 +96,28 @@ const ingestBody = (accountId: string, meterSn: string) => {
     import_kwh: 1 + (i % 7) / 4,
   }));
   return JSON.stringify({ account_id: accountId, meter_sn: meterSn, readings });
+};
+
+/** An invoice of the building's grid over the last 365 days (whole minutes), of two lines. */
+const yearInvoice = (accountId: string, blockId: number) => {
+  const end = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+  return {
+    account_id: accountId,
+    building_block_id: blockId,
+    supplier: 'City Power',
+    invoice_number: `FLOOD-${blockId}`,
+    issued_on: end.toISOString().slice(0, 10),
+    start: new Date(end.getTime() - 365 * DAY_MS).toISOString(),
+    end: end.toISOString(),
+    currency: 'ZAR',
+    lines: [
+      { description: 'Energy', item_type_code: 'TOU_PEAK_ENERGY', quantity: 1000, unit: 'kWh', amount: 3000 },
+      { description: 'Service', item_type_code: 'SERVICE', quantity: 365, unit: 'day', amount: 1000 },
+    ],
+    subtotal: 4000,
+    tax: 600,
+    total: 4600,
+  };
 };
 
 /** The floods of a building's year, by the path under its block. */
@@ -187,16 +214,34 @@ try {
     }
     const block = { id: supply.blockId };
     const headers = { authorization: `Bearer ${flooder.token}` };
-    floodRequests.push(
-      FLOOD === 'ingest'
-        ? {
-            method: 'POST',
-            path: '/api/v1/timeseries/electricity/readings',
-            headers: { ...headers, 'content-type': 'application/json' },
-            body: ingestBody(organization.id, `FLOOD-${i}`),
-          }
-        : { method: 'GET', path: floodPath(i, block.id, organization.id), headers, setupRequest: VARY_PERIOD },
-    );
+    if (FLOOD === 'ingest') {
+      floodRequests.push({
+        method: 'POST',
+        path: '/api/v1/timeseries/electricity/readings',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: ingestBody(organization.id, `FLOOD-${i}`),
+      });
+    } else if (FLOOD === 'invoice') {
+      const invoice = await flooder.call<{ id: number }>(
+        'POST',
+        '/api/v1/invoices',
+        yearInvoice(organization.id, block.id),
+      );
+      const query = new URLSearchParams({ account_id: organization.id });
+      floodRequests.push({
+        method: 'GET',
+        path: `/api/v1/invoices/${invoice.id}/check?${query}`,
+        headers,
+        setupRequest: VARY_TOLERANCE,
+      });
+    } else {
+      floodRequests.push({
+        method: 'GET',
+        path: floodPath(i, block.id, organization.id),
+        headers,
+        setupRequest: VARY_PERIOD,
+      });
+    }
   }
   await sql.query('ANALYZE readings, readings_hourly, readings_daily');
 

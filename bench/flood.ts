@@ -85,6 +85,9 @@ function timedGet(url: string, token: string, agent: http.Agent): Promise<{ ms: 
  */
 export const VARY_PERIOD = fileURLToPath(new URL('./vary-period.cjs', import.meta.url));
 
+/** autocannon's setupRequest alternating an invoice check's tolerance, so that every check writes its outcome. */
+export const VARY_TOLERANCE = fileURLToPath(new URL('./vary-tolerance.cjs', import.meta.url));
+
 /**
  * GETs of url (or of url(i) for the i-th request) at a fixed rate whatever the answers' latency
  * (open loop), as one client with its own keep-alive connections; latencies in ms, sorted, and statuses.
