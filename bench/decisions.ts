@@ -16,7 +16,7 @@ import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
 import { seedDemo } from '../src/seed/demo.ts';
 import { serveDemo } from './demo-app.ts';
-import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
+import { freshDatabase, gridInvoice, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const SLOT_MS = 30 * 60_000;
 const CANDIDATES = 20;
@@ -188,23 +188,13 @@ try {
   const invoiceRes = await fetch(`${base}/api/v1/invoices`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      account_id: seed.accountId,
-      building_block_id: landlord.blockId,
-      supplier: 'City Power',
-      invoice_number: 'BENCH-0001',
-      issued_on: '2025-04-05',
-      start: new Date(monthStart).toISOString(),
-      end: new Date(monthEnd).toISOString(),
-      currency: 'ZAR',
-      lines: [
-        { description: 'Energy', item_type_code: 'TOU_PEAK_ENERGY', quantity: 1000, unit: 'kWh', amount: 3000 },
-        { description: 'Service', item_type_code: 'SERVICE', quantity: 31, unit: 'day', amount: 100 },
-      ],
-      subtotal: 3100,
-      tax: 465,
-      total: 3565,
-    }),
+    body: JSON.stringify(
+      gridInvoice(
+        { accountId: seed.accountId, blockId: landlord.blockId, invoiceNumber: 'BENCH-0001' },
+        { issuedOn: '2025-04-05', start: new Date(monthStart), end: new Date(monthEnd) },
+        { days: 31, serviceAmount: 100 },
+      ),
+    ),
   });
   if (invoiceRes.status !== 201) throw new Error(`invoice: ${invoiceRes.status} ${await invoiceRes.text()}`);
   const invoiceId = ((await invoiceRes.json()) as { data: { id: number } }).data.id;

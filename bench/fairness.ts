@@ -38,7 +38,7 @@ import {
   VARY_PERIOD,
   VARY_TOLERANCE,
 } from './flood.ts';
-import { apiClient, machine, percentile } from './support.ts';
+import { apiClient, gridInvoice, machine, percentile } from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
@@ -98,26 +98,14 @@ const ingestBody = (accountId: string, meterSn: string) => {
   return JSON.stringify({ account_id: accountId, meter_sn: meterSn, readings });
 };
 
-/** An invoice of the building's grid over the last 365 days (whole minutes), of two lines. */
+/** An invoice of the building's grid over the last 365 days (whole minutes). */
 const yearInvoice = (accountId: string, blockId: number) => {
   const end = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-  return {
-    account_id: accountId,
-    building_block_id: blockId,
-    supplier: 'City Power',
-    invoice_number: `FLOOD-${blockId}`,
-    issued_on: end.toISOString().slice(0, 10),
-    start: new Date(end.getTime() - 365 * DAY_MS).toISOString(),
-    end: end.toISOString(),
-    currency: 'ZAR',
-    lines: [
-      { description: 'Energy', item_type_code: 'TOU_PEAK_ENERGY', quantity: 1000, unit: 'kWh', amount: 3000 },
-      { description: 'Service', item_type_code: 'SERVICE', quantity: 365, unit: 'day', amount: 1000 },
-    ],
-    subtotal: 4000,
-    tax: 600,
-    total: 4600,
-  };
+  return gridInvoice(
+    { accountId, blockId, invoiceNumber: `FLOOD-${blockId}` },
+    { issuedOn: end.toISOString().slice(0, 10), start: new Date(end.getTime() - 365 * DAY_MS), end },
+    { days: 365, serviceAmount: 1000 },
+  );
 };
 
 /** The floods of a building's year, by the path under its block. */

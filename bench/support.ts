@@ -194,3 +194,33 @@ export async function writeReadingsCsv(path: string, serials: string[], from: nu
   out.end();
   await once(out, 'finish');
 }
+
+/**
+ * The body of an invoice of the block's grid over [start, end): an energy line of 1,000 kWh for
+ * 3,000.00 and a service line of `days` days for `serviceAmount`, with 15% tax.
+ */
+export function gridInvoice(
+  { accountId, blockId, invoiceNumber }: { accountId: string; blockId: number; invoiceNumber: string },
+  { issuedOn, start, end }: { issuedOn: string; start: Date; end: Date },
+  { days, serviceAmount }: { days: number; serviceAmount: number },
+) {
+  const subtotal = 3000 + serviceAmount;
+  const tax = subtotal * 0.15;
+  return {
+    account_id: accountId,
+    building_block_id: blockId,
+    supplier: 'City Power',
+    invoice_number: invoiceNumber,
+    issued_on: issuedOn,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    currency: 'ZAR',
+    lines: [
+      { description: 'Energy', item_type_code: 'TOU_PEAK_ENERGY', quantity: 1000, unit: 'kWh', amount: 3000 },
+      { description: 'Service', item_type_code: 'SERVICE', quantity: days, unit: 'day', amount: serviceAmount },
+    ],
+    subtotal,
+    tax,
+    total: subtotal + tax,
+  };
+}
