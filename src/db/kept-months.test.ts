@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { firstAtOrAfter, keptMonths, monthOf, startOfMonth } from './kept-months.ts';
+import { firstAtOrAfter, groupByMonth, keptMonths, monthOf, startOfMonth } from './kept-months.ts';
 import { createVersionedResults } from './versioned-results.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
-/** Months kept whose loads are recorded as [from, to) in ISO. */
+/** Months kept whose loads are recorded as [from, to) in ISO; a month's value is its name (2026-01). */
 function recorded(maxSize = 100) {
   const loads: string[][] = [];
   const results = createVersionedResults(maxSize, () => 1);
   const load = async (from: Date, to: Date) => {
     loads.push([from.toISOString(), to.toISOString()]);
-    return from.toISOString().slice(0, 7);
+    const names: string[] = [];
+    for (let month = monthOf(from.getTime()); month < monthOf(to.getTime()); month++) {
+      names.push(new Date(startOfMonth(month)).toISOString().slice(0, 7));
+    }
+    return names;
   };
   return { results, loads, load };
 }
 
 describe('months kept', () => {
-  it('reads each UTC month covering a range once while its tokens stay, across a year', async () => {
+  it('reads each UTC month covering a range once while its tokens stay, the months not kept in one load', async () => {
     const { results, loads, load } = recorded();
     const token = { tokens: [{}], key: 'm1', maxMonths: 3 };
     const range = [at('2025-12-31T23:30:00Z'), at('2026-02-01T00:00:00Z')] as const;
@@ -24,32 +28,43 @@ describe('months kept', () => {
     expect(await keptMonths(results, token, at('2026-01-05T00:00:00Z'), at('2026-01-06T00:00:00Z'), load)).toEqual([
       '2026-01',
     ]);
-    expect(loads).toEqual([
-      ['2025-12-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
-      ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'],
-    ]);
+    expect(loads).toEqual([['2025-12-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z']]);
     // Another token (the meter's readings changed): read again.
     await keptMonths(results, { ...token, tokens: [{}] }, ...range, load);
-    expect(loads).toHaveLength(4);
+    expect(loads).toHaveLength(2);
   });
 
-  it('reads the months not kept one after the other, each once its previous one has come', async () => {
-    const { results, load } = recorded();
-    let reading = 0;
-    let mostAtOnce = 0;
-    const oneAtATime = async (from: Date, to: Date) => {
-      reading += 1;
-      mostAtOnce = Math.max(mostAtOnce, reading);
-      // The answer comes on a later turn of the event loop, as a database's does.
-      await new Promise((resolve) => setImmediate(resolve));
-      reading -= 1;
-      return load(from, to);
-    };
+  it('reads each run of consecutive months not kept with one load, and shares the months on their way', async () => {
+    const { results, loads, load } = recorded();
+    const token = { tokens: [{}], key: 'y', maxMonths: 12 };
+    await keptMonths(results, token, at('2025-03-01T00:00:00Z'), at('2025-04-01T00:00:00Z'), load);
+    await keptMonths(results, token, at('2025-07-10T00:00:00Z'), at('2025-09-01T00:00:00Z'), load);
+    loads.length = 0;
     const year = [at('2025-01-01T00:00:00Z'), at('2026-01-01T00:00:00Z')] as const;
-    const months = await keptMonths(results, { tokens: [{}], key: 'y', maxMonths: 12 }, ...year, oneAtATime);
-    expect(months).toHaveLength(12);
-    expect(months![11]).toBe('2025-12');
-    expect(mostAtOnce).toBe(1);
+    // Two requests for the year at once: the second waits for the months the first is reading.
+    const [months, again] = await Promise.all([
+      keptMonths(results, token, ...year, load),
+      keptMonths(results, token, ...year, load),
+    ]);
+    expect(months).toEqual([...Array(12).keys()].map((m) => `2025-${String(m + 1).padStart(2, '0')}`));
+    expect(again).toEqual(months);
+    expect(loads).toEqual([
+      ['2025-01-01T00:00:00.000Z', '2025-03-01T00:00:00.000Z'],
+      ['2025-04-01T00:00:00.000Z', '2025-07-01T00:00:00.000Z'],
+      ['2025-09-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
+    ]);
+  });
+
+  it('keeps none of the months of a load that failed: the next request reads them again', async () => {
+    const { results, loads, load } = recorded();
+    const token = { tokens: [{}], key: 'f', maxMonths: 12 };
+    const range = [at('2025-01-01T00:00:00Z'), at('2025-03-01T00:00:00Z')] as const;
+    const failing = async () => {
+      throw new Error('connection lost');
+    };
+    await expect(keptMonths(results, token, ...range, failing)).rejects.toThrow('connection lost');
+    expect(await keptMonths(results, token, ...range, load)).toEqual(['2025-01', '2025-02']);
+    expect(loads).toEqual([['2025-01-01T00:00:00.000Z', '2025-03-01T00:00:00.000Z']]);
   });
 
   it('reads nothing past maxMonths, or when nothing is kept', async () => {
@@ -59,6 +74,13 @@ describe('months kept', () => {
     const none = recorded(0);
     expect(await keptMonths(none.results, { tokens: [], key: 'm', maxMonths: 6 }, ...range, none.load)).toBeNull();
     expect([loads, none.loads]).toEqual([[], []]);
+  });
+
+  it('groups items of a range by its UTC months, in order, a month without any empty', () => {
+    const items = ['2025-11-30T23:59:59Z', '2026-01-01T00:00:00Z', '2026-01-31T12:00:00Z'];
+    expect(groupByMonth(items, Date.parse, new Date('2025-11-01T00:00:00Z'), new Date('2026-02-01T00:00:00Z'))).toEqual(
+      [['2025-11-30T23:59:59Z'], [], ['2026-01-01T00:00:00Z', '2026-01-31T12:00:00Z']],
+    );
   });
 
   it('numbers months and finds rows by bisection', () => {

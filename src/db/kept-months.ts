@@ -14,34 +14,59 @@ export function startOfMonth(month: number): number {
 /**
  * Data read by whole UTC months and kept by the versions of what it was read from (tokens of
  * ReadCache.version), e.g. a meter's readings: the months covering [from, to) of the data named
- * by key, oldest first, each read by load(its start, the next month's start) the first time it
- * is asked for and kept in results while the tokens are the current ones. Null when [from, to)
- * spans more than maxMonths months, or when results keeps nothing: the caller reads those another
- * way (whole months read for one request would be more than it needs).
+ * by key, oldest first, each kept in results while the tokens are the current ones. The months not
+ * kept are read together, each run of consecutive ones by one call of load(its first month's start,
+ * the start of the month after its last), which gives one value per month of the run, in order.
+ * Null when [from, to) spans more than maxMonths months, or when results keeps nothing: the caller
+ * reads those another way (whole months read for one request would be more than it needs).
  *
- * Months not kept are read one after the other: the rows of a month are parsed on the event loop
- * as they arrive, and a year's months read at once arrived together, holding it for 30 to 80 ms in
- * one piece while other requests waited (docs/PERFORMANCE.md, "A cold year").
+ * A cold year is one round trip, not 13: sent one after the other, the months' queries were some
+ * 300 a second in a flood's first seconds, and writing them to the database's sockets took a
+ * seventh of the event loop (docs/PERFORMANCE.md, "Tenant recoveries one tenant at a time, and
+ * invoice checks at volume"). A run's rows arrive a chunk per turn of the loop (postgres.ts), each
+ * month packed in one row (hourly-groups.ts); a request reads one meter's run at a time (a tenant
+ * recovery prices its tenants one after the other): four runs arriving at once held the loop
+ * 60-200 ms.
  */
 export async function keptMonths<V>(
   results: VersionedResults<V>,
   { tokens, key, maxMonths }: { tokens: readonly object[]; key: string; maxMonths: number },
   from: number,
   to: number,
-  load: (from: Date, to: Date) => Promise<V>,
+  load: (from: Date, to: Date) => Promise<V[]>,
 ): Promise<V[] | null> {
   const first = monthOf(from);
   const count = monthOf(to - 1) - first + 1;
   if (!results.keeps || count > maxMonths) return null;
-  const months: V[] = [];
-  for (let month = first; month < first + count; month++) {
-    months.push(
-      await results.get(tokens, `${key}:${month}`, () =>
-        load(new Date(startOfMonth(month)), new Date(startOfMonth(month + 1))),
-      ),
-    );
+  const months: Promise<V>[] = [];
+  for (let month = first; month < first + count; ) {
+    const kept = results.kept(tokens, `${key}:${month}`);
+    if (kept) {
+      months.push(kept);
+      month++;
+      continue;
+    }
+    let end = month + 1;
+    while (end < first + count && !results.kept(tokens, `${key}:${end}`)) end++;
+    const run = load(new Date(startOfMonth(month)), new Date(startOfMonth(end)));
+    for (let m = month; m < end; m++) {
+      const index = m - month;
+      months.push(results.get(tokens, `${key}:${m}`, () => run.then((values) => values[index]!)));
+    }
+    month = end;
   }
-  return months;
+  return Promise.all(months);
+}
+
+/**
+ * Items of [from, to) (each at timeOf, in ms) grouped by the UTC months of that range, in order:
+ * what load gives keptMonths from rows read for a run of months.
+ */
+export function groupByMonth<T>(items: readonly T[], timeOf: (item: T) => number, from: Date, to: Date): T[][] {
+  const first = monthOf(from.getTime());
+  const groups = Array.from({ length: monthOf(to.getTime() - 1) - first + 1 }, (): T[] => []);
+  for (const item of items) groups[monthOf(timeOf(item)) - first]!.push(item);
+  return groups;
 }
 
 /** The index of the first of times (ascending) at or after time, by bisection. */

@@ -32,7 +32,11 @@ export function createVersionedResults<V>(
 ) {
   // Nothing kept: every result is computed.
   if (maxSize === 0) {
-    return { keeps: false, get: (_tokens: readonly object[], _key: string, compute: () => Promise<V>) => compute() };
+    return {
+      keeps: false,
+      kept: (_tokens: readonly object[], _key: string): Promise<V> | undefined => undefined,
+      get: (_tokens: readonly object[], _key: string, compute: () => Promise<V>) => compute(),
+    };
   }
   // A result is counted once it has come; until then its entry counts 1.
   const entries = new LRUCache<string, Entry<V>>({ maxSize });
@@ -45,16 +49,23 @@ export function createVersionedResults<V>(
     return false;
   }
 
+  /** The result kept (or on its way) under key for exactly these tokens, if any. */
+  function kept(tokens: readonly object[], key: string): Promise<V> | undefined {
+    const hit = entries.get(key);
+    return hit && sameTokens(hit.tokens, tokens) ? hit.result : undefined;
+  }
+
   return {
     /** Whether results are kept at all (maxSize above 0). */
     keeps: true,
+    kept,
     /**
      * The result kept under key for exactly these tokens, else compute()'s. The promise is kept, so
      * that identical requests at the same time share one computation; a failure is not kept.
      */
     get(tokens: readonly object[], key: string, compute: () => Promise<V>): Promise<V> {
-      const hit = entries.get(key);
-      if (hit && sameTokens(hit.tokens, tokens)) return hit.result;
+      const hit = kept(tokens, key);
+      if (hit) return hit;
       const entry: Entry<V> = {
         tokens,
         result: compute().then((value) => {

@@ -1,4 +1,5 @@
 import { SOURCES } from '../../db/energy-sources.ts';
+import { groupByMonth } from '../../db/kept-months.ts';
 import type { Executor } from '../../db/types.ts';
 import type {
   DayType,
@@ -73,6 +74,27 @@ interface BuildingFactsRow {
   history: { source: string; tariff_id: number | null; effective_from: string | null }[];
   pending: { predecessor_id: number; successor_id: number; effective_from: string }[];
 }
+
+/** A meter's hourly rollups packed, one binary column per value (hourly-groups.ts). */
+const PACKED_HOURS = `string_agg(int4send((date_part('epoch', h.bucket_start)::int8 / 3600)::int4), ''::bytea ORDER BY h.bucket_start) AS hour,
+  string_agg(float8send(h.import_uwh::float8), ''::bytea ORDER BY h.bucket_start) AS import_uwh,
+  string_agg(float8send(h.export_uwh::float8), ''::bytea ORDER BY h.bucket_start) AS export_uwh,
+  string_agg(float8send(h.uvarh::float8), ''::bytea ORDER BY h.bucket_start) AS uvarh,
+  string_agg(int4send(h.readings), ''::bytea ORDER BY h.bucket_start) AS readings,
+  string_agg(float8send(h.max_kva), ''::bytea ORDER BY h.bucket_start) AS max_kva`;
+/** The hourly rollups of meter $1 in [$2, $3), if it belongs to organization $4. */
+const HOURS_OF_METER = `FROM readings_hourly h
+  WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
+    AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)`;
+/** A month without hourly rollups, packed. */
+const NO_HOURS: PackedHourlyRows = {
+  hour: null,
+  import_uwh: null,
+  export_uwh: null,
+  uvarh: null,
+  readings: null,
+  max_kva: null,
+};
 
 const hourKeyLiterals = new WeakMap<HourlyPlan, string>();
 
@@ -250,26 +272,30 @@ export const costRepository = {
 
   /**
    * The meter's hourly rollups of [from, to) as stored, oldest first, in columns: what several
-   * tariffs' plans group each their own way (hourly-groups.ts), and what months are kept as. Read
-   * packed, one row of six values: as rows, a month's 720 were parsed on the event loop (with the
-   * garbage they leave), 15% of the service's time at a flood's start.
+   * tariffs' plans group each their own way (hourly-groups.ts). Read packed, one row of six values:
+   * as rows, a month's 720 were parsed on the event loop (with the garbage they leave), 15% of the
+   * service's time at a flood's start.
    */
   hourlyColumns(db: Executor, accountId: string, meterId: number, from: Date, to: Date) {
     return db
-      .query<PackedHourlyRows>(
-        `SELECT string_agg(int4send((date_part('epoch', h.bucket_start)::int8 / 3600)::int4), ''::bytea ORDER BY h.bucket_start) AS hour,
-              string_agg(float8send(h.import_uwh::float8), ''::bytea ORDER BY h.bucket_start) AS import_uwh,
-              string_agg(float8send(h.export_uwh::float8), ''::bytea ORDER BY h.bucket_start) AS export_uwh,
-              string_agg(float8send(h.uvarh::float8), ''::bytea ORDER BY h.bucket_start) AS uvarh,
-              string_agg(int4send(h.readings), ''::bytea ORDER BY h.bucket_start) AS readings,
-              string_agg(float8send(h.max_kva), ''::bytea ORDER BY h.bucket_start) AS max_kva
-       FROM readings_hourly h
-       WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
-         AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)`,
+      .query<PackedHourlyRows>(`SELECT ${PACKED_HOURS} ${HOURS_OF_METER}`, [meterId, from, to, accountId], {
+        reusePlan: true,
+      })
+      .then(([packed]) => HourColumns.unpack(packed!));
+  },
+
+  /** The same by UTC month of [from, to) (whole months), in order, one round trip: what months are kept as. */
+  hourlyColumnsByMonth(db: Executor, accountId: string, meterId: number, from: Date, to: Date) {
+    return db
+      .query<PackedHourlyRows & { month_ms: number }>(
+        `SELECT (date_part('epoch', date_trunc('month', h.bucket_start, 'UTC')) * 1000)::int8 AS month_ms, ${PACKED_HOURS}
+         ${HOURS_OF_METER} GROUP BY 1`,
         [meterId, from, to, accountId],
         { reusePlan: true },
       )
-      .then(([packed]) => HourColumns.unpack(packed!));
+      .then((rows) =>
+        groupByMonth(rows, (row) => row.month_ms, from, to).map(([packed]) => HourColumns.unpack(packed ?? NO_HOURS)),
+      );
   },
 
   /**

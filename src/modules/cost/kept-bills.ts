@@ -27,6 +27,7 @@ export function createKeptBills(onPriced: () => void): VersionedResults<KeptBill
   });
   return {
     keeps: bills.keeps,
+    kept: bills.kept,
     get: (tokens, key, price) =>
       bills.get(tokens, key, () => {
         onPriced();

@@ -1,4 +1,4 @@
-import { keptMonths } from '../../db/kept-months.ts';
+import { groupByMonth, keptMonths } from '../../db/kept-months.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Executor } from '../../db/types.ts';
 import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
@@ -47,7 +47,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
     maxMonths: number,
     meter: CostMeterRow,
     [from, to]: [Date, Date],
-    read: (db: Executor, accountId: string, meterId: number, from: Date, to: Date) => Promise<Month>,
+    read: (db: Executor, accountId: string, meterId: number, from: Date, to: Date) => Promise<Month[]>,
   ) =>
     keptMonths(
       results,
@@ -58,7 +58,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
       },
       from.getTime(),
       to.getTime(),
-      (monthStart, monthEnd) => read(db, meter.account_id, meter.id, monthStart, monthEnd),
+      (runStart, runEnd) => read(db, meter.account_id, meter.id, runStart, runEnd),
     );
 
   return {
@@ -68,7 +68,7 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
      * MAX_HOUR_MONTHS months.
      */
     hourlyMonths(meter: CostMeterRow, from: Date, to: Date): Promise<HourColumns[] | null> {
-      return kept(hours, MAX_HOUR_MONTHS, meter, [from, to], repo.hourlyColumns);
+      return kept(hours, MAX_HOUR_MONTHS, meter, [from, to], repo.hourlyColumnsByMonth);
     },
 
     /** The meter's readings of [from, to), oldest first; null over more than MAX_READING_MONTHS months. */
@@ -79,7 +79,13 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
         MAX_READING_MONTHS,
         meter,
         [from, to],
-        async (...range) => new ReadingColumns(await repo.readingRows(...range)),
+        async (db, accountId, meterId, runStart, runEnd) =>
+          groupByMonth(
+            await repo.readingRows(db, accountId, meterId, runStart, runEnd),
+            (row) => row.ms,
+            runStart,
+            runEnd,
+          ).map((rows) => new ReadingColumns(rows)),
       );
       return months?.flatMap((month) => month.within(from.getTime(), to.getTime())) ?? null;
     },

@@ -53,10 +53,10 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     const currency = supplyCost.bills[0]!.currency;
     const supply = billed(supplyCost);
     const blocks = await repo.tenantBlocks(db, accountId, blockId);
-    // One tenant after the other: a tenant's cold year is 13 months of rollups read from the
-    // database, and four read at once had their rows arrive together, parsed on the event loop in
-    // pieces of 20-80 ms while other organizations' requests waited (docs/PERFORMANCE.md, "Tenant
-    // recoveries one tenant at a time"). Warm, a tenant is one turn of pricing either way.
+    // One tenant after the other: a tenant's cold year is its months of rollups read from the
+    // database, and four tenants' rows arriving at once were parsed on the event loop in pieces of
+    // 25-200 ms while other organizations' requests waited (docs/PERFORMANCE.md, "Tenant recoveries
+    // one tenant at a time"). Warm, a tenant is one turn of pricing either way.
     const tenants = [];
     for (const block of blocks) tenants.push(await tenantOf(auth, accountId, block, currency, start, end));
     const priced = tenants.filter((tenant) => tenant.priced);

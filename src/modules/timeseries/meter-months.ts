@@ -1,4 +1,4 @@
-import { firstAtOrAfter, keptMonths } from '../../db/kept-months.ts';
+import { firstAtOrAfter, groupByMonth, keptMonths } from '../../db/kept-months.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Executor } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
@@ -35,7 +35,7 @@ export class MonthOfReadings {
   }
 }
 
-/** The text of readingsRepository.energyMicros as a month of readings. */
+/** The text of a month of readingsRepository.energyMicrosByMonth as a month of readings. */
 function parseMonth(text: string | null): MonthOfReadings {
   const values = text ? text.split(',') : [];
   const count = values.length / 4;
@@ -102,7 +102,13 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
         { tokens, key, maxMonths: MAX_MONTHS_PER_PROFILE },
         start,
         end,
-        async (from, to) => parseMonth(await readingsRepository.energyMicros(db, accountId, meterId, from, to)),
+        async (from, to) =>
+          groupByMonth(
+            await readingsRepository.energyMicrosByMonth(db, accountId, meterId, from, to),
+            (row) => row.month_ms,
+            from,
+            to,
+          ).map(([month]) => parseMonth(month?.values ?? null)),
       );
       if (!loaded) return null;
       const widthMs = minutes * MINUTE_MS;

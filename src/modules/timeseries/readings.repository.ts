@@ -62,21 +62,22 @@ export const readingsRepository = {
   },
 
   /**
-   * The meter's readings of [from, to) as one text, oldest first: per reading its time (ms since
-   * the epoch), then its import, export and reactive energy in micro-units as the rollups add them
-   * (rollup-sql.ts), all apart by commas; null without readings (or when the meter is not the
-   * organization's).
+   * The meter's readings of [from, to) (whole UTC months), one row for each month with readings
+   * (none when the meter is not the organization's): its start as month_ms, and its readings as
+   * one text, oldest first: per reading its time (ms since the epoch), then its import, export and
+   * reactive energy in micro-units as the rollups add them (rollup-sql.ts), all apart by commas.
    */
-  async energyMicros(db: Executor, accountId: string, meterId: number, from: Date, to: Date): Promise<string | null> {
-    const [row] = await db.query<{ values: string | null }>(
-      `SELECT string_agg(concat_ws(',', (extract(epoch FROM ts) * 1000)::int8, ${micro('import_kwh')},
+  energyMicrosByMonth(db: Executor, accountId: string, meterId: number, from: Date, to: Date) {
+    return db.query<{ month_ms: number; values: string }>(
+      `SELECT (date_part('epoch', date_trunc('month', ts, 'UTC')) * 1000)::int8 AS month_ms,
+              string_agg(concat_ws(',', (extract(epoch FROM ts) * 1000)::int8, ${micro('import_kwh')},
                 ${micro('export_kwh')}, ${micro('kvarh')}), ',' ORDER BY ts) AS values
        FROM readings
-       WHERE meter_id = $1 AND ts >= $2 AND ts < $3 AND EXISTS (SELECT 1 FROM meters WHERE id = $1 AND account_id = $4)`,
+       WHERE meter_id = $1 AND ts >= $2 AND ts < $3 AND EXISTS (SELECT 1 FROM meters WHERE id = $1 AND account_id = $4)
+       GROUP BY 1`,
       [meterId, from, to, accountId],
       { reusePlan: true },
     );
-    return row?.values ?? null;
   },
 
   async accountExists(db: Executor, accountId: string): Promise<boolean> {
