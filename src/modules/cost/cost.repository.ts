@@ -12,7 +12,7 @@ import type {
   Reading,
   TariffType,
 } from './engine/index.ts';
-import { HourColumns, type PackedHourlyRows } from './hourly-groups.ts';
+import { HourColumns, NO_HOURS, type PackedHourlyRows } from './hourly-groups.ts';
 import type { ReadingRow } from './reading-columns.ts';
 
 /** What pricing needs of a tariff's own row. */
@@ -86,16 +86,6 @@ const PACKED_HOURS = `string_agg(int4send((date_part('epoch', h.bucket_start)::i
 const HOURS_OF_METER = `FROM readings_hourly h
   WHERE h.meter_id = $1 AND h.bucket_start >= $2 AND h.bucket_start < $3
     AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)`;
-/** A month without hourly rollups, packed. */
-const NO_HOURS: PackedHourlyRows = {
-  hour: null,
-  import_uwh: null,
-  export_uwh: null,
-  uvarh: null,
-  readings: null,
-  max_kva: null,
-};
-
 const hourKeyLiterals = new WeakMap<HourlyPlan, string>();
 
 /**

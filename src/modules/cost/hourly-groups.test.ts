@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eskomCalendar, HOUR_MS, item, sast, tariff } from '../../../test/helpers/pricing-fixtures.ts';
 import { planHourlyPricing } from './engine/index.ts';
-import { groupHourlyRows, HourColumns } from './hourly-groups.ts';
+import { groupHourlyRows, HourColumns, NO_HOURS } from './hourly-groups.ts';
 
 // The property test (hourly-pricing.property.test.ts) compares these groups with the database's
 // sums for ordinary meters; here, sums no double holds exactly.
@@ -114,14 +114,7 @@ describe('HourColumns.unpack', () => {
       1.25,
       7,
     ]);
-    const none = HourColumns.unpack({
-      hour: null,
-      import_uwh: null,
-      export_uwh: null,
-      uvarh: null,
-      readings: null,
-      max_kva: null,
-    });
+    const none = HourColumns.unpack(NO_HOURS);
     expect(none.length).toBe(0);
   });
 });

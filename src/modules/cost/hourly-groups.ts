@@ -18,6 +18,16 @@ export interface PackedHourlyRows {
   max_kva: Uint8Array | null;
 }
 
+/** A month without hourly rollups, packed: what the database's aggregates give over no rows. */
+export const NO_HOURS: PackedHourlyRows = {
+  hour: null,
+  import_uwh: null,
+  export_uwh: null,
+  uvarh: null,
+  readings: null,
+  max_kva: null,
+};
+
 /** The big-endian values of a packed column, each `bytes` long, as read by `read`. */
 function unpack<T extends Int32Array | Float64Array>(
   packed: Uint8Array | null,
