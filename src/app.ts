@@ -122,8 +122,9 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000,
   });
   registerAdmissionGauge(computedReads, metrics.registry, 'computed');
-  // Large readings bodies: a few at once on their way in (read, parsed, stored); parsed in a worker
-  // thread one at a time and stored one at a time, users taking turns for each.
+  // Large readings bodies: a few at once on their way in (read, parsed, stored), a user's newest
+  // waiting body read first; parsed in a worker thread one at a time and stored one at a time, users
+  // taking turns for each.
   const ingestBodies = {
     receiving: createAdmission({
       perOrganization: Number.POSITIVE_INFINITY,
@@ -131,6 +132,7 @@ export async function buildApp({
       total: LARGE_BODIES_TOTAL,
       now: () => now().getTime(),
       waitMs: config.requestTimeoutS * 1000 * LARGE_BODY_WAIT_SHARE,
+      newestFirstPerUser: true,
     }),
     parsing: createAdmission({
       perOrganization: 1,

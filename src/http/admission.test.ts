@@ -335,6 +335,33 @@ describe('admission of expensive work over the process', () => {
     expect(started).toEqual(['org-b', 'org-a']);
   });
 
+  it('with newestFirstPerUser, hands a freed slot to a user’s newest waiting request, users still in turn', async () => {
+    const admission = createAdmission({
+      perOrganization: 8,
+      perUser: 8,
+      total: 1,
+      waitMs: 60_000,
+      now: STILL,
+      newestFirstPerUser: true,
+    });
+    const held = deferred();
+    const { started, run, finishAll } = startRecorder();
+    const running = admission.admit(otherCaller, 'org-d', () => held.promise);
+    const waiting = [
+      run(admission, caller, 'org-a', 'body 1'),
+      run(admission, caller, 'org-a', 'body 2'),
+      run(admission, caller, 'org-b', 'body 3'),
+      run(admission, otherCaller, 'org-d', 'neighbour'),
+    ];
+    held.resolve('held');
+    await running;
+    while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['body 3']);
+    finishAll();
+    expect(await Promise.all(waiting)).toEqual(['body 1', 'body 2', 'body 3', 'neighbour']);
+    expect(started).toEqual(['body 3', 'neighbour', 'body 2', 'body 1']);
+  });
+
   /** One slot and a reserve of one on a clock the test moves, with users seen to finish a request, idle since. */
   const reserveWithUsersSeen = (waitMs: number, ...seenUsers: { userId: string }[]) =>
     oneSlotWithUsersSeen({ waitMs, idleUserReserve: 1 }, ...seenUsers);

@@ -57,6 +57,13 @@ interface AdmissionLimits {
    * long as it ran (Infinity), so that it takes half of that process at most.
    */
   maxRestMs?: number;
+  /**
+   * Among one user's own waiting requests, the newest goes first (default false: the earliest). Under
+   * a flood that outlasts its client's timeout, the oldest waiting request is the one whose client
+   * has given up or soon will: started first, it is work for nobody, and the newest is the one
+   * still waited for. Users still take turns as the order above says.
+   */
+  newestFirstPerUser?: boolean;
 }
 
 /**
@@ -122,6 +129,7 @@ export function createAdmission({
   now = () => performance.now(),
   waitMs,
   maxRestMs = REST_AT_TOTAL_MAX_MS,
+  newestFirstPerUser = false,
 }: AdmissionLimits): Admission {
   const users = counter();
   const usersWaiting = counter();
@@ -211,12 +219,13 @@ export function createAdmission({
     );
   }
 
-  /** The waiting request that can run and goes first; among equals, the earliest. */
+  /** The waiting request that can run and goes first; among equals, the earliest (a user's newest, with newestFirstPerUser). */
   function nextWaiter(): Waiter | undefined {
     let best: Waiter | undefined;
     for (const waiter of waiting) {
       if (blocked(waiter.userId, waiter.organizationId, waiter.idle)) continue;
-      if (!best || precedence(waiter, best) < 0) best = waiter;
+      const order = best ? precedence(waiter, best) : -1;
+      if (order < 0 || (order === 0 && newestFirstPerUser && waiter.userId === best!.userId)) best = waiter;
     }
     return best;
   }

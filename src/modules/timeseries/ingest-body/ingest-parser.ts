@@ -80,7 +80,8 @@ function startWorker(): Worker {
  * A large body is admitted by `receiving` before it is read (by its declared length; a body without
  * one counts as large) and holds its slot until its request is answered: a flood's bodies past its
  * user's or the process's slots wait unread, then are refused (429), at a cost to the main thread of
- * the refusal alone. The worker parses one body at a time: `parsing` (one slot) decides whose goes
+ * the refusal alone. A user's newest waiting body is read first: its client is the one most likely
+ * still waiting for the answer (docs/decisions.md). The worker parses one body at a time: `parsing` (one slot) decides whose goes
  * next, users in turn, a user's second body after their first.
  */
 export function createIngestParser({ receiving, parsing }: { receiving: Admission; parsing: Admission }) {
