@@ -19,7 +19,8 @@
  * instead of the year's building cost (each request another period, so never kept). FLOOD=invoice
  * floods with the check of an invoice of each building's grid over the last 365 days, with a
  * tolerance of 0 and of 100 percent in turn: every check's outcome differs from the one kept, and
- * is written. The service's settings
+ * is written. FLOOD=list floods with the first page of each organization's tariff list, 100 tariffs
+ * (copies of its clone, written with SQL): cheap requests, not admitted as expensive ones. The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -48,6 +49,8 @@ const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
 const TENANTS = Number(process.env.TENANTS ?? 4);
 /** FLOOD=ingest: readings a request posts (INGEST_READINGS, at most the endpoint's 50,000). */
 const INGEST_READINGS = Number(process.env.INGEST_READINGS ?? 50_000);
+/** FLOOD=list: the tariffs of each flooding organization, and the page of its list the flood reads (the most a page holds). */
+const LIST_PAGE = 100;
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
@@ -55,6 +58,7 @@ const FLOODS = {
   recovery: `tenant recovery over 365 days (${TENANTS} tenants a building)`,
   invoice: 'invoice check of a year, its outcome written each time',
   ingest: `readings ingest of ${INGEST_READINGS.toLocaleString('en')} readings a request (the same ones again: each replaces them)`,
+  list: `tariff list pages of ${LIST_PAGE} tariffs (each organization holding that many)`,
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
@@ -209,6 +213,17 @@ try {
         headers: { ...headers, 'content-type': 'application/json' },
         body: ingestBody(organization.id, `FLOOD-${i}`),
       });
+    } else if (FLOOD === 'list') {
+      await sql.query(
+        `INSERT INTO tariffs (account_id, name, description, dso_id, tou_schedule_id, meter_type, tariff_type, currency,
+           tax_rate, is_active, effective_from, effective_to, timezone, notes, cloned_from)
+         SELECT account_id, name || ' ' || n, description, dso_id, tou_schedule_id, meter_type, tariff_type, currency,
+           tax_rate, is_active, effective_from, effective_to, timezone, notes, cloned_from
+         FROM tariffs, generate_series(2, $2) n WHERE id = $1`,
+        [tariff.id, LIST_PAGE],
+      );
+      const query = new URLSearchParams({ account_id: organization.id, limit: String(LIST_PAGE) });
+      floodRequests.push({ method: 'GET', path: `/api/v1/tariffs?${query}`, headers });
     } else if (FLOOD === 'invoice') {
       const invoice = await flooder.call<{ id: number }>(
         'POST',
