@@ -9,6 +9,7 @@ import { createCpuTurns } from './http/cpu-turns.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createKeptAnswers } from './http/kept-answers.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
+import { REQUEST_WAIT_SHARE, registerRequestGate } from './http/request-gate.ts';
 import type { JsonText } from './http/serializer.ts';
 import type { App } from './http/types.ts';
 import { registerAdminModule } from './modules/admin/admin.module.ts';
@@ -99,6 +100,15 @@ export async function buildApp({
   const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   registerAuthentication(app, tokens, config.serviceRoleKey);
+  // A user's requests, but those with admissions of their own below, a few at a time.
+  const requests = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: config.requestsPerUser,
+    now: () => now().getTime(),
+    waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
+    what: 'requests',
+  });
+  registerRequestGate(app, requests);
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
@@ -153,6 +163,7 @@ export async function buildApp({
   registerAdmissionGauge(ingestBodies.receiving, metrics.registry, 'ingestBodies');
   registerAdmissionGauge(ingestBodies.parsing, metrics.registry, 'ingestParsing');
   registerAdmissionGauge(ingestStores, metrics.registry, 'ingestStores');
+  registerAdmissionGauge(requests, metrics.registry, 'requests');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(

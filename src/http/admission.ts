@@ -23,8 +23,8 @@ export const REST_AT_TOTAL_MAX_MS = 10;
 /** Whether RESERVE_IDLE_MS has passed from `since` to `at`; a clock set back before `since` counts as that long. */
 const idleSince = (since: number, at: number) => at - since >= RESERVE_IDLE_MS || at < since;
 
-const tooMany = (whose: string) =>
-  new AppError(429, 'Too many requests', `Too many expensive requests ${whose} at once; retry shortly`, {
+const tooMany = (what: string, whose: string) =>
+  new AppError(429, 'Too many requests', `Too many ${what} ${whose} at once; retry shortly`, {
     'retry-after': String(RETRY_AFTER_S),
   });
 
@@ -64,6 +64,8 @@ interface AdmissionLimits {
    * still waited for. Users still take turns as the order above says.
    */
   newestFirstPerUser?: boolean;
+  /** What the 429's text says there are too many of (default 'expensive requests'). */
+  what?: string;
 }
 
 /**
@@ -96,6 +98,12 @@ export interface Admission {
     fn: () => Promise<T>,
     abandoned?: AbortSignal,
   ): Promise<T>;
+  /**
+   * As admit, for work that is not one function: resolves once a slot is free, and the slot is held
+   * until `released` fires (the request's answer sent or its connection closed). When it fires while
+   * the request waits, it leaves the queue and rejects with the signal's reason.
+   */
+  hold(auth: Pick<AuthContext, 'userId'>, organizationId: string, released: AbortSignal): Promise<void>;
   /** Expensive requests running and waiting for a slot now. */
   load(): { running: number; waiting: number };
 }
@@ -130,6 +138,7 @@ export function createAdmission({
   waitMs,
   maxRestMs = REST_AT_TOTAL_MAX_MS,
   newestFirstPerUser = false,
+  what = 'expensive requests',
 }: AdmissionLimits): Admission {
   const users = counter();
   const usersWaiting = counter();
@@ -160,7 +169,7 @@ export function createAdmission({
 
   function refused(userId: string, whose: string): AppError {
     markActive(userId);
-    return tooMany(whose);
+    return tooMany(what, whose);
   }
 
   /**
@@ -322,6 +331,22 @@ export function createAdmission({
         finish(userId, organizationId, now() - began);
       }
     },
+    hold(auth, organizationId, released) {
+      const untilReleased = new Promise<void>((resolve) =>
+        released.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      return new Promise((admitted, refused) => {
+        this.admit(
+          auth,
+          organizationId,
+          () => {
+            admitted();
+            return untilReleased;
+          },
+          released,
+        ).catch(refused);
+      });
+    },
     load: () => ({ running, waiting: waiting.length }),
   };
 }
@@ -342,6 +367,10 @@ const GAUGES = {
   ingestParsing: {
     name: 'ums_ingest_parsing',
     help: 'Large readings bodies being parsed in the ingest worker, and waiting for it',
+  },
+  requests: {
+    name: 'ums_requests_in_flight',
+    help: 'Requests of users handled and waiting for their turn, but those admitted as expensive work or readings bodies',
   },
   ingestStores: {
     name: 'ums_ingest_stores',

@@ -1300,6 +1300,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -1413,6 +1436,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Authentication required",
                      *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -1910,6 +1956,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -2083,6 +2152,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Forbidden",
                      *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -2294,6 +2386,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -2490,6 +2605,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Building block not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -2729,6 +2867,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -2872,6 +3033,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The building block has child blocks or meters"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3084,6 +3268,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Dashboard config not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3334,6 +3541,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -3456,6 +3686,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Dashboard config not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3633,6 +3886,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Dashboard config not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -4745,6 +5021,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -5452,6 +5751,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -5665,6 +5987,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Forbidden",
                      *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -5998,6 +6343,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -6262,6 +6630,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -6618,6 +7009,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -6740,6 +7154,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7199,6 +7636,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -7415,6 +7875,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -7602,6 +8085,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Meter not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7851,6 +8357,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -7996,6 +8525,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The meter has readings; delete it with force=true to delete them too"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -8170,6 +8722,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Meter not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -8564,6 +9139,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -8762,6 +9360,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -8903,6 +9524,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The organization has dependent records (building blocks, meters or tariffs)"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9085,6 +9729,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Organization not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9309,6 +9976,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -9515,6 +10205,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -9668,6 +10381,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -9773,6 +10509,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Authentication required",
                      *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9965,6 +10724,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Forbidden",
                      *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -10298,6 +11080,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -10605,6 +11410,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Tariff not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -10987,6 +11815,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -11131,6 +11982,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The tariff is still referenced by a meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -11847,6 +12721,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -12117,6 +13014,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -12359,6 +13279,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -12482,6 +13425,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Tariff item not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -12660,6 +13626,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -12827,6 +13816,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Tariff item not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13045,6 +14057,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -13170,6 +14205,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Tariff block not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13442,6 +14500,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -13615,6 +14696,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Transition not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13848,6 +14952,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The transition has already been applied"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14092,6 +15219,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -14215,6 +15365,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Transition not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14388,6 +15561,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Authentication required",
                      *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14657,6 +15853,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Catalogue tariff not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14983,6 +16202,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Catalogue tariff not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -15391,6 +16633,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -15774,6 +17039,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Meter DEMO-GRID-999 not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -16379,6 +17667,29 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
@@ -16607,6 +17918,29 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Time-of-use schedule not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours at once; retry shortly"
                      *     }
                      */
                     "application/json": {

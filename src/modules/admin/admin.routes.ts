@@ -1,7 +1,7 @@
 import { ok, okList } from '../../http/envelope.ts';
 import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
 import { credentialsBody } from '../../http/fields.ts';
-import { failures, noContent } from '../../http/responses.ts';
+import { noContent, serviceRoleFailures } from '../../http/responses.ts';
 import type { App } from '../../http/types.ts';
 import { adminResponses } from './admin.responses.ts';
 import { userIdParams, userListQuery } from './admin.schemas.ts';
@@ -27,7 +27,11 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
         body: withExample(credentialsBody, { email: 'meter.reader@example.com', password: 'correct horse battery' }),
         response: {
           201: adminResponses.created,
-          ...failures({ 400: 'email: Invalid email address', 401: WRONG_KEY, 409: 'User already registered' }),
+          ...serviceRoleFailures({
+            400: 'email: Invalid email address',
+            401: WRONG_KEY,
+            409: 'User already registered',
+          }),
         },
       },
     },
@@ -43,7 +47,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
         summary: 'List users',
         description: `Every user, a page at a time: page, limit (1 to 100, default 10), query (searches e-mails), sortBy (created_at, email, id), sortOrder. ${SERVICE_ROLE}`,
         querystring: userListQuery,
-        response: { 200: adminResponses.users, ...failures({ 400: true, 401: WRONG_KEY }) },
+        response: { 200: adminResponses.users, ...serviceRoleFailures({ 400: true, 401: WRONG_KEY }) },
       },
     },
     async (req) => okList(await admin.listUsers(req.query)),
@@ -60,7 +64,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
         params: withParamExamples(userIdParams, { id: EXAMPLE.userId }),
         response: {
           204: noContent,
-          ...failures({
+          ...serviceRoleFailures({
             400: 'id: Invalid UUID',
             401: WRONG_KEY,
             404: 'User not found',

@@ -20,6 +20,7 @@ export function registerCostRoutes(app: App, cost: CostService): void {
   app.get(
     '/api/v1/tariffs/:id/cost',
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getTariffCost',
@@ -43,6 +44,7 @@ export function registerCostRoutes(app: App, cost: CostService): void {
   app.get(
     '/api/v1/building_blocks/:id/energy-cost',
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getBuildingBlockEnergyCost',

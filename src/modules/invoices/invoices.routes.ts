@@ -94,6 +94,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
   app.get(
     `${base}/:id/check`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         summary: 'Check an invoice against the computed bill',

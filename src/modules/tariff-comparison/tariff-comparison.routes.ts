@@ -12,6 +12,7 @@ export function registerTariffComparisonRoutes(app: App, comparison: TariffCompa
   app.get(
     '/api/v1/building_blocks/:id/tariff-comparison',
     {
+      config: { ownAdmission: true },
       schema: {
         tags: ['Tariff comparison'],
         summary: 'Compare tariffs for a building block',

@@ -12,6 +12,7 @@ export function registerTenantRecoveryRoutes(app: App, recovery: TenantRecoveryS
   app.get(
     '/api/v1/building_blocks/:id/recovery',
     {
+      config: { ownAdmission: true },
       schema: {
         tags: ['Tenant recovery'],
         summary: "A landlord's supply against its tenants' bills",

@@ -88,6 +88,7 @@ export function registerTimeseriesRoutes(
     scope.post(
       `${base}/readings`,
       {
+        config: { ownAdmission: true },
         bodyLimit: INGEST_BODY_LIMIT,
         schema: {
           tags,
@@ -116,6 +117,7 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/energy-profile`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergyProfile',
@@ -130,6 +132,7 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/power-profile`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getPowerProfile',
@@ -158,6 +161,7 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/energy-sum`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergySum',
@@ -172,6 +176,7 @@ export function registerTimeseriesRoutes(
   app.post(
     `${base}/energy-sums`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergySums',
@@ -193,6 +198,7 @@ export function registerTimeseriesRoutes(
   app.get(
     '/api/v1/building_blocks/:id/energy-profile',
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getBuildingBlockEnergyProfile',

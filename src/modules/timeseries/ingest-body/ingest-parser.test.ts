@@ -38,6 +38,9 @@ function recordingAdmission(): Admission & { admitted: string[] } {
       admitted.push(userId);
       return fn();
     },
+    hold: async ({ userId }) => {
+      admitted.push(userId);
+    },
     load: () => ({ running: 0, waiting: 0 }),
   };
 }

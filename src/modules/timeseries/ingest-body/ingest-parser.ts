@@ -127,20 +127,7 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
      */
     receive(userId: string, contentLength: string | undefined, answered: AbortSignal): Promise<void> {
       if (contentLength !== undefined && Number(contentLength) <= IN_THREAD_MAX_BYTES) return Promise.resolve();
-      const untilAnswered = new Promise((resolve) => answered.addEventListener('abort', resolve, { once: true }));
-      return new Promise((admitted, refused) => {
-        receiving
-          .admit(
-            { userId },
-            'ingest',
-            () => {
-              admitted();
-              return untilAnswered;
-            },
-            answered,
-          )
-          .catch(refused);
-      });
+      return receiving.hold({ userId }, 'ingest', answered);
     },
 
     /**

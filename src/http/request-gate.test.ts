@@ -1,0 +1,146 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAdmission } from './admission.ts';
+import { registerErrorHandler } from './error-handler.ts';
+import { registerRequestGate } from './request-gate.ts';
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((res) => {
+    resolve = res;
+  });
+  return { promise, resolve };
+}
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+/**
+ * A server with the gate of one request per user (a user named by the x-user header, as the
+ * authentication hook would set it) and routes that answer once the test lets them: /held/:name
+ * (gated), /own/:name (a route with its own admission) and /public/:name.
+ */
+async function gatedServer(waitMs = 60_000) {
+  const gate = createAdmission({ perOrganization: Number.POSITIVE_INFINITY, perUser: 1, waitMs, what: 'requests' });
+  const app = Fastify();
+  apps.push(app);
+  registerErrorHandler(app);
+  app.addHook('onRequest', async (request) => {
+    const user = request.headers['x-user'];
+    if (typeof user === 'string') request.auth = { userId: user, email: `${user}@example.com`, sessionId: 's' };
+  });
+  registerRequestGate(app, gate);
+  const started: string[] = [];
+  const releases = new Map<string, () => void>();
+  const answer = async (name: string) => {
+    started.push(name);
+    const release = deferred();
+    releases.set(name, release.resolve);
+    await release.promise;
+    return { success: true, message: null, data: name };
+  };
+  app.get<{ Params: { name: string } }>('/held/:name', async (req) => answer(req.params.name));
+  app.get<{ Params: { name: string } }>('/own/:name', { config: { ownAdmission: true } }, async (req) =>
+    answer(req.params.name),
+  );
+  app.get<{ Params: { name: string } }>('/public/:name', { config: { public: true } }, async (req) =>
+    answer(req.params.name),
+  );
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const get = (path: string, user?: string, signal?: AbortSignal) =>
+    fetch(`${base}${path}`, { headers: user ? { 'x-user': user } : {}, signal }).then(async (res) => ({
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body: await res.json(),
+    }));
+  /** Resolves once the route named has started. */
+  const startOf = async (name: string) => {
+    while (!releases.has(name)) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const release = async (name: string) => {
+    await startOf(name);
+    releases.get(name)!();
+  };
+  /** Resolves once the gate has this many requests waiting. */
+  const waiting = async (count: number) => {
+    while (gate.load().waiting !== count) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { get, started, startOf, release, waiting, gate };
+}
+
+describe('the request gate', () => {
+  it('lets a user have their slots of requests at once; the next waits its turn while other users go on', async () => {
+    const server = await gatedServer();
+    const first = server.get('/held/a1', 'a');
+    await server.startOf('a1');
+    const second = server.get('/held/a2', 'a');
+    await server.waiting(1);
+    const neighbour = server.get('/held/b1', 'b');
+    await server.release('b1');
+    expect(await neighbour).toEqual({
+      status: 200,
+      retryAfter: null,
+      body: { success: true, message: null, data: 'b1' },
+    });
+    expect(server.started).toEqual(['a1', 'b1']);
+    await server.release('a1');
+    await server.release('a2');
+    expect((await first).body.data).toBe('a1');
+    expect((await second).body.data).toBe('a2');
+    expect(server.started).toEqual(['a1', 'b1', 'a2']);
+    expect(server.gate.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('answers 429 with Retry-After to a request that waited in vain, without running it', async () => {
+    const server = await gatedServer(50);
+    const first = server.get('/held/a1', 'a');
+    await server.startOf('a1');
+    expect(await server.get('/held/a2', 'a')).toEqual({
+      status: 429,
+      retryAfter: '1',
+      body: {
+        success: false,
+        message: 'Too many requests',
+        error: 'Too many requests of yours at once; retry shortly',
+      },
+    });
+    await server.release('a1');
+    expect((await first).status).toBe(200);
+    expect(server.started).toEqual(['a1']);
+  });
+
+  it('leaves routes with admissions of their own and public routes to themselves', async () => {
+    const server = await gatedServer();
+    const first = server.get('/held/a1', 'a');
+    await server.startOf('a1');
+    const own = server.get('/own/a2', 'a');
+    const open = server.get('/public/p1');
+    await server.release('a2');
+    await server.release('p1');
+    expect((await own).body.data).toBe('a2');
+    expect((await open).body.data).toBe('p1');
+    await server.release('a1');
+    expect((await first).status).toBe(200);
+  });
+
+  it('takes a waiting request out of the queue when its client goes away, and hands the slot on', async () => {
+    const server = await gatedServer();
+    const first = server.get('/held/a1', 'a');
+    await server.startOf('a1');
+    const leaving = new AbortController();
+    const gone = server.get('/held/a2', 'a', leaving.signal).catch((error: Error) => error.name);
+    await server.waiting(1);
+    leaving.abort();
+    expect(await gone).toBe('AbortError');
+    await server.waiting(0);
+    const third = server.get('/held/a3', 'a');
+    await server.waiting(1);
+    await server.release('a1');
+    await server.release('a3');
+    expect((await first).status).toBe(200);
+    expect((await third).body.data).toBe('a3');
+    expect(server.started).toEqual(['a1', 'a3']);
+  });
+});
