@@ -16,7 +16,9 @@
  * 4 by default, each with a grid meter like its own), FLOOD=ingest with readings bodies of
  * INGEST_READINGS readings (50,000 by default), the same ones again each time.
  * FLOOD=profile floods with the grid meters' 30-minute energy profile over the last 30 days
- * instead of the year's building cost (each request another period, so never kept). FLOOD=invoice
+ * instead of the year's building cost (each request another period, so never kept); FLOOD=kept
+ * with the same profile each time, which the service keeps from its second request on and sends
+ * as bytes made once. FLOOD=invoice
  * floods with the check of an invoice of each building's grid over the last 365 days, with a
  * tolerance of 0 and of 100 percent in turn: every check's outcome differs from the one kept, and
  * is written. FLOOD=list floods with the first page of each organization's tariff list, 100 tariffs
@@ -54,6 +56,7 @@ const LIST_PAGE = 100;
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
+  kept: '30-minute energy profile over the same 30 days each time (kept from its second request)',
   comparison: 'tariff comparison over 365 days',
   recovery: `tenant recovery over 365 days (${TENANTS} tenants a building)`,
   invoice: 'invoice check of a year, its outcome written each time',
@@ -116,7 +119,7 @@ const yearInvoice = (accountId: string, blockId: number) => {
 const BLOCK_PATHS = { cost: 'energy-cost', comparison: 'tariff-comparison', recovery: 'recovery' } as const;
 
 const floodPath = (i: number, blockId: number, accountId: string) => {
-  if (FLOOD === 'profile') return profilePath(`FLOOD-${i}`, accountId, 30);
+  if (FLOOD === 'profile' || FLOOD === 'kept') return profilePath(`FLOOD-${i}`, accountId, 30);
   return blockPath(BLOCK_PATHS[FLOOD as keyof typeof BLOCK_PATHS], blockId, accountId, 365);
 };
 
@@ -242,7 +245,7 @@ try {
         method: 'GET',
         path: floodPath(i, block.id, organization.id),
         headers,
-        setupRequest: VARY_PERIOD,
+        ...(FLOOD === 'kept' ? {} : { setupRequest: VARY_PERIOD }),
       });
     }
   }
