@@ -153,12 +153,14 @@ export function createTimeseriesService({
    * it writes), under the admission of the caller and the organization when the buckets are many.
    * The result is kept until the readings of one of the meters change (here, or in another process
    * once its NOTIFY arrives): dashboards ask for the same periods again and again. A kept result
-   * takes no admission. The caller has checked access to the meters.
+   * takes no admission, but a turn of the main thread: a flood of one kept profile is a step an
+   * answer, one a round of the event loop, not one per connection. The caller has checked access to
+   * the meters.
    * (Deleting a meter deletes its readings by a trigger, unannounced: none is needed, for its id
    * is then found no more, neither by serial nor in a config, and what was kept of it is never
    * asked for again.)
    */
-  function keptProfile(
+  async function keptProfile(
     shape: unknown,
     auth: AuthContext,
     accountId: string,
@@ -166,6 +168,7 @@ export function createTimeseriesService({
     query: BucketFields & TimeRange & { fill: string },
     write: (buckets: ProfileBuckets) => Promise<JsonText>,
   ) {
+    await turns.take(auth.userId);
     const grouping = groupingOf(query);
     const count = bucketCount(grouping, query);
     const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
@@ -293,10 +296,12 @@ export function createTimeseriesService({
 
     /**
      * The totals are kept as profiles are (profileTotals): dashboards ask for the same ranges
-     * again and again. The meter's serial is today's, from the read cache.
+     * again and again, each answer a turn of the main thread as a kept profile's. The meter's serial
+     * is today's, from the read cache.
      */
     async energySum(auth: AuthContext, query: MeterRangeQuery) {
       const meter = await readableMeter(auth, query);
+      await turns.take(auth.userId);
       const versions = [cache.version(cacheKeys.meterReadings(meter.id))];
       const key = JSON.stringify([meter.id, query.start, query.end]);
       const totals = await sums.get(versions, key, () =>
