@@ -12,7 +12,11 @@ import { checkResponses } from '../helpers/response-schemas.ts';
 import { temporaryPostgres } from './temporary-postgres.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
-const PORT = 55_432 + Math.floor(Math.random() * 1000);
+/**
+ * Below Linux's range of ports for outgoing connections (32768 to 60999 by default): a port in it
+ * may be taken by a client's connection (a test's pool) when the cluster starts or starts again.
+ */
+const PORT = 20_000 + Math.floor(Math.random() * 10_000);
 
 let cluster: ReturnType<typeof temporaryPostgres>;
 let db: Database;
