@@ -1,49 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { App } from '../../src/http/types.ts';
-import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
-import { checkResponses } from '../helpers/response-schemas.ts';
 import { insertBuildingBlock, insertMeter, insertReadings } from '../helpers/sql-fixtures.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const START = '2025-03-03T00:00:00.000Z';
 const RANGE = { start: START, end: '2025-03-04T00:00:00.000Z' };
 
-let database: TestDatabase;
-let app: App;
+let t: TestApp;
 let hold: ReturnType<typeof holdable>['hold'];
 let r: Awaited<ReturnType<typeof organizationWithRoles>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const holding = holdable(database.db);
-  hold = holding.hold;
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    AUTH_RATE_LIMIT_PER_MIN: '0',
-    SEED_DEMO: 'false',
-    REQUESTS_PER_USER: '1',
-    KEPT_MONTHS_BYTES: '0',
-  });
-  app = await buildApp({ config, db: holding.db, keys: generateSigningKeys() });
-  checkResponses(app);
-  await app.ready();
-  r = await organizationWithRoles(app);
-  const blockId = await insertBuildingBlock(database.db, r.accountId);
-  const meterId = await insertMeter(database.db, r.accountId, blockId, { meterSn: 'GATE-001' });
-  await insertReadings(database.db, meterId, START, 4, () => ({ import_kwh: 1, power_kw: 2 }));
+  t = await startTestApp(
+    // Every request reads readings, where the held database holds it (holdable-database.ts).
+    { REQUESTS_PER_USER: '1', KEPT_MONTHS_BYTES: '0' },
+    {
+      serveFrom: (db) => {
+        const holding = holdable(db);
+        hold = holding.hold;
+        return holding.db;
+      },
+    },
+  );
+  r = await organizationWithRoles(t.app);
+  const blockId = await insertBuildingBlock(t.db, r.accountId);
+  const meterId = await insertMeter(t.db, r.accountId, blockId, { meterSn: 'GATE-001' });
+  await insertReadings(t.db, meterId, START, 4, () => ({ import_kwh: 1, power_kw: 2 }));
 }, 120_000);
 
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
-});
+afterAll(async () => t?.close());
 
 async function requestsInFlight(state: 'running' | 'waiting'): Promise<number> {
-  const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+  const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
   return Number(new RegExp(`^ums_requests_in_flight\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
 }
 
