@@ -1,5 +1,5 @@
 import { METER_FIELDS } from '../../db/energy-sources.ts';
-import { type ListParams, listPage } from '../../db/list-page.ts';
+import { type ListParams, listPage, type RowFields } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { insertRow, updateRow } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
@@ -30,7 +30,13 @@ const WRITABLE_COLUMNS = [
   'is_active',
   'notified_max_demand_kva',
 ] as const;
-const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
+const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'];
+const COLUMNS = RECORD_COLUMNS.join(', ');
+const LIST_FIELDS: RowFields = {
+  names: RECORD_COLUMNS,
+  numbers: ['notified_max_demand_kva'],
+  instants: ['created_at', 'updated_at'],
+};
 
 const TABLE = { table: 'meters', writable: WRITABLE_COLUMNS, returning: COLUMNS };
 
@@ -54,10 +60,11 @@ export const metersRepository = {
     if (filters.building_block_id !== undefined)
       where.push(`m.building_block_id = ${params.add(filters.building_block_id)}`);
     if (filters.meter_type !== undefined) where.push(`m.meter_type = ${params.add(filters.meter_type)}`);
-    return listPage<Meter>(
+    return listPage(
       db,
       {
         select: COLUMNS,
+        fields: LIST_FIELDS,
         from: 'meters m',
         where,
         params,
