@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import { ok } from './envelope.ts';
 import { project, type ResponseShape, responseShape } from './response-shape.ts';
 
 // The JSON of frozen data (what the read cache hands out) never changes: it is written once per
@@ -45,7 +46,7 @@ export class JsonText {
 
   /** ok(data) as serializeReply writes it, in UTF-8. */
   okBytes(): Buffer {
-    return this.envelope ?? Buffer.from(serializeReply(okOf(this)));
+    return this.envelope ?? Buffer.from(serializeReply(ok(this)));
   }
 
   /** Its length: of the JSON's characters, or of the envelope's bytes. */
@@ -54,14 +55,11 @@ export class JsonText {
   }
 }
 
-/** The ok envelope of data (as envelope.ts's ok writes it, which answers hold JsonText in). */
-const okOf = (data: JsonText) => ({ success: true, message: null, data });
-
 let frame: [Buffer, Buffer] | undefined;
 /** What serializeReply writes of ok(data) before and after data's JSON. */
 function okFrame(): [Buffer, Buffer] {
   const mark = '\u0000';
-  frame ??= serializeReply(okOf(JsonText.of(mark)))
+  frame ??= serializeReply(ok(JsonText.of(mark)))
     .split(mark)
     .map((part) => Buffer.from(part)) as [Buffer, Buffer];
   return frame;

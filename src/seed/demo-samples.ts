@@ -4,7 +4,7 @@ import { authRepository } from '../modules/auth/auth.repository.ts';
 import { invoicesRepository } from '../modules/invoices/invoices.repository.ts';
 import { metersRepository } from '../modules/meters/meters.repository.ts';
 import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repository.ts';
-import { type TariffRow, tariffsRepository } from '../modules/tariffs/tariffs.repository.ts';
+import { tariffsRepository } from '../modules/tariffs/tariffs.repository.ts';
 import { aggregatesRepository } from '../modules/timeseries/aggregates.repository.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
 import { DEMO_EMAIL, DEMO_ORGANIZATION } from './demo.ts';
@@ -35,7 +35,7 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
     aggregatesRepository.latest(db, accountId, grid.id, ALL_TIME),
     invoicesRepository.list(db, accountId, {}, first),
   ]);
-  const [tariff] = JSON.parse(tariffs.json) as TariffRow[];
+  const [tariff] = tariffs.rows;
   if (!tariff || !latest) return undefined;
   const [item] = await tariffItemsRepository.ofTariff(db, accountId, tariff.id);
   const end = new Date(latest.ts.getTime() + grid.interval_minutes * 60_000);
@@ -50,7 +50,7 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
       tariff_item_id: item?.id,
       catalogue_tariff_id: tariff.cloned_from,
       tou_schedule_id: tariff.tou_schedule_id,
-      invoice_id: (JSON.parse(invoices.json) as { id: number }[])[0]?.id,
+      invoice_id: invoices.rows[0]?.id,
       dso_id: tariff.dso_id,
       ...lastWholeMonth(end),
     })

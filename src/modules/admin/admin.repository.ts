@@ -9,7 +9,6 @@ export const adminRepository = {
       db,
       {
         select: 'u.id, u.email, u.created_at',
-        fields: { names: ['id', 'email', 'created_at'], instants: ['created_at'] },
         from: 'users u',
         where: [],
         params: new SqlParams(),

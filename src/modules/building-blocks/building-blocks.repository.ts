@@ -1,4 +1,4 @@
-import { type ListParams, listPage, type RowFields } from '../../db/list-page.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { insertRow, updateRow } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
@@ -37,13 +37,7 @@ const WRITABLE_COLUMNS = [
   'is_active',
   'location',
 ] as const;
-const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'];
-const COLUMNS = RECORD_COLUMNS.join(', ');
-const LIST_FIELDS: RowFields = {
-  names: RECORD_COLUMNS,
-  numbers: ['postal_code'],
-  instants: ['created_at', 'updated_at'],
-};
+const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
 
 const TABLE = { table: 'building_blocks', writable: WRITABLE_COLUMNS, returning: COLUMNS };
 
@@ -66,11 +60,10 @@ export const buildingBlocksRepository = {
     const where = [`b.account_id = ${params.add(accountId)}`];
     if (filters.parent_id !== undefined) where.push(`b.parent_id = ${params.add(filters.parent_id)}`);
     if (filters.building_type !== undefined) where.push(`b.building_type = ${params.add(filters.building_type)}`);
-    return listPage(
+    return listPage<BuildingBlock>(
       db,
       {
         select: COLUMNS,
-        fields: LIST_FIELDS,
         from: 'building_blocks b',
         where,
         params,

@@ -1,4 +1,4 @@
-import { type ListParams, listPage, type RowFields } from '../../db/list-page.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
 import { INVOICE_SORT } from './invoices.schemas.ts';
@@ -44,32 +44,6 @@ const COLUMNS = `i.id, i.account_id, i.building_block_id, i.source, i.supplier, 
   i.period_start AS start, i.period_end AS "end", i.currency, i.estimated, i.lines, i.subtotal, i.tax, i.total,
   i.check_status AS status, i.check_difference AS difference, i.created_at, i.updated_at`;
 
-const LIST_FIELDS: RowFields = {
-  names: [
-    'id',
-    'account_id',
-    'building_block_id',
-    'source',
-    'supplier',
-    'invoice_number',
-    'issued_on',
-    'start',
-    'end',
-    'currency',
-    'estimated',
-    'lines',
-    'subtotal',
-    'tax',
-    'total',
-    'status',
-    'difference',
-    'created_at',
-    'updated_at',
-  ],
-  numbers: ['subtotal', 'tax', 'total', 'difference'],
-  instants: ['start', 'end', 'created_at', 'updated_at'],
-};
-
 /** The values in the order of the columns below, from $2 ($1 is the organization or the id). */
 const valueList = (v: InvoiceValues) => [
   v.building_block_id,
@@ -99,11 +73,10 @@ export const invoicesRepository = {
     if (filters.building_block_id !== undefined)
       where.push(`i.building_block_id = ${params.add(filters.building_block_id)}`);
     if (filters.source !== undefined) where.push(`i.source = ${params.add(filters.source)}`);
-    return listPage(
+    return listPage<Invoice>(
       db,
       {
         select: COLUMNS,
-        fields: LIST_FIELDS,
         from: 'invoices i',
         where,
         params,

@@ -1,5 +1,5 @@
 import { METER_FIELDS } from '../../db/energy-sources.ts';
-import { type ListParams, listPage, type RowFields } from '../../db/list-page.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import { insertRow, updateRow } from '../../db/sql-writes.ts';
 import type { Executor } from '../../db/types.ts';
@@ -30,13 +30,7 @@ const WRITABLE_COLUMNS = [
   'is_active',
   'notified_max_demand_kva',
 ] as const;
-const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'];
-const COLUMNS = RECORD_COLUMNS.join(', ');
-const LIST_FIELDS: RowFields = {
-  names: RECORD_COLUMNS,
-  numbers: ['notified_max_demand_kva'],
-  instants: ['created_at', 'updated_at'],
-};
+const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
 
 const TABLE = { table: 'meters', writable: WRITABLE_COLUMNS, returning: COLUMNS };
 
@@ -60,11 +54,10 @@ export const metersRepository = {
     if (filters.building_block_id !== undefined)
       where.push(`m.building_block_id = ${params.add(filters.building_block_id)}`);
     if (filters.meter_type !== undefined) where.push(`m.meter_type = ${params.add(filters.meter_type)}`);
-    return listPage(
+    return listPage<Meter>(
       db,
       {
         select: COLUMNS,
-        fields: LIST_FIELDS,
         from: 'meters m',
         where,
         params,

@@ -123,10 +123,6 @@ export const organizationsRepository = {
       db,
       {
         select: MEMBER_SELECT,
-        fields: {
-          names: ['user_id', 'account_id', 'role', 'email', 'is_primary_owner', 'created_at'],
-          instants: ['created_at'],
-        },
         from: MEMBER_FROM,
         where: [`m.account_id = ${params.add(accountId)}`],
         params,

@@ -1,4 +1,4 @@
-import { type ListParams, listPage, type RowFields } from '../../db/list-page.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
 import type { ItemValues, TariffItem } from '../tariffs/tariffs.model.ts';
@@ -13,26 +13,10 @@ export interface ItemInput
 }
 
 const ITEM_SELECT = `i.id, i.tariff_id, i.item_type_code, i.price, i.season, i.unit, i.demand_periods, i.demand_basis, i.free_ratio,
-  coalesce((SELECT ('[' || string_agg(row_to_json(b)::text, ',' ORDER BY b.block_index) || ']')::json
-            FROM (SELECT id, tariff_item_id, block_index, upper_limit::float8 AS upper_limit,
-                         unit_price_cents::float8 AS unit_price_cents
-                  FROM tariff_blocks WHERE tariff_item_id = i.id) b), '[]'::json) AS tariff_blocks`;
-
-const LIST_FIELDS: RowFields = {
-  names: [
-    'id',
-    'tariff_id',
-    'item_type_code',
-    'price',
-    'season',
-    'unit',
-    'demand_periods',
-    'demand_basis',
-    'free_ratio',
-    'tariff_blocks',
-  ],
-  numbers: ['price', 'free_ratio'],
-};
+  coalesce((SELECT json_agg(json_build_object('id', b.id, 'tariff_item_id', b.tariff_item_id, 'block_index', b.block_index,
+                                              'upper_limit', b.upper_limit, 'unit_price_cents', b.unit_price_cents)
+                            ORDER BY b.block_index)
+            FROM tariff_blocks b WHERE b.tariff_item_id = i.id), '[]'::json) AS tariff_blocks`;
 
 /** The parameters of an item's own fields, in the order of ItemValues. */
 function itemParams(item: ItemInput) {
@@ -74,11 +58,10 @@ export const tariffItemsRepository = {
 
   list(db: Executor, accountId: string, tariffId: number, list: ListParams) {
     const params = new SqlParams();
-    return listPage(
+    return listPage<TariffItem>(
       db,
       {
         select: ITEM_SELECT,
-        fields: LIST_FIELDS,
         from: 'tariff_items i',
         where: [`i.tariff_id = ${params.add(tariffId)}`, OF_ACCOUNT(params.add(accountId))],
         params,

@@ -1,4 +1,4 @@
-import { type ListParams, listPage, type RowFields } from '../../db/list-page.ts';
+import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
 import type { TariffType } from './tariff-enums.ts';
@@ -47,7 +47,6 @@ const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', '
 
 export const TARIFF_RECORD = RECORD_COLUMNS.join(', ');
 const ALIASED_RECORD = RECORD_COLUMNS.map((c) => `t.${c}`).join(', ');
-const LIST_FIELDS: RowFields = { names: RECORD_COLUMNS, numbers: ['tax_rate'], instants: ['created_at', 'updated_at'] };
 
 interface TariffFilters {
   accountId: string;
@@ -139,11 +138,10 @@ export const tariffsRepository = {
     if (filters.dso_id !== undefined) where.push(`t.dso_id = ${params.add(filters.dso_id)}`);
     if (filters.effective_from_gte) where.push(`t.effective_from >= ${params.add(filters.effective_from_gte)}`);
     if (filters.effective_from_lte) where.push(`t.effective_from <= ${params.add(filters.effective_from_lte)}`);
-    return listPage(
+    return listPage<TariffRow>(
       db,
       {
         select: ALIASED_RECORD,
-        fields: LIST_FIELDS,
         from: 'tariffs t',
         where,
         params,
