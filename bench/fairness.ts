@@ -7,7 +7,7 @@
  * grid meter's year of readings, priced with a clone of the catalogue's Homeflex time-of-use
  * tariff. Then autocannon floods the 16 buildings' energy cost over the last 365 days (round
  * robin) at 50 connections, while the demo organization, another user's, prices its building over
- * the last 30 days and reads one of its tariffs (read cache), each at a fixed rate. The demo's
+ * the last 30 days, reads one of its tariffs (read cache) and lists its meters (from the database), each at a fixed rate. The demo's
  * requests run the same length of time alone first: the run prints their p99 alone and during the
  * flood, and the ratio against the target (within 3x). FLOOD_USERS=n (default 1) spreads the 16
  * organizations over n users of their own (round robin), each flooding with its own token.
@@ -68,6 +68,8 @@ const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
 if (!(FLOOD in FLOODS)) throw new Error(`FLOOD: one of ${Object.keys(FLOODS).join(', ')}`);
 const COST_RATE_PER_S = 4;
 const TARIFF_RATE_PER_S = 25;
+/** The demo's meter list, a read that goes to the database (no cache): whether its query waits behind the flood's. */
+const METER_LIST_RATE_PER_S = 10;
 const TARGET_RATIO = 3;
 /** The catalogue's Homeflex time-of-use tariff (id fixed by migration 0004), the demo grid's tariff. */
 const HOMEFLEX_TOU = 6;
@@ -254,19 +256,21 @@ try {
   // The other organization's bills are all different periods too (ending a minute earlier each): priced, not kept.
   const costUrl = (i: number) => `${base}${blockPath('energy-cost', demoSite!.building_block_id, demoAccount, 30, i)}`;
   const tariffUrl = `${base}/api/v1/tariffs/${demoSite!.grid_tariff_id}?account_id=${demoAccount}`;
+  const meterListUrl = `${base}/api/v1/meters?account_id=${demoAccount}`;
   const measure = (seconds: number) =>
     Promise.all([
       atFixedRate(costUrl, demo.token!, seconds, COST_RATE_PER_S),
       atFixedRate(tariffUrl, demo.token!, seconds, TARIFF_RATE_PER_S),
+      atFixedRate(meterListUrl, demo.token!, seconds, METER_LIST_RATE_PER_S),
     ]);
 
   // Warm the caches and the plans, then the demo alone, then the demo during the flood.
   await measure(2);
   await eventLoopDelay(base);
   const loadBefore = loadAverage();
-  const [quietCost, quietTariff] = await measure(SECONDS);
+  const [quietCost, quietTariff, quietMeters] = await measure(SECONDS);
   const quietLoop = await eventLoopDelay(base);
-  const [flood, [floodCost, floodTariff]] = await Promise.all([
+  const [flood, [floodCost, floodTariff, floodMeters]] = await Promise.all([
     // In a worker thread: the flood must not delay the measuring requests of this thread.
     autocannon({
       url: base,
@@ -292,6 +296,7 @@ try {
   for (const [what, rate, quiet, loaded] of [
     ['building cost over 30 days', COST_RATE_PER_S, quietCost, floodCost],
     ['tariff read (cached)', TARIFF_RATE_PER_S, quietTariff, floodTariff],
+    ['meter list (read from the database)', METER_LIST_RATE_PER_S, quietMeters, floodMeters],
   ] as const) {
     const ratio = percentile(loaded.latencies, 99) / percentile(quiet.latencies, 99);
     console.log(`other organization, ${what} at ${rate}/s:`);
