@@ -16,10 +16,19 @@ function retryAfter(response: Response): number | null {
   return Number.isFinite(seconds) && seconds <= LONGEST_WAIT_S ? Math.max(seconds, 0.2) : null;
 }
 
+/** What a request of a page that outlived its session gets, without being sent: the API's 401. */
+function notSignedIn(): Response {
+  const body = { success: false, message: null, error: 'Not signed in' };
+  return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } });
+}
+
 async function send(request: Request): Promise<Response> {
   const token = await session.accessToken();
+  // Signed out (a page still asking as its user signs out): the service would refuse it, and the
+  // browser would log the refusal; it is answered here instead.
+  if (!token) return notSignedIn();
   const authorized = new Request(request);
-  if (token) authorized.headers.set('authorization', `Bearer ${token}`);
+  authorized.headers.set('authorization', `Bearer ${token}`);
   try {
     return await fetch(authorized);
   } catch {
