@@ -132,10 +132,11 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000,
   });
   registerAdmissionGauge(computedReads, metrics.registry, 'computed');
-  // Large readings bodies: a few at once on their way in (read, parsed, stored), a user's newest
-  // waiting body read first; parsed in a worker thread one at a time and stored one at a time, users
-  // taking turns for each.
+  // Small readings bodies take their user's request slots; large ones: a few at once on their way in
+  // (read, parsed, stored), a user's newest waiting body read first; parsed in a worker thread one at
+  // a time and stored one at a time, users taking turns for each.
   const ingestBodies = {
+    small: requests,
     receiving: createAdmission({
       perOrganization: Number.POSITIVE_INFINITY,
       perUser: LARGE_BODIES_PER_USER,

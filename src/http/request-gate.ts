@@ -6,7 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route's work has admissions of its own (cost, profiles, sums, comparisons, recoveries,
-     * invoice checks, readings bodies): the request gate leaves it to them.
+     * invoice checks, readings bodies: a small one takes its user's slot of the gate's admission in
+     * the ingest parser): the request gate leaves it to them.
      */
     ownAdmission?: boolean;
   }
@@ -18,8 +19,8 @@ const CLIENT_GONE = badRequest('The client closed the connection before its turn
 /** How long a request waits for its turn before its 429, as a share of the request's timeout (the rest is left for the request). */
 export const REQUEST_WAIT_SHARE = 0.5;
 
-/** The one key of the gate's organizations: it limits users, not organizations. */
-const ANY_ORGANIZATION = '*';
+/** The one key of the gate's organizations: it limits users, not organizations (small readings bodies take their slots under it too). */
+export const ANY_ORGANIZATION = '*';
 
 /**
  * Every authenticated request of a user, but those of routes with admissions of their own, takes

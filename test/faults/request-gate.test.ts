@@ -62,4 +62,29 @@ describe('a user’s requests a few at a time (REQUESTS_PER_USER=1)', () => {
     expect(second.body.count).toBe(1);
     expect([await requestsInFlight('running'), await requestsInFlight('waiting')]).toEqual([0, 0]);
   });
+
+  // Stored in a transaction, which on the embedded database holds every other query too: the
+  // other user's request of the test above would wait for the release here.
+  it('holds a user’s next small readings body until their first is stored', async () => {
+    const body = (hour: number) => ({
+      account_id: r.accountId,
+      meter_sn: 'GATE-001',
+      readings: [{ ts: `2025-03-05T${String(hour).padStart(2, '0')}:00:00.000Z`, import_kwh: 3 }],
+    });
+    const held = hold();
+    const first = r.admin.client.post('/api/v1/timeseries/electricity/readings', body(1));
+    await held.reached;
+    expect([await requestsInFlight('running'), await requestsInFlight('waiting')]).toEqual([1, 0]);
+    const second = r.admin.client.post('/api/v1/timeseries/electricity/readings', body(2));
+    while ((await requestsInFlight('waiting')) !== 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(await requestsInFlight('running')).toBe(1);
+
+    held.release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((answer) => [answer.status, answer.body.data])).toEqual([
+      [200, { inserted: 1, updated: 0 }],
+      [200, { inserted: 1, updated: 0 }],
+    ]);
+    expect([await requestsInFlight('running'), await requestsInFlight('waiting')]).toEqual([0, 0]);
+  });
 });

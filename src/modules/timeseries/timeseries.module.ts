@@ -11,7 +11,9 @@ export function registerTimeseriesModule(
   {
     ingestBodies,
     ...deps
-  }: Omit<TimeseriesDeps, 'prepareIngest'> & { ingestBodies: { receiving: Admission; parsing: Admission } },
+  }: Omit<TimeseriesDeps, 'prepareIngest'> & {
+    ingestBodies: { small: Admission; receiving: Admission; parsing: Admission };
+  },
   keptAnswers: KeptAnswers,
 ): void {
   const ingestParser = createIngestParser(ingestBodies);

@@ -46,8 +46,12 @@ function recordingAdmission(): Admission & { admitted: string[] } {
 }
 
 const parsers: IngestParser[] = [];
-function parserWith(parsing: Admission): IngestParser {
-  const parser = createIngestParser({ receiving: recordingAdmission(), parsing });
+function parserWith(
+  parsing: Admission,
+  small: Admission = recordingAdmission(),
+  receiving: Admission = recordingAdmission(),
+): IngestParser {
+  const parser = createIngestParser({ small, receiving, parsing });
   parsers.push(parser);
   return parser;
 }
@@ -56,6 +60,16 @@ afterEach(async () => {
 });
 
 describe('the ingest parser', () => {
+  it("takes a small body's slot among its user's requests, a large one's among large bodies", async () => {
+    const [small, receiving] = [recordingAdmission(), recordingAdmission()];
+    const parser = parserWith(recordingAdmission(), small, receiving);
+    const answered = new AbortController().signal;
+    await parser.receive('user-1', '65536', answered);
+    await parser.receive('user-2', '65537', answered);
+    await parser.receive('user-3', undefined, answered);
+    expect([small.admitted, receiving.admitted]).toEqual([['user-1'], ['user-2', 'user-3']]);
+  });
+
   it('parses a small body on the main thread and a large one in the worker, to the same readings', async () => {
     const parsing = recordingAdmission();
     const parser = parserWith(parsing);

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { errorCodes } from 'fastify';
 import type { Admission } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
+import { ANY_ORGANIZATION } from '../../../http/request-gate.ts';
 import { type PreparedData, type PreparedReadings, preparedFrom } from '../store-readings.ts';
 import {
   type IngestMeter,
@@ -84,7 +85,15 @@ function startWorker(): Worker {
  * still waiting for the answer (docs/decisions.md). The worker parses one body at a time: `parsing` (one slot) decides whose goes
  * next, users in turn, a user's second body after their first.
  */
-export function createIngestParser({ receiving, parsing }: { receiving: Admission; parsing: Admission }) {
+export function createIngestParser({
+  small,
+  receiving,
+  parsing,
+}: {
+  small: Admission;
+  receiving: Admission;
+  parsing: Admission;
+}) {
   let worker: Worker | undefined;
   let nextId = 0;
   const replies = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
@@ -121,13 +130,15 @@ export function createIngestParser({ receiving, parsing }: { receiving: Admissio
 
   return {
     /**
-     * Before a body is read, from its declared length: resolves once it may be read (at once when
-     * small), its slot held until its connection closes or its answer is sent (`answered`); 429 when it
-     * waited too long for one, and the signal's reason when `answered` fires while it waits.
+     * Before a body is read, from its declared length: resolves once it may be read, its slot held
+     * until its connection closes or its answer is sent (`answered`): a small body's in `small` (its
+     * user's request slots: a flood of small bodies would otherwise hold every database connection
+     * with its stores), a large one's in `receiving`; 429 when it waited too long for one, and the
+     * signal's reason when `answered` fires while it waits.
      */
     receive(userId: string, contentLength: string | undefined, answered: AbortSignal): Promise<void> {
-      if (contentLength !== undefined && Number(contentLength) <= IN_THREAD_MAX_BYTES) return Promise.resolve();
-      return receiving.hold({ userId }, 'ingest', answered);
+      const isSmall = contentLength !== undefined && Number(contentLength) <= IN_THREAD_MAX_BYTES;
+      return (isSmall ? small : receiving).hold({ userId }, isSmall ? ANY_ORGANIZATION : 'ingest', answered);
     },
 
     /**
