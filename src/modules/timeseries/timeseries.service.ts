@@ -15,6 +15,7 @@ import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
 import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
+import { createMeterStores } from './meter-stores.ts';
 import {
   type BucketFields,
   bucketCount,
@@ -90,6 +91,7 @@ export function createTimeseriesService({
   ingestStores,
   prepareIngest,
 }: TimeseriesDeps) {
+  const meterStores = createMeterStores();
   const meterMonths = createMeterMonths({ db, cache, months });
 
   /**
@@ -228,7 +230,11 @@ export function createTimeseriesService({
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
       const prepared = await prepareIngest(auth.userId, readings, meter!, abandoned);
       const store = () =>
-        guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
+        meterStores.run(meter!.id, () =>
+          guard.transaction(auth, body.account_id, 'write', (tx) =>
+            storeReadings(tx, body.account_id, prepared, cache),
+          ),
+        );
       // A large batch keeps the database busy for a while: one at a time in the process, users in turn.
       return readings.length > CHEAP_INGEST_READINGS
         ? ingestStores.admit(auth, body.account_id, store, abandoned)
