@@ -60,6 +60,13 @@ const KEPT_BYTES_PER_JSON_CHARACTER = 2.25;
 /** How many energy-sums of one meter over a range are kept at most (a few hundred bytes each). */
 const ENERGY_SUMS_KEPT = 20_000;
 
+/**
+ * Stores of ingests of up to 2,000 readings at once in the process: fewer than half the pool's ten
+ * connections, so that a flood of small readings bodies leaves the rest to everyone else's queries
+ * (docs/decisions.md, "Small stores a few at a time").
+ */
+const SMALL_INGEST_STORES_AT_ONCE = 4;
+
 export interface AppDeps {
   config: Config;
   db: Database;
@@ -163,7 +170,17 @@ export async function buildApp({
   });
   registerAdmissionGauge(ingestBodies.receiving, metrics.registry, 'ingestBodies');
   registerAdmissionGauge(ingestBodies.parsing, metrics.registry, 'ingestParsing');
+  // Smaller batches' stores: a few at once in the process, users in turn, so that they leave most of
+  // the pool's connections to everything else.
+  const smallIngestStores = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: SMALL_INGEST_STORES_AT_ONCE,
+    now: () => now().getTime(),
+    waitMs: config.requestTimeoutS * 1000,
+  });
   registerAdmissionGauge(ingestStores, metrics.registry, 'ingestStores');
+  registerAdmissionGauge(smallIngestStores, metrics.registry, 'smallIngestStores');
   registerAdmissionGauge(requests, metrics.registry, 'requests');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
@@ -202,6 +219,7 @@ export async function buildApp({
       months,
       turns: cpuTurns,
       ingestStores,
+      smallIngestStores,
       ingestBodies,
     },
     keptAnswers,

@@ -376,6 +376,10 @@ const GAUGES = {
     name: 'ums_ingest_stores',
     help: 'Ingests of more than 2,000 readings being stored, and waiting to be',
   },
+  smallIngestStores: {
+    name: 'ums_ingest_small_stores',
+    help: 'Ingests of up to 2,000 readings being stored, and waiting to be',
+  },
 } as const;
 
 /**

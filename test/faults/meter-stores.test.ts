@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
+import type { Reply } from '../helpers/http.ts';
 import { onPostgres } from '../helpers/races.ts';
 import { insertBuildingBlock, insertMeter } from '../helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -13,9 +14,14 @@ const transactions = { open: 0, most: 0 };
 /** How many times the meters of a readings body were looked up. */
 let meterLookups = 0;
 
-const body = (hour: number) => ({
+async function smallStores(state: 'running' | 'waiting'): Promise<number> {
+  const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+  return Number(new RegExp(`^ums_ingest_small_stores\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
+}
+
+const body = (hour: number, meterSn = 'ONE-AT-A-TIME') => ({
   account_id: r.accountId,
-  meter_sn: 'ONE-AT-A-TIME',
+  meter_sn: meterSn,
   readings: [{ ts: `2025-03-05T${String(hour).padStart(2, '0')}:00:00.000Z`, import_kwh: 3 }],
 });
 
@@ -24,7 +30,7 @@ const body = (hour: number) => ({
 describe.runIf(onPostgres)("a meter's stores one after the other in the process (PostgreSQL)", () => {
   beforeAll(async () => {
     t = await startTestApp(
-      { KEPT_MONTHS_BYTES: '0' },
+      { KEPT_MONTHS_BYTES: '0', REQUESTS_PER_USER: '10' },
       {
         serveFrom: (db) => {
           const holding = holdable(db);
@@ -50,6 +56,7 @@ describe.runIf(onPostgres)("a meter's stores one after the other in the process 
     r = await organizationWithRoles(t.app);
     const blockId = await insertBuildingBlock(t.db, r.accountId);
     await insertMeter(t.db, r.accountId, blockId, { meterSn: 'ONE-AT-A-TIME' });
+    for (const n of [1, 2, 3, 4, 5]) await insertMeter(t.db, r.accountId, blockId, { meterSn: `SMALL-${n}` });
   }, 120_000);
 
   afterAll(async () => t?.close());
@@ -74,5 +81,26 @@ describe.runIf(onPostgres)("a meter's stores one after the other in the process 
       [200, { inserted: 1, updated: 0 }],
     ]);
     expect(transactions).toEqual({ open: 0, most: 1 });
+  });
+
+  it('stores four small batches of other meters at once, and the fifth when one has ended', async () => {
+    const holds: ReturnType<typeof hold>[] = [];
+    const posts: Promise<Reply>[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      const held = hold();
+      posts.push(r.admin.client.post('/api/v1/timeseries/electricity/readings', body(n, `SMALL-${n}`)));
+      await held.reached;
+      holds.push(held);
+    }
+    posts.push(r.admin.client.post('/api/v1/timeseries/electricity/readings', body(5, 'SMALL-5')));
+    while ((await smallStores('waiting')) !== 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(await smallStores('running')).toBe(4);
+
+    for (const held of holds) held.release();
+    const answers = await Promise.all(posts);
+    expect(answers.map((answer) => [answer.status, answer.body.data])).toEqual(
+      Array.from({ length: 5 }, () => [200, { inserted: 1, updated: 0 }]),
+    );
+    expect([await smallStores('running'), await smallStores('waiting')]).toEqual([0, 0]);
   });
 });

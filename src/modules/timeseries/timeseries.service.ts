@@ -54,6 +54,8 @@ export interface TimeseriesDeps {
   turns: CpuTurns;
   /** The stores of ingests of more than CHEAP_INGEST_READINGS: one at a time in the process, users in turn. */
   ingestStores: Admission;
+  /** The stores of smaller ingests: a few at once in the process, users in turn. */
+  smallIngestStores: Admission;
   /** An ingest's readings as they are stored for their meter (ingest-parser.ts: a large batch off the main thread). */
   prepareIngest: IngestParser['prepare'];
 }
@@ -89,6 +91,7 @@ export function createTimeseriesService({
   months,
   turns,
   ingestStores,
+  smallIngestStores,
   prepareIngest,
 }: TimeseriesDeps) {
   const meterStores = createMeterStores();
@@ -230,15 +233,12 @@ export function createTimeseriesService({
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
       const prepared = await prepareIngest(auth.userId, readings, meter!, abandoned);
       const store = () =>
-        meterStores.run(meter!.id, () =>
-          guard.transaction(auth, body.account_id, 'write', (tx) =>
-            storeReadings(tx, body.account_id, prepared, cache),
-          ),
-        );
-      // A large batch keeps the database busy for a while: one at a time in the process, users in turn.
-      return readings.length > CHEAP_INGEST_READINGS
-        ? ingestStores.admit(auth, body.account_id, store, abandoned)
-        : store();
+        guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
+      // A large batch keeps the database busy for a while: one at a time in the process, smaller ones
+      // a few at a time, users in turn; a store waits for the meter's earlier ones before it takes
+      // its turn, so that one waiting for the meter holds no turn.
+      const stores = readings.length > CHEAP_INGEST_READINGS ? ingestStores : smallIngestStores;
+      return meterStores.run(meter!.id, () => stores.admit(auth, body.account_id, store, abandoned));
     },
 
     /**
