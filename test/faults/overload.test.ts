@@ -185,18 +185,22 @@ const connections = () =>
     app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
   );
 
-/** count 30-minute readings of the organization's third meter, from START plus `after` of them. */
-function ingest(client: typeof r.admin.client, after: number, count: number) {
+/**
+ * count 30-minute readings of one of the organization's meters (the third by default), from START
+ * plus `after` of them.
+ */
+function ingest(client: typeof r.admin.client, after: number, count: number, meterSn = meterSns[2]) {
   return client.post(`${TIMESERIES}/readings`, {
     account_id: r.accountId,
-    meter_sn: meterSns[2],
+    meter_sn: meterSn,
     readings: Array.from({ length: count }, (_, i) => ({ ts: minutesAfterStart((after + i) * 30), import_kwh: 1 })),
   });
 }
 
 describe('stores of ingests of more than 2,000 readings', () => {
   // On PostgreSQL only: the embedded database runs one transaction at a time, so the second ingest
-  // would wait for the held one's connection before it reached its turn.
+  // would wait for the held one's connection before it reached its turn. Each of another meter: a
+  // store of the same meter waits for the meter's earlier one before its turn (meter-stores.test.ts).
   it.runIf(onPostgres)(
     'run one at a time: another user’s waits for the one in flight, then both are stored',
     async () => {
@@ -205,7 +209,7 @@ describe('stores of ingests of more than 2,000 readings', () => {
       await held.reached;
       let second: ReturnType<typeof ingest>;
       try {
-        second = ingest(r.owner.client, 2001, 2001);
+        second = ingest(r.owner.client, 2001, 2001, meterSns[3]);
         while ((await ingestStores('waiting')) !== 1) await new Promise((resolve) => setImmediate(resolve));
         expect(await ingestStores('running')).toBe(1);
       } finally {
@@ -237,7 +241,7 @@ describe('stores of ingests of more than 2,000 readings', () => {
         headers: { authorization: `Bearer ${r.owner.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({
           account_id: r.accountId,
-          meter_sn: meterSns[2],
+          meter_sn: meterSns[3],
           readings: Array.from({ length: 2001 }, (_, i) => ({
             ts: minutesAfterStart((20_000 + i) * 30),
             import_kwh: 1,
@@ -257,11 +261,17 @@ describe('stores of ingests of more than 2,000 readings', () => {
     while ((await ingestStores('running')) + (await ingestStores('waiting')) !== 0) {
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const [stored] = await database.db.query<{ first: number; abandoned: number }>(
-      `SELECT count(*) FILTER (WHERE ts < $2)::int AS first, count(*) FILTER (WHERE ts >= $2)::int AS abandoned
-         FROM readings r JOIN meters m ON m.id = r.meter_id WHERE m.meter_sn = $1 AND ts >= $3`,
-      [meterSns[2], minutesAfterStart(20_000 * 30), minutesAfterStart(10_000 * 30)],
-    );
-    expect(stored).toEqual({ first: 2001, abandoned: 0 });
+    const stored = async (meterSn: string | undefined, from: number) => {
+      const [row] = await database.db.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM readings r JOIN meters m ON m.id = r.meter_id
+          WHERE m.meter_sn = $1 AND ts >= $2 AND ts < $3`,
+        [meterSn, minutesAfterStart(from * 30), minutesAfterStart((from + 2001) * 30)],
+      );
+      return row!.count;
+    };
+    expect({ first: await stored(meterSns[2], 10_000), abandoned: await stored(meterSns[3], 20_000) }).toEqual({
+      first: 2001,
+      abandoned: 0,
+    });
   });
 });
