@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESERVE_IDLE_MS } from '../../src/http/admission.ts';
+import { admissionGauge } from '../helpers/admission-gauges.ts';
 import { createOrganization, registerUser, type TestUser } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
 import { ownPeriods } from '../helpers/own-periods.ts';
@@ -65,8 +66,7 @@ describe('computed profiles below the expensive sizes take turns among users', (
   }
 
   async function computedReads(state: 'running' | 'waiting'): Promise<number> {
-    const metrics = await service.t.app.inject({ method: 'GET', url: '/metrics' });
-    return Number(new RegExp(`^ums_computed_reads\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
+    return admissionGauge(service.t.app, 'ums_computed_reads', state);
   }
 
   it('queues the flooder’s second profile behind their first and starts the neighbour’s at once', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admissionGauge } from '../helpers/admission-gauges.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
 import type { Reply } from '../helpers/http.ts';
@@ -15,8 +16,7 @@ const transactions = { open: 0, most: 0 };
 let meterLookups = 0;
 
 async function smallStores(state: 'running' | 'waiting'): Promise<number> {
-  const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-  return Number(new RegExp(`^ums_ingest_small_stores\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
+  return admissionGauge(t.app, 'ums_ingest_small_stores', state);
 }
 
 const body = (hour: number, meterSn = 'ONE-AT-A-TIME') => ({

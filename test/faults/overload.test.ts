@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { App } from '../../src/http/types.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { admissionGauge } from '../helpers/admission-gauges.ts';
 import { FORBIDDEN_NOT_MEMBER, failure } from '../helpers/envelopes.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
@@ -175,8 +176,7 @@ describe('expensive requests per organization (EXPENSIVE_CONCURRENCY_PER_ORG=1)'
 });
 
 async function ingestStores(state: 'running' | 'waiting'): Promise<number> {
-  const metrics = await app.inject({ method: 'GET', url: '/metrics' });
-  return Number(new RegExp(`^ums_ingest_stores\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
+  return admissionGauge(app, 'ums_ingest_stores', state);
 }
 
 /** Connections open to the server. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admissionGauge } from '../helpers/admission-gauges.ts';
 import { organizationWithRoles } from '../helpers/factories.ts';
 import { holdable } from '../helpers/holdable-database.ts';
 import { insertBuildingBlock, insertMeter, insertReadings } from '../helpers/sql-fixtures.ts';
@@ -32,8 +33,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function requestsInFlight(state: 'running' | 'waiting'): Promise<number> {
-  const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-  return Number(new RegExp(`^ums_requests_in_flight\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
+  return admissionGauge(t.app, 'ums_requests_in_flight', state);
 }
 
 describe('a user’s requests a few at a time (REQUESTS_PER_USER=1)', () => {

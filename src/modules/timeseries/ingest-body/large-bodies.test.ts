@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admissionGauge } from '../../../../test/helpers/admission-gauges.ts';
 import { failure } from '../../../../test/helpers/envelopes.ts';
 import { createOrganization, registerUser, type TestUser } from '../../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
@@ -74,8 +75,7 @@ describe('large readings bodies on their way in', () => {
 
   /** Large bodies the server counts on their way in, or waiting to be read (its gauge). */
   async function largeBodiesCounted(state: 'running' | 'waiting' = 'running'): Promise<number> {
-    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-    return Number(new RegExp(`^ums_ingest_large_bodies\\{state="${state}"\\} (\\d+)$`, 'm').exec(metrics.body)?.[1]);
+    return admissionGauge(t.app, 'ums_ingest_large_bodies', state);
   }
 
   const whenCounted = async (count: number, state: 'running' | 'waiting' = 'running') => {
