@@ -115,7 +115,17 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
     what: 'requests',
   });
-  registerRequestGate(app, requests);
+  const pages = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: config.pagesAtOnce,
+    idleUserReserve: config.pagesAtOnce,
+    leastUsedFirst: true,
+    now: () => now().getTime(),
+    waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
+    what: 'requests',
+  });
+  registerRequestGate(app, { requests, pages });
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
@@ -182,6 +192,7 @@ export async function buildApp({
   registerAdmissionGauge(ingestStores, metrics.registry, 'ingestStores');
   registerAdmissionGauge(smallIngestStores, metrics.registry, 'smallIngestStores');
   registerAdmissionGauge(requests, metrics.registry, 'requests');
+  registerAdmissionGauge(pages, metrics.registry, 'pages');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { Gauge, type Registry } from 'prom-client';
 import type { AuthContext } from './auth-context.ts';
 import { AppError } from './errors.ts';
+import { createRecentUse } from './recent-use.ts';
 
 const RETRY_AFTER_S = 1;
 /**
@@ -66,6 +67,17 @@ interface AdmissionLimits {
   newestFirstPerUser?: boolean;
   /** What the 429's text says there are too many of (default 'expensive requests'). */
   what?: string;
+  /**
+   * Orders users by what their requests have cost lately instead of by turns (default false): a
+   * freed slot goes to the waiting request of the user whose requests cost least lately
+   * (recent-use.ts: each request's cost, halved every second since), then with the fewest running
+   * and waiting. A user who arrives with nothing running or waiting comes back no less used than
+   * the least used of those who have (no credit saved up: sixteen new users do not all go before a
+   * neighbour who kept asking). Past the total, a request of a user who would go first (nothing of
+   * theirs waiting, under their own limit, no more used than any waiting request's user) starts
+   * from the reserve at once.
+   */
+  leastUsedFirst?: boolean;
 }
 
 /**
@@ -97,13 +109,20 @@ export interface Admission {
     organizationId: string,
     fn: () => Promise<T>,
     abandoned?: AbortSignal,
+    cost?: () => number,
   ): Promise<T>;
   /**
    * As admit, for work that is not one function: resolves once a slot is free, and the slot is held
    * until `released` fires (the request's answer sent or its connection closed). When it fires while
-   * the request waits, it leaves the queue and rejects with the signal's reason.
+   * the request waits, it leaves the queue and rejects with the signal's reason. `cost`, read when
+   * it is released, is what the request cost its user (leastUsedFirst; default: the ms it held).
    */
-  hold(auth: Pick<AuthContext, 'userId'>, organizationId: string, released: AbortSignal): Promise<void>;
+  hold(
+    auth: Pick<AuthContext, 'userId'>,
+    organizationId: string,
+    released: AbortSignal,
+    cost?: () => number,
+  ): Promise<void>;
   /** Expensive requests running and waiting for a slot now. */
   load(): { running: number; waiting: number };
 }
@@ -121,6 +140,7 @@ function counter() {
   const counts = new Map<string, number>();
   return {
     of: (key: string) => counts.get(key) ?? 0,
+    keys: () => counts.keys(),
     add(key: string, step: 1 | -1) {
       const count = (counts.get(key) ?? 0) + step;
       if (count === 0) counts.delete(key);
@@ -139,7 +159,9 @@ export function createAdmission({
   maxRestMs = REST_AT_TOTAL_MAX_MS,
   newestFirstPerUser = false,
   what = 'expensive requests',
+  leastUsedFirst = false,
 }: AdmissionLimits): Admission {
+  const recentUse = createRecentUse(now);
   const users = counter();
   const usersWaiting = counter();
   const organizations = counter();
@@ -219,8 +241,36 @@ export function createAdmission({
     if (users.of(userId) === 0 && usersWaiting.of(userId) === 0) lastTurns.delete(userId);
   }
 
+  /** Running and waiting requests of the user. */
+  const outstanding = (userId: string) => users.of(userId) + usersWaiting.of(userId);
+
+  /** leastUsedFirst: whether user a goes before user b (negative: a first); `aArriving`: a's request is not counted yet. */
+  function lessUsed(a: string, b: string, aArriving = false): number {
+    return recentUse.of(a) - recentUse.of(b) || outstanding(a) + (aArriving ? 1 : 0) - outstanding(b);
+  }
+
+  /** leastUsedFirst: the user's use raised to the least of those with requests running or waiting. */
+  function comeBackLevel(userId: string): void {
+    let least = Number.POSITIVE_INFINITY;
+    for (const user of users.keys()) least = Math.min(least, recentUse.of(user));
+    for (const user of usersWaiting.keys()) least = Math.min(least, recentUse.of(user));
+    if (Number.isFinite(least)) recentUse.raiseTo(userId, least);
+  }
+
+  /**
+   * leastUsedFirst: whether an arriving request of the user would go before those of every other
+   * user with requests running or waiting.
+   */
+  function wouldGoFirst(userId: string): boolean {
+    if (usersWaiting.of(userId) > 0 || users.of(userId) >= perUser) return false;
+    for (const other of [...users.keys(), ...usersWaiting.keys()])
+      if (other !== userId && lessUsed(userId, other, true) > 0) return false;
+    return true;
+  }
+
   /** Orders waiting requests by who gets a free slot first (negative: a first). */
   function precedence(a: Waiter, b: Waiter): number {
+    if (leastUsedFirst) return lessUsed(a.userId, b.userId);
     return (
       users.of(a.userId) - users.of(b.userId) ||
       (lastTurns.get(a.userId) ?? 0) - (lastTurns.get(b.userId) ?? 0) ||
@@ -267,7 +317,8 @@ export function createAdmission({
     );
   }
 
-  function finish(userId: string, organizationId: string, ranMs: number): void {
+  function finish(userId: string, organizationId: string, ranMs: number, cost: number): void {
+    if (leastUsedFirst) recentUse.charge(userId, cost);
     markActive(userId);
     seen.set(userId, true);
     if (running >= total && waiting.length > 0) {
@@ -318,20 +369,23 @@ export function createAdmission({
   }
 
   return {
-    async admit({ userId }, organizationId, fn, abandoned) {
+    async admit({ userId }, organizationId, fn, abandoned, cost) {
+      if (leastUsedFirst && outstanding(userId) === 0) comeBackLevel(userId);
       const idle = isIdle(userId);
       const whose = blocked(userId, organizationId, idle);
-      const fromReserve = whose === 'on this server' && idle && running < total + idleUserReserve;
+      const mayTakeReserve = idle || (leastUsedFirst && wouldGoFirst(userId));
+      const fromReserve = whose === 'on this server' && mayTakeReserve && running < total + idleUserReserve;
       if (!whose || fromReserve) start(userId, organizationId);
       else await waitForSlot(userId, organizationId, whose, idle, abandoned);
       const began = now();
       try {
         return await fn();
       } finally {
-        finish(userId, organizationId, now() - began);
+        const ranMs = now() - began;
+        finish(userId, organizationId, ranMs, cost?.() ?? ranMs);
       }
     },
-    hold(auth, organizationId, released) {
+    hold(auth, organizationId, released, cost) {
       const untilReleased = new Promise<void>((resolve) =>
         released.addEventListener('abort', () => resolve(), { once: true }),
       );
@@ -344,6 +398,7 @@ export function createAdmission({
             return untilReleased;
           },
           released,
+          cost,
         ).catch(refused);
       });
     },
@@ -375,6 +430,10 @@ const GAUGES = {
   ingestStores: {
     name: 'ums_ingest_stores',
     help: 'Ingests of more than 2,000 readings being stored, and waiting to be',
+  },
+  pages: {
+    name: 'ums_list_pages',
+    help: 'Pages of lists being made (until their answer is written) and waiting for their turn',
   },
   smallIngestStores: {
     name: 'ums_ingest_small_stores',

@@ -1,8 +1,11 @@
+import http from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createAdmission } from './admission.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerRequestGate } from './request-gate.ts';
+import { listEnvelope } from './responses.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -19,19 +22,30 @@ afterEach(async () => {
 
 /**
  * A server with the gate of one request per user (a user named by the x-user header, as the
- * authentication hook would set it) and routes that answer once the test lets them: /held/:name
- * (gated), /own/:name (a route with its own admission) and /public/:name.
+ * authentication hook would set it), one page at a time in the process, and routes that answer once
+ * the test lets them: /held/:name (gated), /page/:name (a page of a list, whose one item is
+ * `?bytes=` long), /own/:name (a route with its own admission) and /public/:name.
  */
 async function gatedServer(waitMs = 60_000) {
   const gate = createAdmission({ perOrganization: Number.POSITIVE_INFINITY, perUser: 1, waitMs, what: 'requests' });
+  const pages = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: 1,
+    leastUsedFirst: true,
+    maxRestMs: 0,
+    waitMs,
+    what: 'requests',
+  });
   const app = Fastify();
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   apps.push(app);
   registerErrorHandler(app);
   app.addHook('onRequest', async (request) => {
     const user = request.headers['x-user'];
     if (typeof user === 'string') request.auth = { userId: user, email: `${user}@example.com`, sessionId: 's' };
   });
-  registerRequestGate(app, gate);
+  registerRequestGate(app, { requests: gate, pages });
   const started: string[] = [];
   const releases = new Map<string, () => void>();
   const answer = async (name: string) => {
@@ -42,6 +56,14 @@ async function gatedServer(waitMs = 60_000) {
     return { success: true, message: null, data: name };
   };
   app.get<{ Params: { name: string } }>('/held/:name', async (req) => answer(req.params.name));
+  app.get<{ Params: { name: string }; Querystring: { bytes?: string } }>(
+    '/page/:name',
+    { schema: { response: { 200: listEnvelope(z.string(), 'A page') } } },
+    async (req) => {
+      await answer(req.params.name);
+      return { success: true, message: null, data: ['x'.repeat(Number(req.query.bytes ?? 1))], count: 1 };
+    },
+  );
   app.get<{ Params: { name: string } }>('/own/:name', { config: { ownAdmission: true } }, async (req) =>
     answer(req.params.name),
   );
@@ -67,7 +89,11 @@ async function gatedServer(waitMs = 60_000) {
   const waiting = async (count: number) => {
     while (gate.load().waiting !== count) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { get, started, startOf, release, waiting, gate };
+  /** Resolves once the process has this many pages waiting. */
+  const pagesWaiting = async (count: number) => {
+    while (pages.load().waiting !== count) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { base, get, started, startOf, release, waiting, pagesWaiting, gate, pages };
 }
 
 describe('the request gate', () => {
@@ -142,5 +168,67 @@ describe('the request gate', () => {
     expect((await first).status).toBe(200);
     expect((await third).body.data).toBe('a3');
     expect(server.started).toEqual(['a1', 'a3']);
+  });
+
+  it("holds a page to the process's slots for pages as well: another user's page waits, their other requests go on", async () => {
+    const server = await gatedServer();
+    const first = server.get('/page/a1', 'a');
+    await server.startOf('a1');
+    const page = server.get('/page/b1', 'b');
+    await server.pagesWaiting(1);
+    const record = server.get('/held/c1', 'c');
+    await server.release('c1');
+    expect((await record).body.data).toBe('c1');
+    expect(server.started).toEqual(['a1', 'c1']);
+    await server.release('a1');
+    expect(await first).toEqual({
+      status: 200,
+      retryAfter: null,
+      body: { success: true, message: null, data: ['x'], count: 1 },
+    });
+    await server.release('b1');
+    expect((await page).status).toBe(200);
+    expect(server.started).toEqual(['a1', 'c1', 'b1']);
+    expect(server.pages.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("lets a page's slot go once its answer is written, while its client has not read it", async () => {
+    const server = await gatedServer();
+    const answered = new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${server.base}/page/a1?bytes=${32 * 1024 * 1024}`, { headers: { 'x-user': 'a' } }, (res) => {
+        res.pause();
+        resolve(res);
+      }),
+    );
+    await server.release('a1');
+    const unread = await answered;
+    const next = server.get('/page/b1', 'b');
+    await server.release('b1');
+    expect((await next).status).toBe(200);
+    // a's answer is still on its way: its request slot is held until its connection is done with it.
+    expect(server.gate.load()).toEqual({ running: 1, waiting: 0 });
+    unread.destroy();
+  });
+
+  it('hands the next page to the user whose answers were smaller lately', async () => {
+    const server = await gatedServer();
+    for (const [name, user, bytes] of [
+      ['big0', 'big', 200_000],
+      ['small0', 'small', 1],
+    ] as const) {
+      const answer = server.get(`/page/${name}?bytes=${bytes}`, user);
+      await server.release(name);
+      expect((await answer).status).toBe(200);
+    }
+    const first = server.get('/page/x1', 'x');
+    await server.startOf('x1');
+    const big = server.get('/page/big1', 'big');
+    const small = server.get('/page/small1', 'small');
+    await server.pagesWaiting(2);
+    await server.release('x1');
+    await server.release('small1');
+    await server.release('big1');
+    await Promise.all([first, big, small]);
+    expect(server.started).toEqual(['big0', 'small0', 'x1', 'small1', 'big1']);
   });
 });

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Admission } from './admission.ts';
 import { badRequest } from './errors.ts';
+import { isListEnvelope } from './responses.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,6 +16,8 @@ declare module 'fastify' {
 
 /** Why a request stops waiting for its turn when its client goes away (no one reads the answer). */
 const CLIENT_GONE = badRequest('The client closed the connection before its turn');
+/** Why a page's slot is let go: its answer is written (what the client still reads costs the process nothing). */
+const ANSWER_WRITTEN = new Error('The answer is written');
 
 /** How long a request waits for its turn before its 429, as a share of the request's timeout (the rest is left for the request). */
 export const REQUEST_WAIT_SHARE = 0.5;
@@ -23,19 +26,65 @@ export const REQUEST_WAIT_SHARE = 0.5;
 export const ANY_ORGANIZATION = '*';
 
 /**
- * Every authenticated request of a user, but those of routes with admissions of their own, takes
- * one of the user's slots of `gate` before anything else is done with it (its body is read after),
- * and holds it until its answer is sent or its connection closes. Past the user's slots it waits,
- * their requests in order of arrival, then answers 429 (the gate's wait). One user's flood of cheap
- * requests (a list page, a record) then has a few of them in the event loop at once, not one per
- * connection, and everyone else's request runs between them (docs/decisions.md).
+ * What a page cost its user, for the pages' turns: one for the request, and one for each this many
+ * bytes of its answer, which is what the main thread's work on it (rows read, JSON written, bytes
+ * sent) grows with: a page of 100 tariffs (about 100 KB) took some 4.6 ms of it, a record some 0.3 ms.
  */
-export function registerRequestGate(app: FastifyInstance, gate: Admission): void {
+export const PAGE_COST_BYTES = 10_000;
+
+interface Admissions {
+  /** Every gated request: its user's slots (REQUESTS_PER_USER). */
+  requests: Admission;
+  /** Requests for a page of a list, after their user's slot: the process's slots for pages (PAGES_AT_ONCE). */
+  pages: Admission;
+}
+
+interface PageInFlight {
+  written: AbortController;
+  bytes: number;
+}
+
+/** The pages holding a slot of `pages` until their answer is written. */
+const pagesInFlight = new WeakMap<FastifyRequest, PageInFlight>();
+
+const sizeOf = (payload: unknown) =>
+  typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+
+/**
+ * Every authenticated request of a user, but those of routes with admissions of their own, takes
+ * one of the user's slots of `requests` before anything else is done with it (its body is read
+ * after), and holds it until its answer is sent or its connection closes. Past the user's slots it
+ * waits, their requests in order of arrival, then answers 429 (the gate's wait). One user's flood of
+ * cheap requests (a list page, a record) then has a few of them in the event loop at once, not one
+ * per connection, and everyone else's request runs between them.
+ *
+ * A request for a page of a list (its answer a list envelope) then also takes one of the process's
+ * slots of `pages`, held until its answer is written (not until the client has read it): pages cost
+ * milliseconds of the main thread each, and many users flooding them would otherwise fill it. Those
+ * slots go to the users whose pages cost least lately (the answers' sizes), and a user who would go
+ * first starts from their reserve: a neighbour's page does not wait behind the flood's
+ * (docs/decisions.md, "Pages a few at a time in the process").
+ */
+export function registerRequestGate(app: FastifyInstance, { requests, pages }: Admissions): void {
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public || config.serviceRole || config.ownAdmission) return;
     const answered = new AbortController();
     reply.raw.once('close', () => answered.abort(CLIENT_GONE));
-    await gate.hold(request.auth, ANY_ORGANIZATION, answered.signal);
+    await requests.hold(request.auth, ANY_ORGANIZATION, answered.signal);
+    const responses = request.routeOptions.schema?.response as Record<number, unknown> | undefined;
+    if (!isListEnvelope(responses?.[200])) return;
+    const page: PageInFlight = { written: new AbortController(), bytes: 0 };
+    answered.signal.addEventListener('abort', () => page.written.abort(answered.signal.reason), { once: true });
+    pagesInFlight.set(request, page);
+    await pages.hold(request.auth, ANY_ORGANIZATION, page.written.signal, () => 1 + page.bytes / PAGE_COST_BYTES);
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const page = pagesInFlight.get(request);
+    if (page) {
+      page.bytes = sizeOf(payload);
+      page.written.abort(ANSWER_WRITTEN);
+    }
+    return payload;
   });
 }

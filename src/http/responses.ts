@@ -55,10 +55,17 @@ export function okEnvelope(data: z.ZodType, description: string): ResponseSchema
     .meta({ description, ...envelopeExample(firstExample(data)) });
 }
 
+/** The list envelopes made by listEnvelope: the answers that are pages of rows. */
+const pages = new WeakSet<object>();
+
+/** Whether a route's response schema is a list envelope (its answer a page of rows). */
+export const isListEnvelope = (schema: unknown): boolean =>
+  typeof schema === 'object' && schema !== null && pages.has(schema);
+
 /** The success envelope of a list: data and count (the total of matching rows; a page may hold fewer). */
 export function listEnvelope(item: z.ZodType, description: string, count = 1): ResponseSchema {
   const example = firstExample(item);
-  return z
+  const envelope = z
     .strictObject({
       success: z.literal(true),
       message,
@@ -66,6 +73,8 @@ export function listEnvelope(item: z.ZodType, description: string, count = 1): R
       count: integer.describe('Total of matching rows, not the length of this page'),
     })
     .meta({ description, ...envelopeExample(example === undefined ? undefined : [example], { count }) });
+  pages.add(envelope);
+  return envelope;
 }
 
 /** 204: success without a body. */
