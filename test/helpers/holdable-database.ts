@@ -1,25 +1,26 @@
 import type { Database } from '../../src/db/types.ts';
 
 /**
- * The database with a switch: once held, the next query that reads the readings table (or, in a
- * transaction, writes it, a COPY included) waits until released. A request that reaches it stays in flight, having passed its access checks and
+ * The database with a switch: once held, the next query that reads `table` (the readings by
+ * default; or, in a transaction, writes it, a COPY included) waits until released. A request that reaches it stays in flight, having passed its access checks and
  * its admission, however fast the database is (the embedded one runs one query at a time). The
  * app must keep no months of readings (KEPT_MONTHS_BYTES=0), else a request may read none.
  */
-export function holdable(db: Database) {
+export function holdable(db: Database, table = 'readings') {
   let armed: { reached: () => void; released: Promise<void> } | undefined;
-  async function holdIf(touchesReadings: boolean): Promise<void> {
-    if (!armed || !touchesReadings) return;
+  async function holdIf(touchesTable: boolean): Promise<void> {
+    if (!armed || !touchesTable) return;
     const { reached, released } = armed;
     armed = undefined;
     reached();
     await released;
   }
-  const readingsIn = (text: string) => /\breadings\b/.test(text);
+  const touching = new RegExp(`\\b${table}\\b`);
+  const touches = (text: string) => touching.test(text);
   const wrapped: Database = {
     ...db,
     async query(text, params, options) {
-      await holdIf(readingsIn(text));
+      await holdIf(touches(text));
       return db.query(text, params, options);
     },
     transaction: (fn) =>
@@ -27,12 +28,12 @@ export function holdable(db: Database) {
         fn({
           ...tx,
           query: async (text, params, options) => {
-            await holdIf(readingsIn(text));
+            await holdIf(touches(text));
             return tx.query(text, params, options);
           },
-          copyBinary: async (table, columns, data) => {
-            await holdIf(table === 'readings');
-            return tx.copyBinary(table, columns, data);
+          copyBinary: async (copied, columns, data) => {
+            await holdIf(copied === table);
+            return tx.copyBinary(copied, columns, data);
           },
         }),
       ),
