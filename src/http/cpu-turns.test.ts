@@ -69,4 +69,21 @@ describe('CPU turns', () => {
     expect(order.slice(0, 4)).toContain('busy');
     expect(order.filter((user) => user === 'idle')).toHaveLength(4);
   });
+
+  it('charges a user the time around each step as well: many tiny steps weigh what their requests cost', async () => {
+    const clock = steppedClock();
+    const turns = createCpuTurns(clock.now);
+    const order: string[] = [];
+    // Three tiny steps (1 ms each) that carry 5 ms around them, against steps of 4 ms with nothing around.
+    const tiny = Promise.all(
+      Array.from({ length: 3 }, async () => {
+        await turns.take('tiny', 5);
+        order.push('tiny');
+        clock.spend(1);
+      }),
+    );
+    await Promise.all([tiny, queueSteps(turns, clock, order, 'bill', 3, 4)]);
+    // Charged 6 ms a step the tiny user's turns come after the bill's second; charged 1 ms they would all come first.
+    expect(order).toEqual(['tiny', 'bill', 'bill', 'tiny', 'bill', 'tiny']);
+  });
 });

@@ -15,8 +15,8 @@ const USERS_REMEMBERED = 1024;
  * up. `now` is the clock steps are timed with (ms).
  */
 export function createCpuTurns(now: () => number = () => performance.now()) {
-  /** The steps waiting for a turn, by user, oldest first. */
-  const waiting = new Map<string, (() => void)[]>();
+  /** The steps waiting for a turn, by user, oldest first, each with the time it is charged beyond its own. */
+  const waiting = new Map<string, { start: () => void; aroundMs: number }[]>();
   /** Per user, the time (ms) their steps have taken, counted from a common start (virtual time). */
   const served = new Map<string, number>();
   /** The virtual time of the last user given a turn: where a user who was idle comes back. */
@@ -52,7 +52,7 @@ export function createCpuTurns(now: () => number = () => performance.now()) {
     const user = leastServedWaiting();
     if (user === undefined) return;
     const steps = waiting.get(user)!;
-    const start = steps.shift()!;
+    const { start, aroundMs } = steps.shift()!;
     if (steps.length === 0) waiting.delete(user);
     level = served.get(user) ?? level;
     const began = now();
@@ -61,7 +61,7 @@ export function createCpuTurns(now: () => number = () => performance.now()) {
     // Runs right after the step's code that the turn let go on (up to its next await): the next
     // turn comes after what the step queued for the loop.
     queueMicrotask(() => {
-      served.set(user, (served.get(user) ?? level) + (now() - began));
+      served.set(user, (served.get(user) ?? level) + (now() - began) + aroundMs);
       stepRunning = false;
       forgetIdleUsers();
       scheduleRound();
@@ -69,13 +69,18 @@ export function createCpuTurns(now: () => number = () => performance.now()) {
   }
 
   return {
-    /** Resolves when the user's step may run: run it at once, without waiting for anything in between. */
-    take(user: string): Promise<void> {
+    /**
+     * Resolves when the user's step may run: run it at once, without waiting for anything in
+     * between. `aroundMs` is charged to the user besides the step's own time: the main thread's
+     * work around a step that is the whole of its request (reading the request, writing the answer).
+     */
+    take(user: string, aroundMs = 0): Promise<void> {
       return new Promise((resolve) => {
         if (!waiting.has(user)) served.set(user, Math.max(served.get(user) ?? level, level));
+        const step = { start: resolve, aroundMs };
         const steps = waiting.get(user);
-        if (steps) steps.push(resolve);
-        else waiting.set(user, [resolve]);
+        if (steps) steps.push(step);
+        else waiting.set(user, [step]);
         scheduleRound();
       });
     },
