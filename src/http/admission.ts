@@ -74,8 +74,8 @@ interface AdmissionLimits {
    * and waiting. A user who arrives with nothing running or waiting comes back no less used than
    * the least used of those who have (no credit saved up: sixteen new users do not all go before a
    * neighbour who kept asking). Past the total, a request of a user who would go first (nothing of
-   * theirs waiting, under their own limit, no more used than any waiting request's user) starts
-   * from the reserve at once.
+   * theirs waiting, under their own limit, no more used than any other user with requests running
+   * or waiting) starts from the reserve at once.
    */
   leastUsedFirst?: boolean;
 }
@@ -249,11 +249,16 @@ export function createAdmission({
     return recentUse.of(a) - recentUse.of(b) || outstanding(a) + (aArriving ? 1 : 0) - outstanding(b);
   }
 
+  /** The users with requests running or waiting (one with both, twice). */
+  function* activeUsers(): Generator<string> {
+    yield* users.keys();
+    yield* usersWaiting.keys();
+  }
+
   /** leastUsedFirst: the user's use raised to the least of those with requests running or waiting. */
   function comeBackLevel(userId: string): void {
     let least = Number.POSITIVE_INFINITY;
-    for (const user of users.keys()) least = Math.min(least, recentUse.of(user));
-    for (const user of usersWaiting.keys()) least = Math.min(least, recentUse.of(user));
+    for (const user of activeUsers()) least = Math.min(least, recentUse.of(user));
     if (Number.isFinite(least)) recentUse.raiseTo(userId, least);
   }
 
@@ -263,8 +268,7 @@ export function createAdmission({
    */
   function wouldGoFirst(userId: string): boolean {
     if (usersWaiting.of(userId) > 0 || users.of(userId) >= perUser) return false;
-    for (const other of [...users.keys(), ...usersWaiting.keys()])
-      if (other !== userId && lessUsed(userId, other, true) > 0) return false;
+    for (const other of activeUsers()) if (other !== userId && lessUsed(userId, other, true) > 0) return false;
     return true;
   }
 

@@ -24,14 +24,16 @@ export function createRecentUse(now: () => number) {
     for (const [user, use] of uses) if (faded(use, at) < FADED) uses.delete(user);
   }
 
+  function of(userId: string): number {
+    const use = uses.get(userId);
+    return use ? faded(use, now()) : 0;
+  }
+
   return {
-    of(userId: string): number {
-      const use = uses.get(userId);
-      return use ? faded(use, now()) : 0;
-    },
+    of,
     /** Raises the user's use to `least` if below it: one who comes back after a pause has no credit saved up. */
     raiseTo(userId: string, least: number): void {
-      if (this.of(userId) < least) uses.set(userId, { value: least, at: now() });
+      if (of(userId) < least) uses.set(userId, { value: least, at: now() });
     },
     charge(userId: string, cost: number): void {
       const at = now();
@@ -41,5 +43,3 @@ export function createRecentUse(now: () => number) {
     },
   };
 }
-
-export type RecentUse = ReturnType<typeof createRecentUse>;

@@ -63,7 +63,7 @@ const sizeOf = (payload: unknown) =>
  * milliseconds of the main thread each, and many users flooding them would otherwise fill it. Those
  * slots go to the users whose pages cost least lately (the answers' sizes), and a user who would go
  * first starts from their reserve: a neighbour's page does not wait behind the flood's
- * (docs/decisions.md, "Pages a few at a time in the process").
+ * (docs/decisions.md, "Pages of lists a few at a time in the process").
  */
 export function registerRequestGate(app: FastifyInstance, { requests, pages }: Admissions): void {
   app.addHook('onRequest', async (request, reply) => {

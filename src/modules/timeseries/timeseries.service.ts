@@ -34,7 +34,8 @@ const CONCURRENT_CHUNKS = 4;
 /**
  * What a kept profile's answer costs the main thread around its turn (the request read and
  * authenticated, the kept bytes written): 20.6 s busy for 61,919 answers of a kept-profile flood
- * (docs/PERFORMANCE.md). Charged to its user's turns, so that a flood of kept answers, each a tiny
+ * (docs/PERFORMANCE.md). Charged to the user at the first turn of every profile request (most are
+ * kept; a computed one's own steps weigh far more), so that a flood of kept answers, each a tiny
  * step, does not count as lighter than a neighbour's bill.
  */
 const KEPT_ANSWER_AROUND_MS = 0.33;
