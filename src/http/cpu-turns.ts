@@ -1,5 +1,12 @@
 /** Past this many users remembered, those neither waiting nor ahead of the others are forgotten. */
 const USERS_REMEMBERED = 1024;
+/**
+ * How far behind the last user given a turn a user who was idle comes back (ms of steps): the few
+ * steps of a bill asked now and then run one a round, not each behind a step of every user who
+ * keeps asking. Bounded, so that a pause never buys more than this (sleeper credit, as Linux's
+ * fair scheduler gives a task that wakes).
+ */
+export const COME_BACK_AHEAD_MS = 5;
 
 /**
  * Turns of the main thread for the steps of expensive work that never wait for anything (a bill
@@ -11,15 +18,15 @@ const USERS_REMEMBERED = 1024;
  * Among the users waiting, the turn goes to the one whose steps have taken the least time
  * (start-time fair queuing): a user who asks one thing now and then goes before the queued steps
  * of a user who keeps asking, however many organizations or connections the latter asks through.
- * A user who was idle comes back level with the least served of those waiting, with no credit saved
- * up. `now` is the clock steps are timed with (ms).
+ * A user who was idle comes back COME_BACK_AHEAD_MS behind the last user given a turn, and no
+ * further: credit for a pause is bounded. `now` is the clock steps are timed with (ms).
  */
 export function createCpuTurns(now: () => number = () => performance.now()) {
   /** The steps waiting for a turn, by user, oldest first, each with the time it is charged beyond its own. */
   const waiting = new Map<string, { start: () => void; aroundMs: number }[]>();
   /** Per user, the time (ms) their steps have taken, counted from a common start (virtual time). */
   const served = new Map<string, number>();
-  /** The virtual time of the last user given a turn: where a user who was idle comes back. */
+  /** The virtual time of the last user given a turn: a user who was idle comes back COME_BACK_AHEAD_MS behind it. */
   let level = 0;
   let roundScheduled = false;
   /** From a turn given until its step has run: no other turn is scheduled meanwhile. */
@@ -76,7 +83,8 @@ export function createCpuTurns(now: () => number = () => performance.now()) {
      */
     take(user: string, aroundMs = 0): Promise<void> {
       return new Promise((resolve) => {
-        if (!waiting.has(user)) served.set(user, Math.max(served.get(user) ?? level, level));
+        if (!waiting.has(user))
+          served.set(user, Math.max(served.get(user) ?? Number.NEGATIVE_INFINITY, level - COME_BACK_AHEAD_MS));
         const step = { start: resolve, aroundMs };
         const steps = waiting.get(user);
         if (steps) steps.push(step);
