@@ -22,7 +22,11 @@
  * floods with the check of an invoice of each building's grid over the last 365 days, with a
  * tolerance of 0 and of 100 percent in turn: every check's outcome differs from the one kept, and
  * is written. FLOOD=list floods with the first page of each organization's tariff list, 100 tariffs
- * (copies of its clone, written with SQL): cheap requests, not admitted as expensive ones. The service's settings
+ * (copies of its clone, written with SQL): cheap requests, not admitted as expensive ones. FLOOD=write
+ * floods with updates of each organization's tariff (PUT, the tax rate 15 and 16 in turn), FLOOD=login
+ * with sign-ins of the flooding users with a wrong password (each an Argon2 hash; the service runs
+ * with no limit by client address, as an attacker from many addresses meets it), FLOOD=unauthenticated
+ * with tariff lists carrying a flooder's token with its signature changed. The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -30,6 +34,7 @@
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import {
+  ALTERNATE_TAX_RATE,
   atFixedRate,
   describeLatency,
   describeStatuses,
@@ -62,6 +67,9 @@ const FLOODS = {
   invoice: 'invoice check of a year, its outcome written each time',
   ingest: `readings ingest of ${INGEST_READINGS.toLocaleString('en')} readings a request (the same ones again: each replaces them)`,
   list: `tariff list pages of ${LIST_PAGE} tariffs (each organization holding that many)`,
+  write: 'updates of the clone tariff, each a write transaction (its tax rate alternating)',
+  login: 'sign-ins with a wrong password (no limit by address, as from many addresses)',
+  unauthenticated: 'tariff lists with a token whose signature is wrong (401)',
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
@@ -153,17 +161,17 @@ try {
   const added = await stretchToAYear(sql, demoAccount);
 
   // FLOOD_USERS users (one by default), 16 organizations among them, each a building whose grid meter has a year of readings.
-  const flooders: { client: ReturnType<typeof apiClient>; id: string }[] = [];
+  const flooders: { client: ReturnType<typeof apiClient>; id: string; email: string }[] = [];
   for (let u = 0; u < FLOOD_USERS; u++) {
     const client = apiClient(base);
     const credentials = { email: `flooder-${u}-${Date.now()}@example.com`, password: 'correct horse battery' };
     const { user } = await client.call<{ user: { id: string } }>('POST', '/api/v1/auth/signup', credentials);
     await client.login(credentials);
-    flooders.push({ client, id: user.id });
+    flooders.push({ client, id: user.id, email: credentials.email });
   }
   const floodRequests: autocannon.Request[] = [];
   for (let i = 0; i < FLOOD_ORGANIZATIONS; i++) {
-    const { client: flooder, id: userId } = flooders[i % FLOOD_USERS]!;
+    const { client: flooder, id: userId, email } = flooders[i % FLOOD_USERS]!;
     const organization = await flooder.call<{ id: string }>('POST', '/api/v1/organizations', {
       name: `Flood ${i}`,
       primary_owner_user_id: userId,
@@ -229,6 +237,33 @@ try {
       );
       const query = new URLSearchParams({ account_id: organization.id, limit: String(LIST_PAGE) });
       floodRequests.push({ method: 'GET', path: `/api/v1/tariffs?${query}`, headers });
+    } else if (FLOOD === 'write') {
+      const { tou_schedule_id } = await flooder.call<{ tou_schedule_id: number }>(
+        'GET',
+        `/api/v1/tariffs/${tariff.id}?account_id=${organization.id}`,
+      );
+      floodRequests.push({
+        method: 'PUT',
+        path: `/api/v1/tariffs/${tariff.id}`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ account_id: organization.id, tou_schedule_id, tax_rate: 15 }),
+        setupRequest: ALTERNATE_TAX_RATE,
+      });
+    } else if (FLOOD === 'login') {
+      floodRequests.push({
+        method: 'POST',
+        path: '/api/v1/auth/login',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'not the password' }),
+      });
+    } else if (FLOOD === 'unauthenticated') {
+      const [header, payload, signature] = flooder.token!.split('.');
+      const wrong = `${signature!.slice(1)}${signature!.startsWith('A') ? 'B' : 'A'}`;
+      floodRequests.push({
+        method: 'GET',
+        path: `/api/v1/tariffs?account_id=${organization.id}`,
+        headers: { authorization: `Bearer ${header}.${payload}.${wrong}` },
+      });
     } else if (FLOOD === 'invoice') {
       const invoice = await flooder.call<{ id: number }>(
         'POST',
