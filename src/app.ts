@@ -193,6 +193,16 @@ export async function buildApp({
   registerAdmissionGauge(smallIngestStores, metrics.registry, 'smallIngestStores');
   registerAdmissionGauge(requests, metrics.registry, 'requests');
   registerAdmissionGauge(pages, metrics.registry, 'pages');
+  // Passwords hashed and checked a few at a time, client addresses in turn.
+  const passwordHashes = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: config.passwordHashesAtOnce,
+    now: () => now().getTime(),
+    waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
+    what: 'sign-ins',
+  });
+  registerAdmissionGauge(passwordHashes, metrics.registry, 'passwordHashes');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(
@@ -214,6 +224,7 @@ export async function buildApp({
     now,
     rateLimitPerMin: config.authRateLimitPerMin,
     passwordHashing,
+    passwordHashes,
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });

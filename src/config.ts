@@ -29,6 +29,7 @@ const envSchema = z.object({
   EXPENSIVE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   REQUESTS_PER_USER: z.coerce.number().int().min(1).default(2),
   PAGES_AT_ONCE: z.coerce.number().int().min(1).default(2),
+  PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).default(1),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
   CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   KEPT_MONTHS_BYTES: z.coerce.number().int().min(0).default(64_000_000),
@@ -64,6 +65,8 @@ export interface Config {
   readonly requestsPerUser: number;
   /** Pages of lists the process makes at once (and as many more for the users who would go first); more wait their turn (request-gate.ts). */
   readonly pagesAtOnce: number;
+  /** Passwords the process hashes or checks at once (sign-up, sign-in), client addresses in turn; more wait, then 429. */
+  readonly passwordHashesAtOnce: number;
   /** Organizations one user may create in 24 hours (deleted ones count); more: 429. */
   readonly organizationsPerUserPerDay: number;
   /** The oldest data (ms) the read cache serves of another process's writes; the LISTEN heartbeat runs at a quarter of it. */
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expensiveWaitMs: e.EXPENSIVE_WAIT_MS,
     requestsPerUser: e.REQUESTS_PER_USER,
     pagesAtOnce: e.PAGES_AT_ONCE,
+    passwordHashesAtOnce: e.PASSWORD_HASHES_AT_ONCE,
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
     cacheStaleMs: e.CACHE_STALE_MS,
     keptMonthsBytes: e.KEPT_MONTHS_BYTES,

@@ -439,6 +439,10 @@ const GAUGES = {
     name: 'ums_list_pages',
     help: 'Pages of lists being made (until their answer is written) and waiting for their turn',
   },
+  passwordHashes: {
+    name: 'ums_password_hashes',
+    help: 'Passwords being hashed or verified (sign-up, sign-in), and waiting for their turn',
+  },
   smallIngestStores: {
     name: 'ums_ingest_small_stores',
     help: 'Ingests of up to 2,000 readings being stored, and waiting to be',

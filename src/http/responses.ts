@@ -154,19 +154,12 @@ const USER_REQUESTS_PAST_TURN: FailureExample = 'Too many requests of yours at o
  * unknown query parameter), 401, 429 (a user's requests past their turn) and 503 apply to all.
  */
 export function failures(errors: Failures): Record<number, ResponseSchema> {
-  return failureSchemas({
-    400: UNKNOWN_PARAMETER,
-    401: true,
-    429: USER_REQUESTS_PAST_TURN,
-    ...errors,
-    503: errors[503] ?? true,
-  });
+  return serviceRoleFailures({ 429: USER_REQUESTS_PAST_TURN, ...errors });
 }
 
-/** The failure envelopes of a route for the service-role key: as failures(), but no user's turn (429). */
+/** The failure envelopes of a route for the service-role key: as failures(), but no user's turn (a 429 only when given). */
 export function serviceRoleFailures(errors: Failures): Record<number, ResponseSchema> {
-  const { 429: _pastTurn, ...others } = failures(errors);
-  return others;
+  return failureSchemas({ 400: UNKNOWN_PARAMETER, 401: true, ...errors, 503: errors[503] ?? true });
 }
 
 /** The failure envelopes of a route that needs no token; 400 (an unknown query parameter) and 503 apply to all. */

@@ -23,7 +23,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
         tags,
         operationId: 'createUser',
         summary: 'Create a user',
-        description: `Creates a user with a personal account, as sign-up would. An e-mail already registered: 409. ${SERVICE_ROLE}`,
+        description: `Creates a user with a personal account, as sign-up would (its password hashed in turn with sign-ins: 429 when it waited longer than half the request timeout). An e-mail already registered: 409. ${SERVICE_ROLE}`,
         body: withExample(credentialsBody, { email: 'meter.reader@example.com', password: 'correct horse battery' }),
         response: {
           201: adminResponses.created,
@@ -31,11 +31,12 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
             400: 'email: Invalid email address',
             401: WRONG_KEY,
             409: 'User already registered',
+            429: 'Too many sign-ins on this server at once; retry shortly',
           }),
         },
       },
     },
-    async (req, reply) => reply.code(201).send(ok(await admin.createUser(req.body))),
+    async (req, reply) => reply.code(201).send(ok(await admin.createUser(req.body, req.ip))),
   );
   app.get(
     '/api/v1/admin/users',

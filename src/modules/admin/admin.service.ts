@@ -16,9 +16,10 @@ export interface AdminDeps {
 
 export function createAdminService({ db, cache, users }: AdminDeps) {
   return {
-    async createUser(credentials: Credentials) {
+    /** `client` is the request's address, whose turn the password's hash takes, as a signup's does. */
+    async createUser(credentials: Credentials, client: string) {
       try {
-        return (await users.signup(credentials)).user;
+        return (await users.signup(credentials, client)).user;
       } catch (error) {
         if (error instanceof AppError && error.statusCode === 401) throw conflict('User already registered');
         throw error;

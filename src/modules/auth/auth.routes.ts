@@ -13,6 +13,8 @@ const tags = ['Authentication'];
 const RATE_LIMITED =
   'Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.';
 const TOO_MANY = 'Rate limit exceeded, retry in 1 minute';
+const HASHES_IN_TURN =
+  'Passwords are hashed and checked PASSWORD_HASHES_AT_ONCE at a time in the process (default 1), client addresses in turn; one that waits longer than half the request timeout answers 429 "Too many sign-ins on this server at once; retry shortly".';
 
 const COOKIE =
   'The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it.';
@@ -39,7 +41,7 @@ export function registerAuthRoutes(
         tags,
         operationId: 'signUp',
         summary: 'Sign up',
-        description: `Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. ${RATE_LIMITED}`,
+        description: `Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. ${RATE_LIMITED} ${HASHES_IN_TURN}`,
         body: withExample(credentialsBody, { email: 'new.user@example.com', password: 'correct horse battery' }),
         response: {
           200: authResponses.signup,
@@ -47,7 +49,7 @@ export function registerAuthRoutes(
         },
       },
     },
-    async (req) => ok(await auth.signup(req.body)),
+    async (req) => ok(await auth.signup(req.body, req.ip)),
   );
   app.post(
     '/api/v1/auth/login',
@@ -57,7 +59,7 @@ export function registerAuthRoutes(
         tags,
         operationId: 'signIn',
         summary: 'Sign in',
-        description: `Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. ${COOKIE} Wrong credentials: 401. ${RATE_LIMITED}`,
+        description: `Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. ${COOKIE} Wrong credentials: 401. ${RATE_LIMITED} ${HASHES_IN_TURN}`,
         body: withExample(loginBody, { email: 'demo@example.com', password: 'demo-password' }),
         response: {
           200: authResponses.login,
@@ -70,7 +72,7 @@ export function registerAuthRoutes(
       },
     },
     async (req, reply) => {
-      const session = await auth.login(req.body);
+      const session = await auth.login(req.body, req.ip);
       setRefreshCookie(req, reply, session.refresh_token, refreshTokenTtlS);
       return ok(session);
     },

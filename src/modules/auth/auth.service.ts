@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../../db/types.ts';
+import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidCredentials } from '../../http/errors.ts';
 import type { AccessTokens } from './access-tokens.ts';
@@ -13,7 +14,15 @@ export interface AuthServiceDeps {
   now: () => Date;
   /** Argon2id parameters of new hashes (OWASP's when absent). */
   passwordHashing?: PasswordHashing;
+  /**
+   * Turns for hashing and verifying passwords, by client address: each takes some 20 ms of a core,
+   * so a flood of sign-ins from many addresses would fill every core and starve everyone else.
+   */
+  passwordHashes: Admission;
 }
+
+/** The one key of the password hashes' organizations: they are taken in turn by client address alone. */
+const ANY_ORGANIZATION = '*';
 
 export interface Credentials {
   email: string;
@@ -22,8 +31,18 @@ export interface Credentials {
 
 const publicUser = (u: UserRow) => ({ id: u.id, email: u.email, created_at: u.created_at });
 
-export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordHashing }: AuthServiceDeps) {
+export function createAuthService({
+  db,
+  tokens,
+  refreshTokenTtlS,
+  now,
+  passwordHashing,
+  passwordHashes,
+}: AuthServiceDeps) {
   const passwords = createPasswordHasher(passwordHashing);
+  /** Runs a password's hash or check in its client address's turn (429 when it waited too long). */
+  const inTurn = <T>(client: string, work: () => Promise<T>) =>
+    passwordHashes.admit({ userId: client }, ANY_ORGANIZATION, work);
   async function issueRefreshToken(tx: Executor, sessionId: string, parentId?: number) {
     const { token, hash } = newRefreshToken();
     const expiresAt = new Date(now().getTime() + refreshTokenTtlS * 1000);
@@ -32,8 +51,9 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
   }
 
   return {
-    async signup({ email, password }: Credentials) {
-      const passwordHash = await passwords.hash(password);
+    /** `client` is the request's address, whose turn the password's hash takes. */
+    async signup({ email, password }: Credentials, client: string) {
+      const passwordHash = await inTurn(client, () => passwords.hash(password));
       const user = await db.transaction(async (tx) => {
         const created = await repo.insertUser(tx, email, passwordHash);
         if (created) await repo.insertPersonalAccount(tx, created);
@@ -43,9 +63,10 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
       return { user: publicUser(user) };
     },
 
-    async login({ email, password }: Credentials) {
+    /** `client` is the request's address, whose turn the password's check takes. */
+    async login({ email, password }: Credentials, client: string) {
       const user = await repo.findUserByEmail(db, email);
-      if (!(await passwords.verify(user?.password_hash, password)) || !user) {
+      if (!(await inTurn(client, () => passwords.verify(user?.password_hash, password))) || !user) {
         throw invalidCredentials('Invalid login credentials');
       }
       const { sessionId, refreshToken } = await db.transaction(async (tx) => {
