@@ -6,7 +6,7 @@ import { isListEnvelope } from './responses.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The route's work has admissions of its own (cost, profiles, sums, comparisons, recoveries,
+     * The route's work has admissions of its own (cost, comparisons, recoveries,
      * invoice checks, readings bodies: a small one takes its user's slot of the gate's admission in
      * the ingest parser): the request gate leaves it to them.
      */

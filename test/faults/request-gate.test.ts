@@ -63,6 +63,40 @@ describe('a user’s requests a few at a time (REQUESTS_PER_USER=1)', () => {
     expect([await requestsInFlight('running'), await requestsInFlight('waiting')]).toEqual([0, 0]);
   });
 
+  it('holds a user’s kept profile and energy sum too, until their first request is answered', async () => {
+    const query = { account_id: r.accountId, meter_sn: 'GATE-001', ...RANGE, bucket_minutes: '60' };
+    const profilePath = '/api/v1/timeseries/electricity/energy-profile';
+    const sumPath = '/api/v1/timeseries/electricity/energy-sum';
+    // Asked twice, each is kept: asked again it reads nothing from the database.
+    for (const path of [profilePath, profilePath, sumPath, sumPath]) {
+      expect((await r.admin.client.get(path, query)).status).toBe(200);
+    }
+    const held = hold();
+    const latest = r.admin.client.get('/api/v1/timeseries/electricity/latest-power', query);
+    await held.reached;
+    let answered = 0;
+    const kept = [profilePath, sumPath].map((path) =>
+      r.admin.client.get(path, query).then((reply) => {
+        answered++;
+        return reply;
+      }),
+    );
+    while ((await requestsInFlight('waiting')) !== 2 && answered === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(answered).toBe(0);
+    expect([await requestsInFlight('running'), await requestsInFlight('waiting')]).toEqual([1, 2]);
+
+    held.release();
+    const [first, profile, sum] = await Promise.all([latest, ...kept]);
+    expect(first.status).toBe(200);
+    expect(profile.status).toBe(200);
+    expect(profile.body.data.map((bucket: { import_kwh: number }) => bucket.import_kwh)).toEqual([2, 2]);
+    expect(sum.status).toBe(200);
+    expect(sum.body.data.import_kwh).toBe(4);
+    expect([await requestsInFlight('running'), await requestsInFlight('waiting')]).toEqual([0, 0]);
+  });
+
   // Stored in a transaction, which on the embedded database holds every other query too: the
   // other user's request of the test above would wait for the release here.
   it('holds a user’s next small readings body until their first is stored', async () => {

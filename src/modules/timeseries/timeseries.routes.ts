@@ -30,7 +30,7 @@ const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
-const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429.`;
+const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, a profile takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429.`;
 const byLocalDay = { group_by: 'day', tz: 'Africa/Johannesburg' } as const;
 const meterRange = { account_id: EXAMPLE.accountId, meter_sn: 'DEMO-GRID-001', ...EXAMPLE_MONTH };
 const METER_ERRORS = {
@@ -117,7 +117,6 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/energy-profile`,
     {
-      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergyProfile',
@@ -132,7 +131,6 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/power-profile`,
     {
-      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getPowerProfile',
@@ -161,7 +159,6 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/energy-sum`,
     {
-      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergySum',
@@ -176,12 +173,11 @@ export function registerTimeseriesRoutes(
   app.post(
     `${base}/energy-sums`,
     {
-      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergySums',
         summary: 'Energy sums of many meters',
-        description: `The energy sum of each serial in meter_sns (1 to ${MAX_METERS_PER_BATCH.toLocaleString('en')}, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. ${RANGE} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        description: `The energy sum of each serial in meter_sns (1 to ${MAX_METERS_PER_BATCH.toLocaleString('en')}, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, it takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429. ${RANGE} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         body: withExample(energySumsBody, {
           account_id: EXAMPLE.accountId,
           meter_sns: ['DEMO-GRID-001', 'DEMO-SOLAR-001', 'DEMO-LOAD-001'],
@@ -198,7 +194,6 @@ export function registerTimeseriesRoutes(
   app.get(
     '/api/v1/building_blocks/:id/energy-profile',
     {
-      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getBuildingBlockEnergyProfile',
