@@ -9,6 +9,7 @@ import { createCpuTurns } from './http/cpu-turns.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createKeptAnswers } from './http/kept-answers.ts';
 import { createMetrics, registerMetrics } from './http/metrics.ts';
+import { createRefusalTurns } from './http/refusal-turns.ts';
 import { REQUEST_WAIT_SHARE, registerRequestGate } from './http/request-gate.ts';
 import type { JsonText } from './http/serializer.ts';
 import type { App } from './http/types.ts';
@@ -106,7 +107,16 @@ export async function buildApp({
   const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
   const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
-  registerAuthentication(app, tokens, config.serviceRoleKey);
+  // Refusals of requests without a valid token: one at a time, client addresses in turn.
+  const refusals = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: 1,
+    now: () => now().getTime(),
+    waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
+    what: 'refused requests',
+  });
+  registerAuthentication(app, tokens, config.serviceRoleKey, createRefusalTurns(refusals));
   // A user's requests, but those with admissions of their own below, a few at a time.
   const requests = createAdmission({
     perOrganization: Number.POSITIVE_INFINITY,
@@ -193,6 +203,7 @@ export async function buildApp({
   registerAdmissionGauge(smallIngestStores, metrics.registry, 'smallIngestStores');
   registerAdmissionGauge(requests, metrics.registry, 'requests');
   registerAdmissionGauge(pages, metrics.registry, 'pages');
+  registerAdmissionGauge(refusals, metrics.registry, 'refusals');
   // Passwords hashed and checked a few at a time, client addresses in turn.
   const passwordHashes = createAdmission({
     perOrganization: Number.POSITIVE_INFINITY,

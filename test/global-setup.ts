@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildConsole, consoleIsStale } from '../scripts/build.mjs';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { type CompiledScripts, compileScripts } from './helpers/compiled-scripts.ts';
@@ -16,9 +17,11 @@ declare module 'vitest' {
 
 /**
  * Migrates once into a template, which every test file then copies fresh; compiles once the
- * scripts that tests start as processes.
+ * scripts that tests start as processes; builds the console once when its sources changed (the
+ * browser tests, in workers of their own, would each build it at the same time).
  */
 export default async function setup(project: TestProject) {
+  if (consoleIsStale()) await buildConsole();
   const compiled = await compileScripts();
   project.provide('compiledScripts', compiled.scripts);
   const removeDatabases = await provideDatabaseTemplate(project);

@@ -439,6 +439,10 @@ const GAUGES = {
     name: 'ums_list_pages',
     help: 'Pages of lists being made (until their answer is written) and waiting for their turn',
   },
+  refusals: {
+    name: 'ums_refusals',
+    help: 'Refusals of requests without a valid token (401) being answered, and waiting for their turn',
+  },
   passwordHashes: {
     name: 'ums_password_hashes',
     help: 'Passwords being hashed or verified (sign-up, sign-in), and waiting for their turn',

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
+import type { RefusalTurn } from './refusal-turns.ts';
 
 /** A verified caller, or why the token is refused. */
 export type TokenCheck = { auth: AuthContext } | { refused: 'expired' | 'invalid' };
@@ -25,24 +26,33 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * Runs before validation, so a request without a valid token gets 401 before any 400.
- * Routes marked public skip it; unknown routes fall through to the 404 handler.
+ * Routes marked public skip it; unknown routes fall through to the 404 handler. A 401 waits for
+ * its client address's turn of the refusals first (refusal-turns.ts).
  */
 export function registerAuthentication(
   app: FastifyInstance,
   tokens: TokenVerifier,
   serviceRoleKey: string | undefined,
+  refusalTurn: RefusalTurn,
 ): void {
+  const refuse = async (request: FastifyRequest, error: Error) => {
+    await refusalTurn(request.ip);
+    return error;
+  };
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     const token = bearerToken(request);
-    if (!token) throw unauthorized();
+    if (!token) throw await refuse(request, unauthorized());
     if (config.serviceRole) {
-      if (!serviceRoleKey || !sameSecret(token, serviceRoleKey)) throw unauthorized(INVALID_TOKEN, true);
+      if (!serviceRoleKey || !sameSecret(token, serviceRoleKey))
+        throw await refuse(request, unauthorized(INVALID_TOKEN, true));
       return;
     }
     const check = await tokens.verify(token);
-    if ('refused' in check) throw unauthorized(check.refused === 'expired' ? EXPIRED_TOKEN : INVALID_TOKEN, true);
+    if ('refused' in check) {
+      throw await refuse(request, unauthorized(check.refused === 'expired' ? EXPIRED_TOKEN : INVALID_TOKEN, true));
+    }
     request.auth = check.auth;
   });
 }

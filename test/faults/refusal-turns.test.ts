@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+}, 120_000);
+
+afterAll(async () => t?.close());
+
+const FLOOD = 20;
+
+/** FLOOD requests from one address and then one from another, all sent at once; the order in which they were answered, and the answers. */
+async function answeredInTurn(request: { url: string; headers: Record<string, string> }) {
+  const order: string[] = [];
+  const send = (name: string, remoteAddress: string) =>
+    t.app.inject({ method: 'GET', ...request, remoteAddress }).then((reply) => {
+      order.push(name);
+      return reply;
+    });
+  const replies = await Promise.all([
+    ...Array.from({ length: FLOOD }, (_, i) => send(`flood ${i + 1}`, '10.0.0.1')),
+    send('neighbour', '10.0.0.2'),
+  ]);
+  return { order, replies };
+}
+
+describe('refusals one at a time in the process, client addresses in turn', () => {
+  it("answers a 401 from another address before the flood's waiting ones", async () => {
+    const { order, replies } = await answeredInTurn({
+      url: '/api/v1/meters?account_id=00000000-0000-4000-8000-000000000000',
+      headers: { authorization: 'Bearer eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl' },
+    });
+    // Answered in the order sent, the neighbour's would come last.
+    expect(order.indexOf('neighbour')).toBeLessThan(3);
+    for (const reply of replies) {
+      expect(reply.statusCode).toBe(401);
+      expect(reply.headers['www-authenticate']).toMatch(/^Bearer/);
+      expect(reply.json()).toEqual({
+        success: false,
+        message: 'Authentication required',
+        error: 'Invalid bearer token',
+      });
+    }
+  });
+});
