@@ -5,6 +5,12 @@ import { AppError } from './errors.ts';
 import { createRecentUse } from './recent-use.ts';
 
 const RETRY_AFTER_S = 1;
+
+/**
+ * The one organization key of an admission that limits users (or client addresses) alone: the
+ * request gate's, which small readings bodies take too, the password hashes' and the refusals'.
+ */
+export const ANY_ORGANIZATION = '*';
 /**
  * How long a user must have had nothing running, waiting or refused to start from the reserve: far
  * longer than a client takes to ask again after an answer, far shorter than between the requests

@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Admission } from './admission.ts';
-import { ANY_ORGANIZATION } from './request-gate.ts';
+import { type Admission, ANY_ORGANIZATION } from './admission.ts';
 
 /**
  * How long each refusal holds the process's turn (ms), besides the rest the admission adds: a

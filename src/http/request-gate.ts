@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Admission } from './admission.ts';
+import { type Admission, ANY_ORGANIZATION } from './admission.ts';
 import { badRequest } from './errors.ts';
 import { isListEnvelope } from './responses.ts';
 
@@ -21,9 +21,6 @@ const ANSWER_WRITTEN = new Error('The answer is written');
 
 /** How long a request waits for its turn before its 429, as a share of the request's timeout (the rest is left for the request). */
 export const REQUEST_WAIT_SHARE = 0.5;
-
-/** The one key of the gate's organizations: it limits users, not organizations (small readings bodies take their slots under it too). */
-export const ANY_ORGANIZATION = '*';
 
 /**
  * What a page cost its user, for the pages' turns: one for the request, and one for each this many

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/types.ts';
-import type { Admission } from '../../http/admission.ts';
+import { type Admission, ANY_ORGANIZATION } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidCredentials } from '../../http/errors.ts';
 import type { AccessTokens } from './access-tokens.ts';
@@ -20,9 +20,6 @@ export interface AuthServiceDeps {
    */
   passwordHashes: Admission;
 }
-
-/** The one key of the password hashes' organizations: they are taken in turn by client address alone. */
-const ANY_ORGANIZATION = '*';
 
 export interface Credentials {
   email: string;

@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { errorCodes } from 'fastify';
-import type { Admission } from '../../../http/admission.ts';
+import { type Admission, ANY_ORGANIZATION } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
-import { ANY_ORGANIZATION } from '../../../http/request-gate.ts';
 import { type PreparedData, type PreparedReadings, preparedFrom } from '../store-readings.ts';
 import {
   type IngestMeter,
