@@ -26,7 +26,9 @@
  * floods with updates of each organization's tariff (PUT, the tax rate 15 and 16 in turn), FLOOD=login
  * with sign-ins of the flooding users with a wrong password (each an Argon2 hash; the service runs
  * with no limit by client address, as an attacker from many addresses meets it), FLOOD=unauthenticated
- * with tariff lists carrying a flooder's token with its signature changed. The service's settings
+ * with tariff lists carrying a flooder's token with its signature changed, FLOOD=body with bodies of
+ * the largest size allowed (1 MiB), a building block whose one field is an array of some 500,000
+ * numbers: parsed whole, then refused (400). The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -58,6 +60,8 @@ const TENANTS = Number(process.env.TENANTS ?? 4);
 const INGEST_READINGS = Number(process.env.INGEST_READINGS ?? 50_000);
 /** FLOOD=list: the tariffs of each flooding organization, and the page of its list the flood reads (the most a page holds). */
 const LIST_PAGE = 100;
+/** FLOOD=body: the numbers of a body of just under the service's 1 MiB body limit ("0," each). */
+const LARGEST_BODY_NUMBERS = 524_000;
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
@@ -70,6 +74,7 @@ const FLOODS = {
   write: 'updates of the clone tariff, each a write transaction (its tax rate alternating)',
   login: 'sign-ins with a wrong password (no limit by address, as from many addresses)',
   unauthenticated: 'tariff lists with a token whose signature is wrong (401)',
+  body: 'building blocks posted with a body of the largest size, 1 MiB of numbers, that fails validation (400)',
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
@@ -255,6 +260,14 @@ try {
         path: '/api/v1/auth/login',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email, password: 'not the password' }),
+      });
+    } else if (FLOOD === 'body') {
+      const numbers = Array.from({ length: LARGEST_BODY_NUMBERS }, () => 0).join(',');
+      floodRequests.push({
+        method: 'POST',
+        path: '/api/v1/building_blocks',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: `{"account_id":"${organization.id}","name":[${numbers}]}`,
       });
     } else if (FLOOD === 'unauthenticated') {
       const [header, payload, signature] = flooder.token!.split('.');
