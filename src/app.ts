@@ -85,6 +85,9 @@ export interface AppDeps {
 }
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
+/** Large JSON bodies (over 64 KiB) read and parsed at once in the process: each holds the event loop milliseconds. */
+const LARGE_BODIES_AT_ONCE = 1;
+
 export async function buildApp({
   config,
   db,
@@ -107,15 +110,18 @@ export async function buildApp({
   const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
   const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
+  /** Work done `total` at a time in the process, users (or client addresses) in turn; past it a request waits up to half its timeout, then 429. */
+  const inTurns = (total: number, what: string) =>
+    createAdmission({
+      perOrganization: Number.POSITIVE_INFINITY,
+      perUser: Number.POSITIVE_INFINITY,
+      total,
+      now: () => now().getTime(),
+      waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
+      what,
+    });
   // Refusals of requests without a valid token: one at a time, client addresses in turn.
-  const refusals = createAdmission({
-    perOrganization: Number.POSITIVE_INFINITY,
-    perUser: Number.POSITIVE_INFINITY,
-    total: 1,
-    now: () => now().getTime(),
-    waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
-    what: 'refused requests',
-  });
+  const refusals = inTurns(1, 'refused requests');
   registerAuthentication(app, tokens, config.serviceRoleKey, createRefusalTurns(refusals));
   // A user's requests, but those with admissions of their own below, a few at a time.
   const requests = createAdmission({
@@ -135,7 +141,8 @@ export async function buildApp({
     waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
     what: 'requests',
   });
-  registerRequestGate(app, { requests, pages });
+  const largeBodies = inTurns(LARGE_BODIES_AT_ONCE, 'large bodies');
+  registerRequestGate(app, { requests, pages, largeBodies });
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
@@ -204,15 +211,9 @@ export async function buildApp({
   registerAdmissionGauge(requests, metrics.registry, 'requests');
   registerAdmissionGauge(pages, metrics.registry, 'pages');
   registerAdmissionGauge(refusals, metrics.registry, 'refusals');
+  registerAdmissionGauge(largeBodies, metrics.registry, 'largeBodies');
   // Passwords hashed and checked a few at a time, client addresses in turn.
-  const passwordHashes = createAdmission({
-    perOrganization: Number.POSITIVE_INFINITY,
-    perUser: Number.POSITIVE_INFINITY,
-    total: config.passwordHashesAtOnce,
-    now: () => now().getTime(),
-    waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
-    what: 'sign-ins',
-  });
+  const passwordHashes = inTurns(config.passwordHashesAtOnce, 'sign-ins');
   registerAdmissionGauge(passwordHashes, metrics.registry, 'passwordHashes');
   const cpuTurns = createCpuTurns();
   const tariffHistory = createTariffHistoryRecorder();

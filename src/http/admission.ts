@@ -445,6 +445,10 @@ const GAUGES = {
     name: 'ums_list_pages',
     help: 'Pages of lists being made (until their answer is written) and waiting for their turn',
   },
+  largeBodies: {
+    name: 'ums_large_json_bodies',
+    help: 'JSON bodies over 64 KiB being read and parsed, and waiting for their turn (readings bodies have their own)',
+  },
   refusals: {
     name: 'ums_refusals',
     help: 'Refusals of requests without a valid token (401) being answered, and waiting for their turn',

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAdmission } from './admission.ts';
 import { registerErrorHandler } from './error-handler.ts';
-import { registerRequestGate } from './request-gate.ts';
+import { LARGE_BODY_BYTES, registerRequestGate } from './request-gate.ts';
 import { listEnvelope } from './responses.ts';
 
 function deferred() {
@@ -22,9 +22,10 @@ afterEach(async () => {
 
 /**
  * A server with the gate of one request per user (a user named by the x-user header, as the
- * authentication hook would set it), one page at a time in the process, and routes that answer once
- * the test lets them: /held/:name (gated), /page/:name (a page of a list, whose one item is
- * `?bytes=` long), /own/:name (a route with its own admission) and /public/:name.
+ * authentication hook would set it), one page and one large body at a time in the process, and
+ * routes that answer once the test lets them: /held/:name (gated), /page/:name (a page of a list,
+ * whose one item is `?bytes=` long), /own/:name (a route with its own admission) and
+ * /public/:name; and POST /body, which answers the body's `n` at once.
  */
 async function gatedServer(waitMs = 60_000) {
   const gate = createAdmission({ perOrganization: Number.POSITIVE_INFINITY, perUser: 1, waitMs, what: 'requests' });
@@ -45,7 +46,14 @@ async function gatedServer(waitMs = 60_000) {
     const user = request.headers['x-user'];
     if (typeof user === 'string') request.auth = { userId: user, email: `${user}@example.com`, sessionId: 's' };
   });
-  registerRequestGate(app, { requests: gate, pages });
+  const largeBodies = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: 1,
+    waitMs,
+    what: 'large bodies',
+  });
+  registerRequestGate(app, { requests: gate, pages, largeBodies });
   const started: string[] = [];
   const releases = new Map<string, () => void>();
   const answer = async (name: string) => {
@@ -64,6 +72,7 @@ async function gatedServer(waitMs = 60_000) {
       return { success: true, message: null, data: ['x'.repeat(Number(req.query.bytes ?? 1))], count: 1 };
     },
   );
+  app.post<{ Body: { n: number } }>('/body', async (req) => ({ success: true, message: null, data: req.body.n }));
   app.get<{ Params: { name: string } }>('/own/:name', { config: { ownAdmission: true } }, async (req) =>
     answer(req.params.name),
   );
@@ -93,7 +102,7 @@ async function gatedServer(waitMs = 60_000) {
   const pagesWaiting = async (count: number) => {
     while (pages.load().waiting !== count) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { base, get, started, startOf, release, waiting, pagesWaiting, gate, pages };
+  return { base, get, started, startOf, release, waiting, pagesWaiting, gate, pages, largeBodies };
 }
 
 describe('the request gate', () => {
@@ -230,5 +239,44 @@ describe('the request gate', () => {
     await server.release('big1');
     await Promise.all([first, big, small]);
     expect(server.started).toEqual(['big0', 'small0', 'x1', 'small1', 'big1']);
+  });
+
+  it("reads a large body in its turn: another user's waits unread until the first is parsed, a small one does not", async () => {
+    const server = await gatedServer();
+    const large = (n: number) => JSON.stringify({ n, padding: 'x'.repeat(LARGE_BODY_BYTES) });
+    // User a's large body arrives in two parts: it holds the turn until its last byte is read and parsed.
+    const first = large(1);
+    const slow = http.request(`${server.base}/body`, {
+      method: 'POST',
+      headers: { 'x-user': 'a', 'content-type': 'application/json', 'content-length': Buffer.byteLength(first) },
+    });
+    const slowAnswer = new Promise<{ status: number; body: string }>((resolve) =>
+      slow.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      }),
+    );
+    slow.write(first.slice(0, 1000));
+    while (server.largeBodies.load().running !== 1) await new Promise((resolve) => setImmediate(resolve));
+
+    const post = (user: string, body: string) =>
+      fetch(`${server.base}/body`, {
+        method: 'POST',
+        headers: { 'x-user': user, 'content-type': 'application/json' },
+        body,
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const waitingLarge = post('b', large(2));
+    while (server.largeBodies.load().waiting !== 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(await post('c', JSON.stringify({ n: 3 }))).toEqual({
+      status: 200,
+      body: { success: true, message: null, data: 3 },
+    });
+    expect(server.largeBodies.load()).toEqual({ running: 1, waiting: 1 });
+
+    slow.end(first.slice(1000));
+    expect(await slowAnswer).toEqual({ status: 200, body: JSON.stringify({ success: true, message: null, data: 1 }) });
+    expect(await waitingLarge).toEqual({ status: 200, body: { success: true, message: null, data: 2 } });
+    expect(server.largeBodies.load()).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -16,6 +16,8 @@ declare module 'fastify' {
 
 /** Why a request stops waiting for its turn when its client goes away (no one reads the answer). */
 const CLIENT_GONE = badRequest('The client closed the connection before its turn');
+/** Why a large body's slot is let go: it is parsed. */
+const BODY_PARSED = new Error('The body is parsed');
 /** Why a page's slot is let go: its answer is written (what the client still reads costs the process nothing). */
 const ANSWER_WRITTEN = new Error('The answer is written');
 
@@ -29,17 +31,28 @@ export const REQUEST_WAIT_SHARE = 0.5;
  */
 export const PAGE_COST_BYTES = 10_000;
 
+/** A body declared longer than this, or sent in chunks of no declared length, is large: read and parsed in turn (`largeBodies`). */
+export const LARGE_BODY_BYTES = 64 * 1024;
+
 interface Admissions {
   /** Every gated request: its user's slots (REQUESTS_PER_USER). */
   requests: Admission;
   /** Requests for a page of a list, after their user's slot: the process's slots for pages (PAGES_AT_ONCE). */
   pages: Admission;
+  /** Large JSON bodies, read and parsed a few at a time in the process, users (or client addresses) in turn. */
+  largeBodies: Admission;
 }
 
 interface PageInFlight {
   written: AbortController;
   bytes: number;
 }
+
+/** The large bodies holding a slot of `largeBodies` until they are parsed (or their request is answered). */
+const bodiesInTurn = new WeakMap<FastifyRequest, AbortController>();
+
+const hasLargeBody = ({ headers }: FastifyRequest) =>
+  headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > LARGE_BODY_BYTES;
 
 /** The pages holding a slot of `pages` until their answer is written. */
 const pagesInFlight = new WeakMap<FastifyRequest, PageInFlight>();
@@ -62,7 +75,7 @@ const sizeOf = (payload: unknown) =>
  * first starts from their reserve: a neighbour's page does not wait behind the flood's
  * (docs/decisions.md, "Pages of lists a few at a time in the process").
  */
-export function registerRequestGate(app: FastifyInstance, { requests, pages }: Admissions): void {
+export function registerRequestGate(app: FastifyInstance, { requests, pages, largeBodies }: Admissions): void {
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public || config.serviceRole || config.ownAdmission) return;
@@ -75,6 +88,20 @@ export function registerRequestGate(app: FastifyInstance, { requests, pages }: A
     answered.signal.addEventListener('abort', () => page.written.abort(answered.signal.reason), { once: true });
     pagesInFlight.set(request, page);
     await pages.hold(request.auth, ANY_ORGANIZATION, page.written.signal, () => 1 + page.bytes / PAGE_COST_BYTES);
+  });
+  // A large body waits unread for its turn, then holds it until it is parsed: JSON.parse of 1 MiB
+  // holds the event loop some 25 ms, and bodies of many users parsed in one round of the loop
+  // would hold it for all of them. Readings bodies have admissions of their own.
+  app.addHook('preParsing', async (request, reply, payload) => {
+    if (request.routeOptions.config.ownAdmission || !hasLargeBody(request)) return payload;
+    const parsed = new AbortController();
+    reply.raw.once('close', () => parsed.abort(CLIENT_GONE));
+    bodiesInTurn.set(request, parsed);
+    await largeBodies.hold({ userId: request.auth?.userId ?? request.ip }, ANY_ORGANIZATION, parsed.signal);
+    return payload;
+  });
+  app.addHook('preValidation', async (request) => {
+    bodiesInTurn.get(request)?.abort(BODY_PARSED);
   });
   app.addHook('onSend', async (request, _reply, payload) => {
     const page = pagesInFlight.get(request);
