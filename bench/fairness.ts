@@ -27,8 +27,8 @@
  * with sign-ins of the flooding users with a wrong password (each an Argon2 hash; the service runs
  * with no limit by client address, as an attacker from many addresses meets it), FLOOD=unauthenticated
  * with tariff lists carrying a flooder's token with its signature changed, FLOOD=body with bodies of
- * the largest size allowed (1 MiB), a building block whose one field is an array of some 500,000
- * numbers: parsed whole, then refused (400). The service's settings
+ * about the largest size allowed (1 MiB), a building block whose one field is an array of numbers
+ * (BODY_NUMBERS of BODY_DIGITS digits): parsed, then refused (400). The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -60,8 +60,13 @@ const TENANTS = Number(process.env.TENANTS ?? 4);
 const INGEST_READINGS = Number(process.env.INGEST_READINGS ?? 50_000);
 /** FLOOD=list: the tariffs of each flooding organization, and the page of its list the flood reads (the most a page holds). */
 const LIST_PAGE = 100;
-/** FLOOD=body: the numbers of a body of just under the service's 1 MiB body limit ("0," each). */
-const LARGEST_BODY_NUMBERS = 524_000;
+/**
+ * FLOOD=body: a body of just under the 1 MiB body limit that costs the most to parse of those the
+ * service parses at all (at most 20,000 values): numbers of 50 digits. BODY_NUMBERS=524000
+ * BODY_DIGITS=1 sends 1 MiB of "0,", which the service refuses before parsing.
+ */
+const BODY_NUMBERS = Number(process.env.BODY_NUMBERS ?? 19_990);
+const BODY_DIGITS = Number(process.env.BODY_DIGITS ?? 50);
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
@@ -74,7 +79,7 @@ const FLOODS = {
   write: 'updates of the clone tariff, each a write transaction (its tax rate alternating)',
   login: 'sign-ins with a wrong password (no limit by address, as from many addresses)',
   unauthenticated: 'tariff lists with a token whose signature is wrong (401)',
-  body: 'building blocks posted with a body of the largest size, 1 MiB of numbers, that fails validation (400)',
+  body: `building blocks posted with a body of ${BODY_NUMBERS.toLocaleString('en')} numbers of ${BODY_DIGITS} digits (about 1 MiB), parsed, then failing validation (400)`,
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
@@ -262,7 +267,8 @@ try {
         body: JSON.stringify({ email, password: 'not the password' }),
       });
     } else if (FLOOD === 'body') {
-      const numbers = Array.from({ length: LARGEST_BODY_NUMBERS }, () => 0).join(',');
+      const digit = BODY_DIGITS === 1 ? '0' : `1.${'3'.repeat(BODY_DIGITS - 2)}`;
+      const numbers = Array.from({ length: BODY_NUMBERS }, () => digit).join(',');
       floodRequests.push({
         method: 'POST',
         path: '/api/v1/building_blocks',

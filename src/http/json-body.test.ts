@@ -2,11 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid } from '../../test/helpers/envelopes.ts';
 import { createOrganization, registerUser, type TestUser } from '../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
-import { fieldNestedTooDeep } from './json-body.ts';
+import { shapeFault } from './json-body.ts';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from './limits.ts';
 
 const READINGS = '/api/v1/timeseries/electricity/readings';
 const tooDeep = (field: string) => invalid(`${field}: Must not be nested deeper than 32 levels`);
 const arrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/** The field a JSON text too deep for maxDepth names, or undefined. */
+const fieldNestedTooDeep = (text: string, maxDepth: number) =>
+  shapeFault(text, maxDepth, Number.POSITIVE_INFINITY)?.field;
 
 describe('the nesting of a JSON text, before it is parsed', () => {
   it('counts a field as level 1 and names the top-level key or index whose value is too deep', () => {
@@ -27,6 +32,31 @@ describe('the nesting of a JSON text, before it is parsed', () => {
 
   it('names the body rather than repeat a key longer than 100 characters', () => {
     expect(fieldNestedTooDeep(`{"${'k'.repeat(101)}":${arrays(3)}}`, 2)).toBe('body');
+  });
+
+  it('counts the values of a text, and names the field where they pass the most', () => {
+    const values = (count: number) => `[${Array.from({ length: count }, () => 0).join(',')}]`;
+    expect(shapeFault(`{"a":${values(4)}}`, 32, 4)).toBeUndefined();
+    expect(shapeFault(`{"a":${values(5)}}`, 32, 4)).toEqual({
+      field: 'a',
+      message: 'Must not hold more than 4 values',
+    });
+    expect(shapeFault(`{"a":${values(2)},"b":${values(3)}}`, 32, 4)).toEqual({
+      field: 'b',
+      message: 'Must not hold more than 4 values',
+    });
+    expect(shapeFault(`{"a":"${','.repeat(10)}"}`, 32, 4)).toBeUndefined();
+  });
+
+  it('leaves the largest request of the contract to be parsed: the energy sums of 10,000 meters', () => {
+    const sums = {
+      account_id: '00000000-0000-4000-8000-000000000000',
+      meter_sns: Array.from({ length: 10_000 }, (_, i) => `METER-${i}`),
+      start: '2025-01-01T00:00:00Z',
+      end: '2025-02-01T00:00:00Z',
+      max_meters_per_query: 1000,
+    };
+    expect(shapeFault(JSON.stringify(sums), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeUndefined();
   });
 });
 
@@ -74,6 +104,14 @@ describe('deeply nested bodies over HTTP', () => {
     for (const reply of healthReplies) {
       expect(reply).toEqual({ status: 200, body: { success: true, message: null, data: { status: 'ok' } } });
     }
+  });
+
+  it('answers 400 naming the field, unparsed, to a body of more than 20,000 values', async () => {
+    const numbers = Array.from({ length: 524_000 }, () => 0).join(',');
+    expect(await post('/api/v1/building_blocks', `{"account_id":"${accountId}","name":[${numbers}]}`)).toEqual({
+      status: 400,
+      body: invalid('name: Must not hold more than 20,000 values'),
+    });
   });
 
   it('parses a body whose fields nest 32 levels as before', async () => {
