@@ -84,10 +84,10 @@ export interface AppDeps {
   swaggerUiDirectory?: string;
 }
 
-/** Builds the whole HTTP application without listening: the server and the tests share it. */
 /** Large JSON bodies (over 64 KiB) read and parsed at once in the process: each holds the event loop milliseconds. */
 const LARGE_BODIES_AT_ONCE = 1;
 
+/** Builds the whole HTTP application without listening: the server and the tests share it. */
 export async function buildApp({
   config,
   db,
