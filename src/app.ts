@@ -86,6 +86,12 @@ export interface AppDeps {
 
 /** Large JSON bodies (over 64 KiB) read and parsed at once in the process: each holds the event loop milliseconds. */
 const LARGE_BODIES_AT_ONCE = 1;
+/**
+ * Writes (gated requests that change something) run at once in the process: each holds one of the
+ * pool's ten connections for its transaction; fewer than half of them, so that a flood of writes
+ * leaves the rest to everyone else's queries (docs/decisions.md, "Writes a few at a time").
+ */
+const WRITES_AT_ONCE = 4;
 
 /** Builds the whole HTTP application without listening: the server and the tests share it. */
 export async function buildApp({
@@ -142,7 +148,8 @@ export async function buildApp({
     what: 'requests',
   });
   const largeBodies = inTurns(LARGE_BODIES_AT_ONCE, 'large bodies');
-  registerRequestGate(app, { requests, pages, largeBodies });
+  const writes = inTurns(WRITES_AT_ONCE, 'writes');
+  registerRequestGate(app, { requests, pages, largeBodies, writes });
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   const guard = createAccessGuard(db, cache);
@@ -212,6 +219,7 @@ export async function buildApp({
   registerAdmissionGauge(pages, metrics.registry, 'pages');
   registerAdmissionGauge(refusals, metrics.registry, 'refusals');
   registerAdmissionGauge(largeBodies, metrics.registry, 'largeBodies');
+  registerAdmissionGauge(writes, metrics.registry, 'writes');
   // Passwords hashed and checked a few at a time, client addresses in turn.
   const passwordHashes = inTurns(config.passwordHashesAtOnce, 'sign-ins');
   registerAdmissionGauge(passwordHashes, metrics.registry, 'passwordHashes');

@@ -23,9 +23,10 @@ afterEach(async () => {
 /**
  * A server with the gate of one request per user (a user named by the x-user header, as the
  * authentication hook would set it), one page and one large body at a time in the process, and
- * routes that answer once the test lets them: /held/:name (gated), /page/:name (a page of a list,
- * whose one item is `?bytes=` long), /own/:name (a route with its own admission) and
- * /public/:name; and POST /body, which answers the body's `n` at once.
+ * routes that answer once the test lets them: /held/:name (gated; GET, and POST as a write),
+ * POST /question/:name (a POST that only reads), /page/:name (a page of a list, whose one item is
+ * `?bytes=` long), /own/:name (a route with its own admission) and /public/:name; and POST /body,
+ * which answers the body's `n` at once. One write runs at a time in the process.
  */
 async function gatedServer(waitMs = 60_000) {
   const gate = createAdmission({ perOrganization: Number.POSITIVE_INFINITY, perUser: 1, waitMs, what: 'requests' });
@@ -53,7 +54,14 @@ async function gatedServer(waitMs = 60_000) {
     waitMs,
     what: 'large bodies',
   });
-  registerRequestGate(app, { requests: gate, pages, largeBodies });
+  const writes = createAdmission({
+    perOrganization: Number.POSITIVE_INFINITY,
+    perUser: Number.POSITIVE_INFINITY,
+    total: 1,
+    waitMs,
+    what: 'writes',
+  });
+  registerRequestGate(app, { requests: gate, pages, largeBodies, writes });
   const started: string[] = [];
   const releases = new Map<string, () => void>();
   const answer = async (name: string) => {
@@ -64,6 +72,10 @@ async function gatedServer(waitMs = 60_000) {
     return { success: true, message: null, data: name };
   };
   app.get<{ Params: { name: string } }>('/held/:name', async (req) => answer(req.params.name));
+  app.post<{ Params: { name: string } }>('/held/:name', async (req) => answer(req.params.name));
+  app.post<{ Params: { name: string } }>('/question/:name', { config: { readsOnly: true } }, async (req) =>
+    answer(req.params.name),
+  );
   app.get<{ Params: { name: string }; Querystring: { bytes?: string } }>(
     '/page/:name',
     { schema: { response: { 200: listEnvelope(z.string(), 'A page') } } },
@@ -80,8 +92,8 @@ async function gatedServer(waitMs = 60_000) {
     answer(req.params.name),
   );
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const get = (path: string, user?: string, signal?: AbortSignal) =>
-    fetch(`${base}${path}`, { headers: user ? { 'x-user': user } : {}, signal }).then(async (res) => ({
+  const get = (path: string, user?: string, signal?: AbortSignal, method = 'GET') =>
+    fetch(`${base}${path}`, { method, headers: user ? { 'x-user': user } : {}, signal }).then(async (res) => ({
       status: res.status,
       retryAfter: res.headers.get('retry-after'),
       body: await res.json(),
@@ -102,7 +114,8 @@ async function gatedServer(waitMs = 60_000) {
   const pagesWaiting = async (count: number) => {
     while (pages.load().waiting !== count) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { base, get, started, startOf, release, waiting, pagesWaiting, gate, pages, largeBodies };
+  const post = (path: string, user: string) => get(path, user, undefined, 'POST');
+  return { base, get, post, started, startOf, release, waiting, pagesWaiting, gate, pages, largeBodies, writes };
 }
 
 describe('the request gate', () => {
@@ -217,6 +230,46 @@ describe('the request gate', () => {
     // a's answer is still on its way: its request slot is held until its connection is done with it.
     expect(server.gate.load()).toEqual({ running: 1, waiting: 0 });
     unread.destroy();
+  });
+
+  it("runs writes in turn in the process: another user's write waits until the first is answered, reads go on", async () => {
+    const server = await gatedServer();
+    const first = server.post('/held/a1', 'a');
+    await server.startOf('a1');
+    const write = server.post('/held/b1', 'b');
+    while (server.writes.load().waiting !== 1) await new Promise((resolve) => setImmediate(resolve));
+    const read = server.get('/held/d1', 'd');
+    const question = server.post('/question/c1', 'c');
+    await server.release('d1');
+    await server.release('c1');
+    expect(await read).toEqual({ status: 200, retryAfter: null, body: { success: true, message: null, data: 'd1' } });
+    expect(await question).toEqual({
+      status: 200,
+      retryAfter: null,
+      body: { success: true, message: null, data: 'c1' },
+    });
+    expect(server.started).toEqual(['a1', 'd1', 'c1']);
+    expect(server.writes.load()).toEqual({ running: 1, waiting: 1 });
+    await server.release('a1');
+    await server.release('b1');
+    expect(await first).toEqual({ status: 200, retryAfter: null, body: { success: true, message: null, data: 'a1' } });
+    expect(await write).toEqual({ status: 200, retryAfter: null, body: { success: true, message: null, data: 'b1' } });
+    expect(server.started).toEqual(['a1', 'd1', 'c1', 'b1']);
+    expect(server.writes.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('answers 429 to a write that waited in vain for its turn, without running it', async () => {
+    const server = await gatedServer(50);
+    const first = server.post('/held/a1', 'a');
+    await server.startOf('a1');
+    expect(await server.post('/held/b1', 'b')).toEqual({
+      status: 429,
+      retryAfter: '1',
+      body: { success: false, message: 'Too many requests', error: expect.stringMatching(/^Too many writes /) },
+    });
+    await server.release('a1');
+    expect((await first).status).toBe(200);
+    expect(server.started).toEqual(['a1']);
   });
 
   it('hands the next page to the user whose answers were smaller lately', async () => {

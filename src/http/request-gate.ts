@@ -11,6 +11,8 @@ declare module 'fastify' {
      * the ingest parser): the request gate leaves it to them.
      */
     ownAdmission?: boolean;
+    /** A POST that only reads (its body is the question, as energy sums'): not one of the gate's `writes`. */
+    readsOnly?: boolean;
   }
 }
 
@@ -18,8 +20,10 @@ declare module 'fastify' {
 const CLIENT_GONE = badRequest('The client closed the connection before its turn');
 /** Why a large body's slot is let go: it is parsed. */
 const BODY_PARSED = new Error('The body is parsed');
-/** Why a page's slot is let go: its answer is written (what the client still reads costs the process nothing). */
+/** Why a page's or a write's slot is let go: its answer is written (what the client still reads costs the process nothing). */
 const ANSWER_WRITTEN = new Error('The answer is written');
+/** The methods of requests that change something: each takes a slot of `writes` to run. */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** How long a request waits for its turn before its 429, as a share of the request's timeout (the rest is left for the request). */
 export const REQUEST_WAIT_SHARE = 0.5;
@@ -41,6 +45,8 @@ interface Admissions {
   pages: Admission;
   /** Large JSON bodies, read and parsed a few at a time in the process, users (or client addresses) in turn. */
   largeBodies: Admission;
+  /** Gated requests that change something, once their body is read: a few at a time in the process (WRITES_AT_ONCE), users in turn. */
+  writes: Admission;
 }
 
 interface PageInFlight {
@@ -56,6 +62,12 @@ const hasLargeBody = ({ headers }: FastifyRequest) =>
 
 /** The pages holding a slot of `pages` until their answer is written. */
 const pagesInFlight = new WeakMap<FastifyRequest, PageInFlight>();
+/** The writes holding a slot of `writes` until their answer is written. */
+const writesInFlight = new WeakMap<FastifyRequest, AbortController>();
+
+/** Whether the gate takes the request's user's slots: an authenticated route without admissions of its own. */
+const isGated = ({ routeOptions: { url, config } }: FastifyRequest) =>
+  url !== undefined && !config.public && !config.serviceRole && !config.ownAdmission;
 
 const sizeOf = (payload: unknown) =>
   typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
@@ -75,10 +87,9 @@ const sizeOf = (payload: unknown) =>
  * first starts from their reserve: a neighbour's page does not wait behind the flood's
  * (docs/decisions.md, "Pages of lists a few at a time in the process").
  */
-export function registerRequestGate(app: FastifyInstance, { requests, pages, largeBodies }: Admissions): void {
+export function registerRequestGate(app: FastifyInstance, { requests, pages, largeBodies, writes }: Admissions): void {
   app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    if (!request.routeOptions.url || config.public || config.serviceRole || config.ownAdmission) return;
+    if (!isGated(request)) return;
     const answered = new AbortController();
     reply.raw.once('close', () => answered.abort(CLIENT_GONE));
     await requests.hold(request.auth, ANY_ORGANIZATION, answered.signal);
@@ -103,7 +114,18 @@ export function registerRequestGate(app: FastifyInstance, { requests, pages, lar
   app.addHook('preValidation', async (request) => {
     bodiesInTurn.get(request)?.abort(BODY_PARSED);
   });
+  // A write, once its body is read and valid, waits for one of the process's slots of `writes` and
+  // holds it until its answer is written: each holds a database connection for its transaction, and
+  // many users' writes at once would hold all of them, every other query waiting for the pool.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!isGated(request) || request.routeOptions.config.readsOnly || !WRITE_METHODS.has(request.method)) return;
+    const written = new AbortController();
+    reply.raw.once('close', () => written.abort(CLIENT_GONE));
+    writesInFlight.set(request, written);
+    await writes.hold(request.auth, ANY_ORGANIZATION, written.signal);
+  });
   app.addHook('onSend', async (request, _reply, payload) => {
+    writesInFlight.get(request)?.abort(ANSWER_WRITTEN);
     const page = pagesInFlight.get(request);
     if (page) {
       page.bytes = sizeOf(payload);

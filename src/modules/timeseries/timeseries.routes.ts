@@ -173,6 +173,7 @@ export function registerTimeseriesRoutes(
   app.post(
     `${base}/energy-sums`,
     {
+      config: { readsOnly: true },
       schema: {
         tags,
         operationId: 'getEnergySums',
