@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -265,7 +266,11 @@ describe('the request gate', () => {
     expect(await server.post('/held/b1', 'b')).toEqual({
       status: 429,
       retryAfter: '1',
-      body: { success: false, message: 'Too many requests', error: expect.stringMatching(/^Too many writes /) },
+      body: {
+        success: false,
+        message: 'Too many requests',
+        error: 'Too many writes on this server at once; retry shortly',
+      },
     });
     await server.release('a1');
     expect((await first).status).toBe(200);
@@ -331,5 +336,50 @@ describe('the request gate', () => {
     expect(await slowAnswer).toEqual({ status: 200, body: JSON.stringify({ success: true, message: null, data: 1 }) });
     expect(await waitingLarge).toEqual({ status: 200, body: { success: true, message: null, data: 2 } });
     expect(server.largeBodies.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('closes the connection of a large body refused unread only when reading it after the answer would have no bound', async () => {
+    const server = await gatedServer(50);
+    const first = JSON.stringify({ n: 1, padding: 'x'.repeat(LARGE_BODY_BYTES) });
+    const slow = http.request(`${server.base}/body`, {
+      method: 'POST',
+      headers: { 'x-user': 'a', 'content-type': 'application/json', 'content-length': Buffer.byteLength(first) },
+    });
+    const slowAnswer = new Promise<number>((resolve) => slow.on('response', (res) => resolve(res.statusCode!)));
+    slow.write(first.slice(0, 1000));
+    while (server.largeBodies.load().running !== 1) await new Promise((resolve) => setImmediate(resolve));
+
+    /** Sends a request's head and the start of its body; resolves with what came back once the head and envelope have. */
+    const refusedUnread = (user: string, framing: string) =>
+      new Promise<{ answer: string; socket: net.Socket }>((resolve) => {
+        const { port } = new URL(server.base);
+        const socket = net.connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /body HTTP/1.1\r\nhost: 127.0.0.1\r\nx-user: ${user}\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`,
+          );
+        });
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk;
+          if (/\r\n\r\n\{.*\}$/s.test(answer)) resolve({ answer, socket });
+        });
+      });
+    const declared = await refusedUnread('b', `content-length: ${LARGE_BODY_BYTES * 2}`);
+    const chunked = await refusedUnread('c', 'transfer-encoding: chunked');
+    for (const { answer } of [declared, chunked]) {
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 429 Too Many Requests');
+      expect(JSON.parse(/\r\n\r\n(\{.*\})$/s.exec(answer)![1]!)).toEqual({
+        success: false,
+        message: 'Too many requests',
+        error: 'Too many large bodies on this server at once; retry shortly',
+      });
+    }
+    expect(declared.answer.toLowerCase()).toContain('\r\nconnection: keep-alive\r\n');
+    expect(chunked.answer.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    await new Promise((resolve) => chunked.socket.once('close', resolve));
+    declared.socket.destroy();
+
+    slow.end(first.slice(1000));
+    expect(await slowAnswer).toBe(200);
   });
 });

@@ -108,7 +108,16 @@ export function registerRequestGate(app: FastifyInstance, { requests, pages, lar
     const parsed = new AbortController();
     reply.raw.once('close', () => parsed.abort(CLIENT_GONE));
     bodiesInTurn.set(request, parsed);
-    await largeBodies.hold({ userId: request.auth?.userId ?? request.ip }, ANY_ORGANIZATION, parsed.signal);
+    try {
+      await largeBodies.hold({ userId: request.auth?.userId ?? request.ip }, ANY_ORGANIZATION, parsed.signal);
+    } catch (error) {
+      // Refused unread: a body of a declared length within the route's limit is read and dropped
+      // after the answer, its connection kept for the client's next request; any other would be
+      // read without a bound, so its connection closes.
+      const declared = Number(request.headers['content-length'] ?? Number.NaN);
+      if (!(declared <= request.routeOptions.bodyLimit)) reply.header('connection', 'close');
+      throw error;
+    }
     return payload;
   });
   app.addHook('preValidation', async (request) => {
