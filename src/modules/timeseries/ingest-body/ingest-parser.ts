@@ -1,7 +1,5 @@
-import { Worker } from 'node:worker_threads';
-import { errorCodes } from 'fastify';
 import { type Admission, ANY_ORGANIZATION } from '../../../http/admission.ts';
-import { AppError } from '../../../http/errors.ts';
+import { createWorkerThread } from '../../../http/worker-thread.ts';
 import { type PreparedData, type PreparedReadings, preparedFrom } from '../store-readings.ts';
 import {
   type IngestMeter,
@@ -37,39 +35,12 @@ export const LARGE_BODY_WAIT_SHARE = 0.5;
 export const IN_THREAD_MAX_READINGS = 2000;
 
 /** A body to parse, or parsed readings to prepare for their meter. */
-export type WorkerRequest =
-  | { id: number; bytes: Uint8Array }
-  | { id: number; readings: IngestReadings; meter: IngestMeter };
+export type WorkerRequest = { bytes: Uint8Array } | { readings: IngestReadings; meter: IngestMeter };
 
-/** The worker's answer to one request: the parsed body or the prepared batch, or the refusal it threw. */
+/** The worker's reply to one request: the parsed body or the prepared batch. */
 export interface WorkerReply {
-  id: number;
   parsed?: ParsedIngest;
   prepared?: PreparedData;
-  failure?:
-    | { app: Pick<AppError, 'statusCode' | 'envelopeMessage' | 'detail' | 'headers'> }
-    | { fastify: string }
-    | { unexpected: string };
-}
-
-function thrownAgain(failure: NonNullable<WorkerReply['failure']>): Error {
-  if ('app' in failure) {
-    const { statusCode, envelopeMessage, detail, headers } = failure.app;
-    return new AppError(statusCode, envelopeMessage, detail, headers);
-  }
-  if ('fastify' in failure) {
-    const FastifyError = errorCodes[failure.fastify as keyof typeof errorCodes];
-    return new (FastifyError as new () => Error)();
-  }
-  return new Error(`The ingest worker failed: ${failure.unexpected}`);
-}
-
-/** The worker's module, run from the sources (tests, benchmarks) through tsx, compiled as it is. */
-function startWorker(): Worker {
-  const entry = new URL(import.meta.url.endsWith('.ts') ? './ingest-worker.ts' : './ingest-worker.js', import.meta.url);
-  if (entry.pathname.endsWith('.js')) return new Worker(entry);
-  const load = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(load, { eval: true });
 }
 
 /**
@@ -93,39 +64,8 @@ export function createIngestParser({
   receiving: Admission;
   parsing: Admission;
 }) {
-  let worker: Worker | undefined;
-  let nextId = 0;
-  const replies = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
-
-  /** The worker stopped: what it was parsing fails, and the next body starts another. */
-  function stopped(which: Worker, error: Error): void {
-    if (worker === which) worker = undefined;
-    for (const { reject } of replies.values()) reject(error);
-    replies.clear();
-  }
-
-  function running(): Worker {
-    if (worker) return worker;
-    const started = startWorker();
-    started.unref();
-    started.on('message', (reply: WorkerReply) => {
-      const waiting = replies.get(reply.id);
-      replies.delete(reply.id);
-      if (reply.failure) waiting?.reject(thrownAgain(reply.failure));
-      else waiting?.resolve(reply);
-    });
-    started.on('error', (error) => stopped(started, error));
-    started.on('exit', (code) => stopped(started, new Error(`The ingest worker stopped (exit code ${code})`)));
-    worker = started;
-    return started;
-  }
-
-  function inWorker(request: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
-    return new Promise((resolve, reject) => {
-      replies.set(request.id, { resolve, reject });
-      running().postMessage(request, transfer);
-    });
-  }
+  const worker = createWorkerThread(new URL('./ingest-worker.ts', import.meta.url), 'ingest worker');
+  const inWorker = (request: WorkerRequest, transfer?: ArrayBuffer[]) => worker.call<WorkerReply>(request, transfer);
 
   return {
     /**
@@ -154,7 +94,7 @@ export function createIngestParser({
         { userId },
         'ingest',
         async () => {
-          const reply = await inWorker({ id: nextId++, bytes }, [bytes.buffer]);
+          const reply = await inWorker({ bytes }, [bytes.buffer]);
           return reply.parsed!;
         },
         abandoned,
@@ -174,17 +114,13 @@ export function createIngestParser({
         { userId },
         'ingest',
         async () => {
-          const reply = await inWorker({ id: nextId++, readings, meter: { id, interval_minutes } });
+          const reply = await inWorker({ readings, meter: { id, interval_minutes } });
           return preparedFrom(reply.prepared!);
         },
         abandoned,
       );
     },
-    async close(): Promise<void> {
-      const stopping = worker;
-      worker = undefined;
-      await stopping?.terminate();
-    },
+    close: () => worker.close(),
   };
 }
 
