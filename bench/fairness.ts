@@ -28,7 +28,8 @@
  * with no limit by client address, as an attacker from many addresses meets it), FLOOD=unauthenticated
  * with tariff lists carrying a flooder's token with its signature changed, FLOOD=body with bodies of
  * about the largest size allowed (1 MiB), a building block whose one field is an array of numbers
- * (BODY_NUMBERS of BODY_DIGITS digits): parsed, then refused (400). The service's settings
+ * (BODY_NUMBERS of BODY_DIGITS digits; with BODY_SHAPE=objects, as many objects, each of a key no
+ * earlier body had): parsed, then refused (400). The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -41,6 +42,7 @@ import {
   describeLatency,
   describeStatuses,
   eventLoopDelay,
+  FRESH_KEYS,
   fiveHundreds,
   rebuildRollups,
   startSeededService,
@@ -67,6 +69,19 @@ const LIST_PAGE = 100;
  */
 const BODY_NUMBERS = Number(process.env.BODY_NUMBERS ?? 19_990);
 const BODY_DIGITS = Number(process.env.BODY_DIGITS ?? 50);
+/**
+ * FLOOD=body BODY_SHAPE=objects: the field holds BODY_NUMBERS objects instead, each of one key of
+ * 40 characters no other object (and no earlier body) has: every object a new shape for V8 to make.
+ */
+const BODY_SHAPE = process.env.BODY_SHAPE ?? 'numbers';
+/** A body field of BODY_NUMBERS values of BODY_SHAPE. */
+function bodyValues(): string {
+  if (BODY_SHAPE === 'objects') {
+    return Array.from({ length: BODY_NUMBERS }, (_, i) => `{"k@@@@@@${String(i).padStart(33, 'k')}":0}`).join(',');
+  }
+  const digit = BODY_DIGITS === 1 ? '0' : `1.${'3'.repeat(BODY_DIGITS - 2)}`;
+  return Array.from({ length: BODY_NUMBERS }, () => digit).join(',');
+}
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
@@ -79,7 +94,10 @@ const FLOODS = {
   write: 'updates of the clone tariff, each a write transaction (its tax rate alternating)',
   login: 'sign-ins with a wrong password (no limit by address, as from many addresses)',
   unauthenticated: 'tariff lists with a token whose signature is wrong (401)',
-  body: `building blocks posted with a body of ${BODY_NUMBERS.toLocaleString('en')} numbers of ${BODY_DIGITS} digits (about 1 MiB), parsed, then failing validation (400)`,
+  body:
+    BODY_SHAPE === 'objects'
+      ? `building blocks posted with a body of ${BODY_NUMBERS.toLocaleString('en')} objects, each of a key never seen before (about 1 MiB), parsed, then failing validation (400)`
+      : `building blocks posted with a body of ${BODY_NUMBERS.toLocaleString('en')} numbers of ${BODY_DIGITS} digits (about 1 MiB), parsed, then failing validation (400)`,
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
@@ -267,13 +285,12 @@ try {
         body: JSON.stringify({ email, password: 'not the password' }),
       });
     } else if (FLOOD === 'body') {
-      const digit = BODY_DIGITS === 1 ? '0' : `1.${'3'.repeat(BODY_DIGITS - 2)}`;
-      const numbers = Array.from({ length: BODY_NUMBERS }, () => digit).join(',');
       floodRequests.push({
         method: 'POST',
         path: '/api/v1/building_blocks',
         headers: { ...headers, 'content-type': 'application/json' },
-        body: `{"account_id":"${organization.id}","name":[${numbers}]}`,
+        body: `{"account_id":"${organization.id}","name":[${bodyValues()}]}`,
+        ...(BODY_SHAPE === 'objects' && { setupRequest: FRESH_KEYS }),
       });
     } else if (FLOOD === 'unauthenticated') {
       const [header, payload, signature] = flooder.token!.split('.');

@@ -88,6 +88,9 @@ export const VARY_PERIOD = fileURLToPath(new URL('./vary-period.cjs', import.met
 /** autocannon's setupRequest alternating a tariff update's tax rate, so that every update changes the row. */
 export const ALTERNATE_TAX_RATE = fileURLToPath(new URL('./alternate-tax-rate.cjs', import.meta.url));
 
+/** autocannon's setupRequest giving each body of the flood of objects keys of its own. */
+export const FRESH_KEYS = fileURLToPath(new URL('./fresh-keys.cjs', import.meta.url));
+
 /** autocannon's setupRequest alternating an invoice check's tolerance, so that every check writes its outcome. */
 export const VARY_TOLERANCE = fileURLToPath(new URL('./vary-tolerance.cjs', import.meta.url));
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid } from '../../test/helpers/envelopes.ts';
 import { createOrganization, registerUser, type TestUser } from '../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
-import { shapeFault } from './json-body.ts';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from './limits.ts';
+import { keysFault, shapeFault } from './json-body.ts';
+import { LARGE_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_VALUES } from './limits.ts';
 
 const READINGS = '/api/v1/timeseries/electricity/readings';
 const tooDeep = (field: string) => invalid(`${field}: Must not be nested deeper than 32 levels`);
@@ -57,6 +57,29 @@ describe('the nesting of a JSON text, before it is parsed', () => {
       max_meters_per_query: 1000,
     };
     expect(shapeFault(JSON.stringify(sums), MAX_JSON_DEPTH, MAX_JSON_VALUES)).toBeUndefined();
+  });
+});
+
+describe('the distinct object keys of a JSON value', () => {
+  it('counts a key once for each different run of keys before it in its object, and names the field where they pass the most', () => {
+    const value = {
+      a: [
+        { x: 1, y: 2 },
+        { x: 3, y: 4 },
+        { x: 5, z: 6 },
+      ],
+      b: { x: 1 },
+    };
+    // a, then x, x.y and x.z in a's objects, then b after a; b's object's x is the x of a's first ones.
+    expect(keysFault(value, 5)).toBeUndefined();
+    expect(keysFault(value, 4)).toEqual({ field: 'b', message: 'Must not hold more than 4 distinct object keys' });
+    expect(keysFault(value, 3)).toEqual({ field: 'a', message: 'Must not hold more than 3 distinct object keys' });
+    expect(keysFault({ ...value, c: 1 }, 5)).toEqual({
+      field: 'c',
+      message: 'Must not hold more than 5 distinct object keys',
+    });
+    expect(keysFault([{ p: 1 }, [{ q: 1 }], { r: 1 }], 2)?.field).toBe('2');
+    expect(keysFault([1, 'two', null], 0)).toBeUndefined();
   });
 });
 
@@ -118,5 +141,54 @@ describe('deeply nested bodies over HTTP', () => {
     const res = await post(READINGS, `{"account_id":"${accountId}","meter_sn":"M-1","readings":${arrays(32)}}`);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^readings\.0: /);
+  });
+
+  describe('bodies over 64 KiB, parsed in a worker thread', () => {
+    const put = async (body: string) => {
+      const res = await fetch(`${base}/api/v1/organizations/${accountId}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        body,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    /** A public_data of `count` readings-like entries, over LARGE_BODY_BYTES from some 1,500 on. */
+    const entries = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ ts: `2026-01-01T00:${String(i % 60).padStart(2, '0')}:00Z`, kwh: i }));
+
+    it('stores and answers the value of a large body as of a small one', async () => {
+      const public_data = { entries: entries(3000), note: 'é, \u00e9 and 💡' };
+      const body = JSON.stringify({ public_data });
+      expect(Buffer.byteLength(body)).toBeGreaterThan(LARGE_BODY_BYTES);
+      const res = await put(body);
+      expect(res.status).toBe(200);
+      expect(res.body.data.public_data).toEqual(public_data);
+    });
+
+    it('refuses a malformed or poisoned large body as a small one', async () => {
+      const padding = 'x'.repeat(LARGE_BODY_BYTES);
+      for (const [small, large] of [
+        ['{"name": "a"', `{"name": "${padding}"`],
+        ['{"public_data": {"__proto__": {"x": 1}}}', `{"public_data": {"__proto__": {"x": 1}, "pad": "${padding}"}}`],
+      ] as const) {
+        const refused = await put(small);
+        expect(refused.status).toBe(400);
+        expect(await put(large)).toEqual(refused);
+      }
+    });
+
+    it(`answers 400 naming the field to a body of more than ${MAX_JSON_KEYS.toLocaleString('en')} distinct object keys, large or small`, async () => {
+      const fresh = (count: number, padding = '') =>
+        Array.from({ length: count }, (_, i) => `{"key-${i}${padding}":0}`).join(',');
+      const refusal = { status: 400, body: invalid('public_data: Must not hold more than 2,000 distinct object keys') };
+      const large = `{"public_data":{"list":[${fresh(MAX_JSON_KEYS, 'k'.repeat(30))}]}}`;
+      expect(Buffer.byteLength(large)).toBeGreaterThan(LARGE_BODY_BYTES);
+      expect(await put(large)).toEqual(refusal);
+      const small = `{"public_data":{"list":[${fresh(MAX_JSON_KEYS - 1)}]}}`;
+      expect(Buffer.byteLength(small)).toBeLessThan(LARGE_BODY_BYTES);
+      expect(await put(small)).toEqual(refusal);
+      const fits = `{"public_data":{"list":[${fresh(MAX_JSON_KEYS - 2)}]}}`;
+      expect((await put(fits)).status).toBe(200);
+    });
   });
 });

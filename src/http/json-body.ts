@@ -1,8 +1,9 @@
 import { errorCodes } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
 import { badRequest } from './errors.ts';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from './limits.ts';
+import { LARGE_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_VALUES } from './limits.ts';
 import type { App } from './types.ts';
+import { createWorkerThread } from './worker-thread.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -78,38 +79,104 @@ function fieldName(text: string, topIsArray: boolean, index: number, keyStart: n
   }
 }
 
+/**
+ * The first top-level field (key or index; `body` for the body itself) past which `value` holds
+ * more than `maxKeys` distinct object keys, a key counted once for each different run of keys
+ * before it in its object (MAX_JSON_KEYS), or undefined.
+ */
+export function keysFault(value: unknown, maxKeys: number): ShapeFault | undefined {
+  /** The keys met so far, as a tree: each object's keys a path from the root, in order. */
+  const root = new Map<string, unknown>();
+  let count = 0;
+  const overflows = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.some(overflows);
+    if (node === null || typeof node !== 'object') return false;
+    let run = root;
+    for (const [key, child] of Object.entries(node)) {
+      let next = run.get(key) as Map<string, unknown> | undefined;
+      if (!next) {
+        if (++count > maxKeys) return true;
+        next = new Map();
+        run.set(key, next);
+      }
+      run = next;
+      if (overflows(child)) return true;
+    }
+    return false;
+  };
+  const fault = (field: string) => ({
+    field,
+    message: `Must not hold more than ${maxKeys.toLocaleString('en')} distinct object keys`,
+  });
+  if (Array.isArray(value)) {
+    const index = value.findIndex(overflows);
+    return index === -1 ? undefined : fault(String(index));
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  let run = root;
+  for (const [key, child] of Object.entries(value)) {
+    let next = run.get(key) as Map<string, unknown> | undefined;
+    if (!next) {
+      if (++count > maxKeys) return fault(key.length > MAX_NAMED_KEY ? 'body' : key);
+      next = new Map();
+      run.set(key, next);
+    }
+    run = next;
+    if (overflows(child)) return fault(key.length > MAX_NAMED_KEY ? 'body' : key);
+  }
+  return undefined;
+}
+
 /** Fastify's own rules for JSON bodies: `__proto__` and `constructor` keys are refused. */
 const POISONING = { protoAction: 'error', constructorAction: 'error' } as const;
+
+/** What a JSON body may hold (limits.ts): values and distinct object keys in all. */
+export interface JsonBounds {
+  values: number;
+  keys: number;
+}
+
+const BODY_BOUNDS: JsonBounds = { values: MAX_JSON_VALUES, keys: MAX_JSON_KEYS };
 
 /**
  * A JSON body's text as the API parses every body. Its shape is checked first: JSON.parse of a text
  * nested millions deep holds the event loop for seconds, and of 1 MiB of numbers some 25–45 ms,
- * where a pass over its characters stops at the 34th bracket or the `maxValues`th comma. A field
+ * where a pass over its characters stops at the 34th bracket or the `values`th comma. A field
  * nested deeper than MAX_JSON_DEPTH levels is 400, as a parsed one would be, and so is a body of
- * more than `maxValues` values (MAX_JSON_VALUES: more than any request of the contract holds but a
+ * more than `values` values (MAX_JSON_VALUES: more than any request of the contract holds but a
  * readings body, whose parser passes its own). Then it is parsed as Fastify's default parser
  * does, with its errors (answered by the error handler): an empty body, malformed JSON or a
- * poisoning key.
+ * poisoning key. Last, a body of more than `keys` distinct object keys (MAX_JSON_KEYS) is 400.
  */
-export function parseJsonBody(text: string, maxValues = MAX_JSON_VALUES): unknown {
-  const fault = shapeFault(text, MAX_JSON_DEPTH, maxValues);
+export function parseJsonBody(text: string, bounds: JsonBounds = BODY_BOUNDS): unknown {
+  const fault = shapeFault(text, MAX_JSON_DEPTH, bounds.values);
   if (fault) throw badRequest(`${fault.field}: ${fault.message}`);
   if (text.length === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
+  let value: unknown;
   try {
-    return secureJsonParse.parse(text, POISONING);
+    value = secureJsonParse.parse(text, POISONING);
   } catch {
     throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
   }
+  const keys = Number.isFinite(bounds.keys) ? keysFault(value, bounds.keys) : undefined;
+  if (keys) throw badRequest(`${keys.field}: ${keys.message}`);
+  return value;
 }
 
-/** JSON bodies are parsed by parseJsonBody. */
+/**
+ * JSON bodies are parsed by parseJsonBody: up to LARGE_BODY_BYTES on the main thread, larger ones
+ * in a worker thread of their own (json-body-worker.ts), so that the main thread only copies the
+ * value back, bounded by MAX_JSON_KEYS in the shapes it makes: JSON.parse of 1 MiB held the main
+ * thread 5–40 ms, however many other requests waited (docs/decisions.md, "Large JSON bodies parsed
+ * in a worker thread").
+ */
 export function registerJsonBodyParser(app: App): void {
+  const worker = createWorkerThread(new URL('./json-body-worker.ts', import.meta.url), 'JSON body worker');
+  app.addHook('onClose', () => worker.close());
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (_req: unknown, body: Buffer) => {
+    if (body.length <= LARGE_BODY_BYTES) return parseJsonBody(body.toString('utf8'));
+    const reply = await worker.call<{ value: unknown }>({ bytes: new Uint8Array(body) });
+    return reply.value;
   });
 }

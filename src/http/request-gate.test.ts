@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAdmission } from './admission.ts';
 import { registerErrorHandler } from './error-handler.ts';
-import { LARGE_BODY_BYTES, registerRequestGate } from './request-gate.ts';
+import { LARGE_BODY_BYTES } from './limits.ts';
+import { registerRequestGate } from './request-gate.ts';
 import { listEnvelope } from './responses.ts';
 
 function deferred() {

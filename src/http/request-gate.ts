@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Admission, ANY_ORGANIZATION } from './admission.ts';
 import { badRequest } from './errors.ts';
+import { LARGE_BODY_BYTES } from './limits.ts';
 import { isListEnvelope } from './responses.ts';
 
 declare module 'fastify' {
@@ -34,9 +35,6 @@ export const REQUEST_WAIT_SHARE = 0.5;
  * sent) grows with: a page of 100 tariffs (about 100 KB) took some 4.6 ms of it, a record some 0.3 ms.
  */
 export const PAGE_COST_BYTES = 10_000;
-
-/** A body declared longer than this, or sent in chunks of no declared length, is large: read and parsed in turn (`largeBodies`). */
-export const LARGE_BODY_BYTES = 64 * 1024;
 
 interface Admissions {
   /** Every gated request: its user's slots (REQUESTS_PER_USER). */

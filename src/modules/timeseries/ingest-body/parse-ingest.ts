@@ -49,12 +49,15 @@ function columnsOf(readings: IngestBody['readings']): IngestReadings {
 
 /**
  * An ingest's body as every JSON body is parsed (json-body.ts) and validated (the route's schema),
- * with the same refusals, thrown, but the bound on its values (50,000 readings hold some 300,000:
- * the route's schema bounds them); its readings in columns. The same function runs on the main
+ * with the same refusals, thrown, but the bounds on its values and keys (50,000 readings hold some
+ * 300,000 values: the route's schema bounds them); its readings in columns. The same function runs on the main
  * thread for small bodies and in the ingest worker for large ones (ingest-parser.ts).
  */
+/** No bound on an ingest body's values and keys but its schema's. */
+const NO_BOUNDS = { values: Number.POSITIVE_INFINITY, keys: Number.POSITIVE_INFINITY };
+
 export function parseIngest(text: string): ParsedIngest {
-  const result = validate(parseJsonBody(text, Number.POSITIVE_INFINITY)) as { value?: IngestBody; error?: Error };
+  const result = validate(parseJsonBody(text, NO_BOUNDS)) as { value?: IngestBody; error?: Error };
   if (result.error) throw result.error;
   const { account_id, meter_sn, readings } = result.value!;
   return { account_id, meter_sn, readings: columnsOf(readings) };
