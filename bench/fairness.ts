@@ -26,7 +26,9 @@
  * floods with updates of each organization's tariff (PUT, the tax rate 15 and 16 in turn), FLOOD=login
  * with sign-ins of the flooding users with a wrong password (each an Argon2 hash; the service runs
  * with no limit by client address, as an attacker from many addresses meets it), FLOOD=unauthenticated
- * with tariff lists carrying a flooder's token with its signature changed, FLOOD=body with bodies of
+ * with tariff lists carrying a flooder's token with its signature changed, FLOOD=public with a public
+ * path (PUBLIC_PATH, the OpenAPI document of about 630 kB by default; PUBLIC_ENCODING br, gzip or
+ * identity), FLOOD=body with bodies of
  * about the largest size allowed (1 MiB), a building block whose one field is an array of numbers
  * (BODY_NUMBERS of BODY_DIGITS digits; with BODY_SHAPE=objects, as many objects, each of a key no
  * earlier body had): parsed, then refused (400). The service's settings
@@ -82,6 +84,9 @@ function bodyValues(): string {
   const digit = BODY_DIGITS === 1 ? '0' : `1.${'3'.repeat(BODY_DIGITS - 2)}`;
   return Array.from({ length: BODY_NUMBERS }, () => digit).join(',');
 }
+/** FLOOD=public: the path asked for without a token (PUBLIC_PATH, the OpenAPI document by default), in PUBLIC_ENCODING (br by default, gzip, or identity for none). */
+const PUBLIC_PATH = process.env.PUBLIC_PATH ?? '/api/v1/openapi.json';
+const PUBLIC_ENCODING = process.env.PUBLIC_ENCODING ?? 'br';
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
@@ -94,6 +99,7 @@ const FLOODS = {
   write: 'updates of the clone tariff, each a write transaction (its tax rate alternating)',
   login: 'sign-ins with a wrong password (no limit by address, as from many addresses)',
   unauthenticated: 'tariff lists with a token whose signature is wrong (401)',
+  public: `${PUBLIC_PATH} without a token, in ${PUBLIC_ENCODING}`,
   body:
     BODY_SHAPE === 'objects'
       ? `building blocks posted with a body of ${BODY_NUMBERS.toLocaleString('en')} objects, each of a key never seen before (about 1 MiB), parsed, then failing validation (400)`
@@ -292,6 +298,9 @@ try {
         body: `{"account_id":"${organization.id}","name":[${bodyValues()}]}`,
         ...(BODY_SHAPE === 'objects' && { setupRequest: FRESH_KEYS }),
       });
+    } else if (FLOOD === 'public') {
+      const encoding = PUBLIC_ENCODING === 'identity' ? {} : { 'accept-encoding': PUBLIC_ENCODING };
+      floodRequests.push({ method: 'GET', path: PUBLIC_PATH, headers: encoding });
     } else if (FLOOD === 'unauthenticated') {
       const [header, payload, signature] = flooder.token!.split('.');
       const wrong = `${signature!.slice(1)}${signature!.startsWith('A') ? 'B' : 'A'}`;

@@ -235,7 +235,10 @@ export async function buildApp({
   const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
-  registerMetrics(app, metrics);
+  // Scrapes of /metrics (no token): one at a time, client addresses in turn.
+  const scrapes = inTurns(1, 'metrics scrapes');
+  registerAdmissionGauge(scrapes, metrics.registry, 'scrapes');
+  registerMetrics(app, metrics, scrapes);
   registerOperationsModule(app, { baseUrl: `http://${config.host}:${config.port}`, samples: () => demoSamples(db) });
   const auth = registerAuthModule(app, {
     db,

@@ -457,6 +457,10 @@ const GAUGES = {
     name: 'ums_password_hashes',
     help: 'Passwords being hashed or verified (sign-up, sign-in), and waiting for their turn',
   },
+  scrapes: {
+    name: 'ums_metrics_scrapes',
+    help: 'Scrapes of /metrics being rendered, and waiting for their turn',
+  },
   writes: {
     name: 'ums_writes',
     help: 'Requests that change something being run (until their answer is written), and waiting for their turn',

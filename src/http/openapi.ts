@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { markPlaceholders } from './examples.ts';
+import { createKeptDocument } from './kept-answers.ts';
 import { declareResponseHeaders } from './response-headers.ts';
 import type { App } from './types.ts';
 
@@ -88,5 +89,8 @@ export async function registerOpenApi(app: App): Promise<void> {
       'openapiObject' in document ? markPlaceholders(declareResponseHeaders(document.openapiObject)) : {},
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  const document = createKeptDocument(() => app.swagger());
+  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, (req, reply) =>
+    document(req, reply),
+  );
 }

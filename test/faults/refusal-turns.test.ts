@@ -45,3 +45,16 @@ describe('refusals one at a time in the process, client addresses in turn', () =
     }
   });
 });
+
+describe('scrapes of /metrics one at a time in the process, client addresses in turn', () => {
+  it("renders a scrape from another address before the flood's waiting ones", async () => {
+    const { order, replies } = await answeredInTurn({ url: '/metrics', headers: {} });
+    // Answered in the order sent, the neighbour's would come last.
+    expect(order.indexOf('neighbour')).toBeLessThan(3);
+    for (const reply of replies) {
+      expect(reply.statusCode).toBe(200);
+      expect(reply.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(reply.body).toMatch(/^ums_metrics_scrapes\{state="running"\} 1$/m);
+    }
+  });
+});

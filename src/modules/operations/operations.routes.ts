@@ -1,3 +1,4 @@
+import { createKeptDocument } from '../../http/kept-answers.ts';
 import type { App } from '../../http/types.ts';
 import { type OpenApiDocument, postmanCollection, type SampleValues } from './postman-collection.ts';
 
@@ -7,14 +8,10 @@ export function registerCollectionRoute(
   baseUrl: string,
   samples: () => Promise<SampleValues | undefined>,
 ): void {
-  let collection: Promise<ReturnType<typeof postmanCollection>> | undefined;
-  app.get('/api/v1/collection.json', { config: { public: true }, schema: { hide: true } }, async () => {
-    collection ??= samples()
-      .then((values) => postmanCollection(app.swagger() as unknown as OpenApiDocument, baseUrl, values))
-      .catch((error: unknown) => {
-        collection = undefined; // not kept: the next request tries again
-        throw error;
-      });
-    return collection;
-  });
+  const collection = createKeptDocument(async () =>
+    postmanCollection(app.swagger() as unknown as OpenApiDocument, baseUrl, await samples()),
+  );
+  app.get('/api/v1/collection.json', { config: { public: true }, schema: { hide: true } }, (req, reply) =>
+    collection(req, reply),
+  );
 }
