@@ -84,6 +84,10 @@ const sizeOf = (payload: unknown) =>
  * slots go to the users whose pages cost least lately (the answers' sizes), and a user who would go
  * first starts from their reserve: a neighbour's page does not wait behind the flood's
  * (docs/decisions.md, "Pages of lists a few at a time in the process").
+ *
+ * A request that changes something (POST, PUT, PATCH, DELETE, but a `readsOnly` route's) takes one
+ * of the process's slots of `writes` once its body is valid, held until its answer is written, users
+ * in turn (docs/decisions.md, "Writes a few at a time").
  */
 export function registerRequestGate(app: FastifyInstance, { requests, pages, largeBodies, writes }: Admissions): void {
   app.addHook('onRequest', async (request, reply) => {
