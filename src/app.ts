@@ -104,18 +104,6 @@ export async function buildApp({
   consoleDirectory,
   swaggerUiDirectory,
 }: AppDeps): Promise<App> {
-  const app = await createHttpApp({
-    logLevel: config.logLevel,
-    requestTimeoutS: config.requestTimeoutS,
-    corsOrigins: config.corsOrigins,
-    logStream,
-    swaggerUiDirectory,
-  });
-
-  // Collaborators that several modules share, each built once.
-  const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
-  const metrics = createMetrics(db, cache);
-  const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
   /** Work done `total` at a time in the process, users (or client addresses) in turn; past it a request waits up to half its timeout, then 429. */
   const inTurns = (total: number, what: string) =>
     createAdmission({
@@ -126,9 +114,24 @@ export async function buildApp({
       waitMs: config.requestTimeoutS * 1000 * REQUEST_WAIT_SHARE,
       what,
     });
-  // Refusals of requests without a valid token: one at a time, client addresses in turn.
+  // Refusals of requests without a valid token, and 404s of routes that do not exist: one at a
+  // time, client addresses in turn.
   const refusals = inTurns(1, 'refused requests');
-  registerAuthentication(app, tokens, config.serviceRoleKey, createRefusalTurns(refusals));
+  const refusalTurn = createRefusalTurns(refusals);
+  const app = await createHttpApp({
+    logLevel: config.logLevel,
+    requestTimeoutS: config.requestTimeoutS,
+    corsOrigins: config.corsOrigins,
+    logStream,
+    swaggerUiDirectory,
+    refusalTurn,
+  });
+
+  // Collaborators that several modules share, each built once.
+  const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
+  const metrics = createMetrics(db, cache);
+  const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
+  registerAuthentication(app, tokens, config.serviceRoleKey, refusalTurn);
   // A user's requests, but those with admissions of their own below, a few at a time.
   const requests = createAdmission({
     perOrganization: Number.POSITIVE_INFINITY,

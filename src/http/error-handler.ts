@@ -4,6 +4,7 @@ import { PG_ERROR } from '../db/postgres-errors.ts';
 import { failure } from './envelope.ts';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
+import type { RefusalTurn } from './refusal-turns.ts';
 import { UNAVAILABLE_RETRY_AFTER_S } from './response-headers.ts';
 
 /** Anything thrown: Fastify's errors and the database's carry a code, some a status. */
@@ -120,10 +121,16 @@ export function sendFailure(error: Thrown, request: FastifyRequest, reply: Fasti
     .send(failure(mapped.message, mapped.error));
 }
 
-/** The one error handler: every failure leaves as the envelope. */
-export function registerErrorHandler(app: FastifyInstance): void {
+/**
+ * The one error handler: every failure leaves as the envelope. A 404 of a route that does not
+ * exist waits for `refusalTurn` first (by client address), as a 401 does: a flood of them is
+ * answered a few hundred a second instead of filling the event loop (docs/decisions.md, "Refusals
+ * of requests without a valid token").
+ */
+export function registerErrorHandler(app: FastifyInstance, refusalTurn?: RefusalTurn): void {
   app.setErrorHandler(sendFailure);
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(failure('Not found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  app.setNotFoundHandler(async (request, reply) => {
+    await refusalTurn?.(request.ip);
+    return reply.code(404).send(failure('Not found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
 }

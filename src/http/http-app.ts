@@ -5,6 +5,7 @@ import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
+import type { RefusalTurn } from './refusal-turns.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
 import { registerTransportHooks, transportOptions } from './transport-errors.ts';
@@ -19,6 +20,8 @@ interface HttpAppOptions {
   logStream?: NodeJS.WritableStream | undefined;
   /** Swagger UI's assets as the build compressed them (BUILT_SWAGGER_UI unless a test names another). */
   swaggerUiDirectory?: string | undefined;
+  /** The turn a 404 of a route that does not exist waits for, by client address (none when absent). */
+  refusalTurn?: RefusalTurn | undefined;
 }
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
@@ -34,6 +37,7 @@ export async function createHttpApp({
   corsOrigins,
   logStream,
   swaggerUiDirectory = BUILT_SWAGGER_UI,
+  refusalTurn,
 }: HttpAppOptions): Promise<App> {
   const app = Fastify({
     logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
@@ -48,7 +52,7 @@ export async function createHttpApp({
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
-  registerErrorHandler(app);
+  registerErrorHandler(app, refusalTurn);
   registerTransportHooks(app);
   registerSecurityHeaders(app);
   registerReplySerializer(app);

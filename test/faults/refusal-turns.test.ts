@@ -58,3 +58,19 @@ describe('scrapes of /metrics one at a time in the process, client addresses in 
     }
   });
 });
+
+describe('404s of routes that do not exist in the same turns', () => {
+  it("answers a 404 from another address before the flood's waiting ones", async () => {
+    const { order, replies } = await answeredInTurn({ url: '/api/v1/no-such-route?x=1', headers: {} });
+    // Answered in the order sent, the neighbour's would come last.
+    expect(order.indexOf('neighbour')).toBeLessThan(3);
+    for (const reply of replies) {
+      expect(reply.statusCode).toBe(404);
+      expect(reply.json()).toEqual({
+        success: false,
+        message: 'Not found',
+        error: 'Route GET /api/v1/no-such-route not found',
+      });
+    }
+  });
+});
