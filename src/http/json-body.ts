@@ -88,11 +88,19 @@ export function keysFault(value: unknown, maxKeys: number): ShapeFault | undefin
   /** The keys met so far, as a tree: each object's keys a path from the root, in order. */
   const root = new Map<string, unknown>();
   let count = 0;
-  const overflows = (node: unknown): boolean => {
-    if (Array.isArray(node)) return node.some(overflows);
+  let field = 'body';
+  /** Whether `node` takes the count past maxKeys; `named` hears of each of its own keys or indexes as it is entered. */
+  const overflows = (node: unknown, named?: (name: string) => void): boolean => {
+    if (Array.isArray(node)) {
+      return node.some((item, index) => {
+        named?.(String(index));
+        return overflows(item);
+      });
+    }
     if (node === null || typeof node !== 'object') return false;
     let run = root;
     for (const [key, child] of Object.entries(node)) {
+      named?.(key.length > MAX_NAMED_KEY ? 'body' : key);
       let next = run.get(key) as Map<string, unknown> | undefined;
       if (!next) {
         if (++count > maxKeys) return true;
@@ -104,27 +112,8 @@ export function keysFault(value: unknown, maxKeys: number): ShapeFault | undefin
     }
     return false;
   };
-  const fault = (field: string) => ({
-    field,
-    message: `Must not hold more than ${maxKeys.toLocaleString('en')} distinct object keys`,
-  });
-  if (Array.isArray(value)) {
-    const index = value.findIndex(overflows);
-    return index === -1 ? undefined : fault(String(index));
-  }
-  if (value === null || typeof value !== 'object') return undefined;
-  let run = root;
-  for (const [key, child] of Object.entries(value)) {
-    let next = run.get(key) as Map<string, unknown> | undefined;
-    if (!next) {
-      if (++count > maxKeys) return fault(key.length > MAX_NAMED_KEY ? 'body' : key);
-      next = new Map();
-      run.set(key, next);
-    }
-    run = next;
-    if (overflows(child)) return fault(key.length > MAX_NAMED_KEY ? 'body' : key);
-  }
-  return undefined;
+  if (!overflows(value, (name) => (field = name))) return undefined;
+  return { field, message: `Must not hold more than ${maxKeys.toLocaleString('en')} distinct object keys` };
 }
 
 /** Fastify's own rules for JSON bodies: `__proto__` and `constructor` keys are refused. */

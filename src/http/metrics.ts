@@ -86,8 +86,8 @@ function registerCacheMetrics(registry: Registry, cache: Pick<ReadCache, 'stats'
 }
 
 /**
- * How long each scrape holds the process's turn after its render (ms): a flood of scrapes is
- * answered some 80 a second at most, a scraper every few seconds is not slowed.
+ * How long each scrape holds the process's turn after its render (ms): with the rest after it, a
+ * flood of scrapes is answered some 45 a second; a scraper every few seconds is not slowed.
  */
 export const SCRAPE_TURN_MS = 10;
 

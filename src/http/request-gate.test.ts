@@ -143,23 +143,37 @@ describe('the request gate', () => {
     expect(server.gate.load()).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('answers 429 with Retry-After to a request that waited in vain, without running it', async () => {
-    const server = await gatedServer(50);
-    const first = server.get('/held/a1', 'a');
-    await server.startOf('a1');
-    expect(await server.get('/held/a2', 'a')).toEqual({
-      status: 429,
-      retryAfter: '1',
-      body: {
-        success: false,
-        message: 'Too many requests',
-        error: 'Too many requests of yours at once; retry shortly',
-      },
-    });
-    await server.release('a1');
-    expect((await first).status).toBe(200);
-    expect(server.started).toEqual(['a1']);
-  });
+  it.each([
+    {
+      what: "a request past its user's slots",
+      method: 'GET',
+      next: '/held/a2',
+      nextUser: 'a',
+      error: 'requests of yours',
+    },
+    {
+      what: "a write past the process's turns",
+      method: 'POST',
+      next: '/held/b1',
+      nextUser: 'b',
+      error: 'writes on this server',
+    },
+  ])(
+    'answers 429 with Retry-After to $what that waited in vain, without running it',
+    async ({ method, next, nextUser, error }) => {
+      const server = await gatedServer(50);
+      const first = server.get('/held/a1', 'a', undefined, method);
+      await server.startOf('a1');
+      expect(await server.get(next, nextUser, undefined, method)).toEqual({
+        status: 429,
+        retryAfter: '1',
+        body: { success: false, message: 'Too many requests', error: `Too many ${error} at once; retry shortly` },
+      });
+      await server.release('a1');
+      expect((await first).status).toBe(200);
+      expect(server.started).toEqual(['a1']);
+    },
+  );
 
   it('leaves routes with admissions of their own and public routes to themselves', async () => {
     const server = await gatedServer();
@@ -258,24 +272,6 @@ describe('the request gate', () => {
     expect(await write).toEqual({ status: 200, retryAfter: null, body: { success: true, message: null, data: 'b1' } });
     expect(server.started).toEqual(['a1', 'd1', 'c1', 'b1']);
     expect(server.writes.load()).toEqual({ running: 0, waiting: 0 });
-  });
-
-  it('answers 429 to a write that waited in vain for its turn, without running it', async () => {
-    const server = await gatedServer(50);
-    const first = server.post('/held/a1', 'a');
-    await server.startOf('a1');
-    expect(await server.post('/held/b1', 'b')).toEqual({
-      status: 429,
-      retryAfter: '1',
-      body: {
-        success: false,
-        message: 'Too many requests',
-        error: 'Too many writes on this server at once; retry shortly',
-      },
-    });
-    await server.release('a1');
-    expect((await first).status).toBe(200);
-    expect(server.started).toEqual(['a1']);
   });
 
   it('hands the next page to the user whose answers were smaller lately', async () => {
