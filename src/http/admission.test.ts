@@ -546,6 +546,25 @@ describe('admission of expensive work over the process', () => {
     expect(await running).toBe('flood');
   });
 
+  it('starts the requests a rest held back before one that arrives after it ended, before its timer woke them', async () => {
+    const { clock, admission, held, running } = await oneSlotTaken();
+    const order: string[] = [];
+    const request = (who: { userId: string }, name: string) =>
+      admission.admit(who, 'org-b', async () => {
+        order.push(name);
+        return name;
+      });
+    const waited = request(otherCaller, 'waited through the rest');
+    clock.time += 4;
+    held.resolve('held');
+    await running;
+    // The rest of 4 ms is over on the clock, and its timer has not run yet (nothing here lets it).
+    clock.time += 4;
+    const late = request({ userId: 'user-c' }, 'arrived after the rest');
+    expect(await Promise.all([waited, late])).toEqual(['waited through the rest', 'arrived after the rest']);
+    expect(order).toEqual(['waited through the rest', 'arrived after the rest']);
+  });
+
   it('rests nothing after a request that nobody waited for', async () => {
     const { clock, admission, held, running } = await oneSlotTaken();
     clock.time += 9;

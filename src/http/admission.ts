@@ -109,11 +109,16 @@ export interface Admission {
    * Runs fn once the caller, the organization and the process have a free slot, else throws 429.
    * The caller checks access first. A request whose `abandoned` signal fires while it waits (its
    * client went away) leaves the queue at once and rejects with the signal's reason.
+   * Work of many steps (a tariff comparison's candidates) awaits fn's `handOver` between them: while
+   * a request of another user waits, the process's slot goes back to the queue and the work goes on
+   * once it is handed the slot again (before any new request of its user, never refused, still
+   * counted against its user's and organization's limits). A request of another user then waits
+   * for one step, not for the whole work.
    */
   admit<T>(
     auth: Pick<AuthContext, 'userId'>,
     organizationId: string,
-    fn: () => Promise<T>,
+    fn: (handOver: () => Promise<void>) => Promise<T>,
     abandoned?: AbortSignal,
     cost?: () => number,
   ): Promise<T>;
@@ -138,6 +143,8 @@ interface Waiter {
   organizationId: string;
   /** Its user had nothing running, waiting or refused for RESERVE_IDLE_MS when it arrived: it does not rest. */
   idle: boolean;
+  /** Admitted work that handed the process's slot over: it waits for that slot alone. */
+  continuing: boolean;
   admit: () => void;
 }
 
@@ -174,6 +181,8 @@ export function createAdmission({
   let running = 0;
   /** In order of arrival. */
   const waiting: Waiter[] = [];
+  /** The waiting requests that are work handed over. */
+  let continuingWaiting = 0;
   /** Per user running or waiting, the number of the admission that last started one of theirs. */
   const lastTurns = new Map<string, number>();
   let admissions = 0;
@@ -217,9 +226,9 @@ export function createAdmission({
    * Whose limit keeps a request of this user and organization from running now, or null when it can
    * run; idle: its user was idle when it arrived (a rest does not hold it back).
    */
-  function blocked(userId: string, organizationId: string, idle: boolean): string | null {
-    if (users.of(userId) >= perUser) return 'of yours';
-    if (organizations.of(organizationId) >= perOrganization) return 'of this organization';
+  function blocked(userId: string, organizationId: string, idle: boolean, continuing = false): string | null {
+    if (!continuing && users.of(userId) >= perUser) return 'of yours';
+    if (!continuing && organizations.of(organizationId) >= perOrganization) return 'of this organization';
     if (running >= total || (!idle && restLeft(now()) > 0)) return 'on this server';
     return null;
   }
@@ -240,6 +249,25 @@ export function createAdmission({
     organizations.add(organizationId, 1);
     running++;
     lastTurns.set(userId, ++admissions);
+  }
+
+  /** Work that handed its slot over takes one again: the user's and organization's it kept. */
+  function resume(userId: string): void {
+    running++;
+    lastTurns.set(userId, ++admissions);
+  }
+
+  /**
+   * Admitted work of the user hands the process's slot over to the queue, where it waits first among
+   * the user's requests, and goes on once dispatched (at once when nothing else can run).
+   */
+  function continueLater(userId: string, organizationId: string): Promise<void> {
+    return new Promise((resolve) => {
+      waiting.push({ userId, organizationId, idle: false, continuing: true, admit: resolve });
+      continuingWaiting++;
+      running--;
+      dispatch();
+    });
   }
 
   /** Forgets the turn of a user who neither runs nor waits: they come back as one who waited longest. */
@@ -278,21 +306,30 @@ export function createAdmission({
     return true;
   }
 
+  /** The requests the waiter's user runs besides it (work handed over still counts as running). */
+  const runningBesides = (waiter: Waiter) => users.of(waiter.userId) - (waiter.continuing ? 1 : 0);
+
   /** Orders waiting requests by who gets a free slot first (negative: a first). */
   function precedence(a: Waiter, b: Waiter): number {
     if (leastUsedFirst) return lessUsed(a.userId, b.userId);
     return (
-      users.of(a.userId) - users.of(b.userId) ||
+      runningBesides(a) - runningBesides(b) ||
       (lastTurns.get(a.userId) ?? 0) - (lastTurns.get(b.userId) ?? 0) ||
       organizations.of(a.organizationId) - organizations.of(b.organizationId)
     );
   }
 
-  /** The waiting request that can run and goes first; among equals, the earliest (a user's newest, with newestFirstPerUser). */
+  /**
+   * The waiting request that can run and goes first; among equals, the earliest (a user's newest,
+   * with newestFirstPerUser). A new request of a user who runs something never starts while work
+   * handed over waits (not even one of an idle user while a rest holds that work back): work once
+   * started ends before its users start more.
+   */
   function nextWaiter(): Waiter | undefined {
     let best: Waiter | undefined;
     for (const waiter of waiting) {
-      if (blocked(waiter.userId, waiter.organizationId, waiter.idle)) continue;
+      if (continuingWaiting > 0 && !waiter.continuing && users.of(waiter.userId) > 0) continue;
+      if (blocked(waiter.userId, waiter.organizationId, waiter.idle, waiter.continuing)) continue;
       const order = best ? precedence(waiter, best) : -1;
       if (order < 0 || (order === 0 && newestFirstPerUser && waiter.userId === best!.userId)) best = waiter;
     }
@@ -301,7 +338,8 @@ export function createAdmission({
 
   function leaveQueue(waiter: Waiter): void {
     waiting.splice(waiting.indexOf(waiter), 1);
-    usersWaiting.add(waiter.userId, -1);
+    if (waiter.continuing) continuingWaiting--;
+    else usersWaiting.add(waiter.userId, -1);
   }
 
   /** Starts the waiting requests that can run now, in precedence; while a rest holds some back, again once it ends. */
@@ -309,7 +347,8 @@ export function createAdmission({
     const at = now();
     for (let next = nextWaiter(); next; next = nextWaiter()) {
       leaveQueue(next);
-      start(next.userId, next.organizationId);
+      if (next.continuing) resume(next.userId);
+      else start(next.userId, next.organizationId);
       next.admit();
     }
     if (restLeft(at) > 0) wakeAfterRest();
@@ -364,6 +403,7 @@ export function createAdmission({
         userId,
         organizationId,
         idle,
+        continuing: false,
         admit: () => {
           clearTimeout(timer);
           abandoned?.removeEventListener('abort', onAbandoned);
@@ -380,6 +420,9 @@ export function createAdmission({
 
   return {
     async admit({ userId }, organizationId, fn, abandoned, cost) {
+      // A rest that has ended wakes its waiters by a timer, which a busy event loop runs late: they
+      // go before this request.
+      if (waiting.length > 0) dispatch();
       if (leastUsedFirst && outstanding(userId) === 0) comeBackLevel(userId);
       const idle = isIdle(userId);
       const whose = blocked(userId, organizationId, idle);
@@ -387,11 +430,19 @@ export function createAdmission({
       const fromReserve = whose === 'on this server' && mayTakeReserve && running < total + idleUserReserve;
       if (!whose || fromReserve) start(userId, organizationId);
       else await waitForSlot(userId, organizationId, whose, idle, abandoned);
-      const began = now();
+      // The ms the work held the process's slot, hand-overs left out.
+      let heldMs = 0;
+      let since = now();
+      const handOver = async () => {
+        if (!waiting.some((waiter) => waiter.userId !== userId)) return;
+        heldMs += now() - since;
+        await continueLater(userId, organizationId);
+        since = now();
+      };
       try {
-        return await fn();
+        return await fn(handOver);
       } finally {
-        const ranMs = now() - began;
+        const ranMs = heldMs + now() - since;
         finish(userId, organizationId, ranMs, cost?.() ?? ranMs);
       }
     },

@@ -322,9 +322,17 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
   /**
    * The bills of one meter's readings over [start, end), one per tariff, each priced over the whole
    * period as the one-meter cost does: the hourly rollups and the edge readings are read once for
-   * all the tariffs and grouped by each tariff's own plan.
+   * all the tariffs and grouped by each tariff's own plan. The bills are priced one after the other,
+   * `between` awaited before each (where admitted work hands its slot over).
    */
-  async function billsWithTariffs(user: string, tariffs: PricedTariff[], meter: CostMeterRow, start: Date, end: Date) {
+  async function billsWithTariffs(
+    user: string,
+    tariffs: PricedTariff[],
+    meter: CostMeterRow,
+    period: { start: Date; end: Date },
+    between: () => Promise<void>,
+  ) {
+    const { start, end } = period;
     const planned = await Promise.all(
       tariffs.map(async (tariff) => {
         const context = await contextOf(tariff, meter, start, end);
@@ -333,13 +341,18 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     );
     const plans = planned.flatMap(({ plan }) => (plan ? [plan] : []));
     const shared = plans.length === 0 ? undefined : await sharedReadings(meter, plans, start, end);
-    return Promise.all(
-      planned.map(async ({ context, plan }) => {
-        if (!plan || !shared) return billOf(meter, context, await price(user, meter, context));
+    const bills = [];
+    for (const { context, plan } of planned) {
+      await between();
+      if (!plan || !shared) bills.push(billOf(meter, context, await price(user, meter, context)));
+      else {
         await turns.take(user);
-        return billOf(meter, context, priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges));
-      }),
-    );
+        bills.push(
+          billOf(meter, context, priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges)),
+        );
+      }
+    }
+    return bills;
   }
 
   /** The hourly rows from the earliest plan's look-back to the whole hours' end, and the readings of the partial hours at the edges. */
@@ -409,19 +422,21 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     /**
      * The meter's bills over [start, end) with each of the tariffs, the readings read once. The
      * tariffs are resolved as the one-meter cost resolves its tariff (403 another organization's,
-     * 404 unknown), in order, before anything is priced.
+     * 404 unknown), in order, before anything is priced. `between` is awaited before each bill is
+     * priced: the admission's hand-over of the request calling, so that another user's request
+     * waits for one bill, not for them all.
      */
     async priceWithTariffs(
       auth: AuthContext,
       accountId: string,
       meter: CostMeterRow,
       tariffIds: number[],
-      start: Date,
-      end: Date,
+      period: { start: Date; end: Date },
+      between: () => Promise<void>,
     ) {
       const tariffs: PricedTariff[] = [];
       for (const id of tariffIds) tariffs.push(await tariffAccess.usableTariff(auth, id, accountId));
-      const bills = await billsWithTariffs(auth.userId, tariffs, meter, start, end);
+      const bills = await billsWithTariffs(auth.userId, tariffs, meter, period, between);
       return tariffs.map((tariff, i) => ({ tariff, bill: bills[i]! }));
     },
   };

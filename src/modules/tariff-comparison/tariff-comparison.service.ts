@@ -88,7 +88,7 @@ function byTotal(a: Candidate, b: Candidate): number {
 }
 
 export function createTariffComparisonService({ guard, admission, cost, tariffs }: TariffComparisonDeps) {
-  async function compare(auth: AuthContext, blockId: number, query: ComparisonQuery) {
+  async function compare(auth: AuthContext, blockId: number, query: ComparisonQuery, handOver: () => Promise<void>) {
     const { account_id: accountId, source } = query;
     const [start, end] = [new Date(query.start), new Date(query.end)];
     const { meter, cost: sourceCost } = await cost.sourceOfBlock(auth, accountId, blockId, source, start, end);
@@ -97,7 +97,7 @@ export function createTariffComparisonService({ guard, admission, cost, tariffs 
     const current = currentOf(sourceCost);
     const currency = sourceCost.bills[0]?.currency ?? null;
     const ids = query.tariff_ids ?? (await tariffs.comparableTariffIds(accountId, currency));
-    const priced = await cost.priceWithTariffs(auth, accountId, meter, ids, start, end);
+    const priced = await cost.priceWithTariffs(auth, accountId, meter, ids, { start, end }, handOver);
     return {
       building_block_id: blockId,
       source,
@@ -111,10 +111,14 @@ export function createTariffComparisonService({ guard, admission, cost, tariffs 
   }
 
   return {
-    /** The source's current bill against each candidate tariff over the same readings (extensions §12.2). */
+    /**
+     * The source's current bill against each candidate tariff over the same readings (extensions
+     * §12.2). Each candidate is priced in a step of its own: its admission is handed over between
+     * candidates while another user's request waits.
+     */
     async compare(auth: AuthContext, blockId: number, query: ComparisonQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(auth, query.account_id, () => compare(auth, blockId, query));
+      return admission.admit(auth, query.account_id, (handOver) => compare(auth, blockId, query, handOver));
     },
   };
 }

@@ -44,7 +44,7 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     return { ...base, import_kwh: import_kwh.toNumber(), total: total.toNumber(), priced: true, reason: null };
   }
 
-  async function recovery(auth: AuthContext, blockId: number, query: RecoveryQuery) {
+  async function recovery(auth: AuthContext, blockId: number, query: RecoveryQuery, handOver: () => Promise<void>) {
     const accountId = query.account_id;
     const [start, end] = [new Date(query.start), new Date(query.end)];
     const { meter, cost: supplyCost } = await cost.sourceOfBlock(auth, accountId, blockId, 'grid', start, end);
@@ -56,9 +56,13 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     // One tenant after the other: a tenant's cold year is its months of rollups read from the
     // database, and four tenants' rows arriving at once were parsed on the event loop in pieces of
     // 25-200 ms while other organizations' requests waited (docs/PERFORMANCE.md, "Tenant recoveries
-    // one tenant at a time"). Warm, a tenant is one turn of pricing either way.
+    // one tenant at a time"). Warm, a tenant is one turn of pricing either way. Each tenant is a
+    // step of its own: the admission is handed over before it while another user's request waits.
     const tenants = [];
-    for (const block of blocks) tenants.push(await tenantOf(auth, accountId, block, currency, start, end));
+    for (const block of blocks) {
+      await handOver();
+      tenants.push(await tenantOf(auth, accountId, block, currency, start, end));
+    }
     const priced = tenants.filter((tenant) => tenant.priced);
     const recovered = {
       import_kwh: sum(priced.map((tenant) => tenant.import_kwh!)),
@@ -87,7 +91,7 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     /** The landlord's grid supply against what its tenants' own grid meters bill (extensions §12.4). */
     async recovery(auth: AuthContext, blockId: number, query: RecoveryQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(auth, query.account_id, () => recovery(auth, blockId, query));
+      return admission.admit(auth, query.account_id, (handOver) => recovery(auth, blockId, query, handOver));
     },
   };
 }

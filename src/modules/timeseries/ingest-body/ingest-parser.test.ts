@@ -36,7 +36,7 @@ function recordingAdmission(): Admission & { admitted: string[] } {
     admitted,
     admit: ({ userId }, _organization, fn) => {
       admitted.push(userId);
-      return fn();
+      return fn(async () => {});
     },
     hold: async ({ userId }) => {
       admitted.push(userId);
