@@ -16,7 +16,9 @@
  * 4 by default, each with a grid meter like its own), FLOOD=ingest with readings bodies of
  * INGEST_READINGS readings (50,000 by default), the same ones again each time.
  * FLOOD=profile floods with the grid meters' 30-minute energy profile over the last 30 days
- * instead of the year's building cost (each request another period, so never kept); FLOOD=kept
+ * instead of the year's building cost (each request another period, so never kept), FLOOD=power
+ * with their 30-minute power profile (from the database), FLOOD=calendar with their energy profile
+ * of the last 365 days by local day (Africa/Johannesburg); FLOOD=kept
  * with the same profile each time, which the service keeps from its second request on and sends
  * as bytes made once. FLOOD=invoice
  * floods with the check of an invoice of each building's grid over the last 365 days, with a
@@ -90,6 +92,8 @@ const PUBLIC_ENCODING = process.env.PUBLIC_ENCODING ?? 'br';
 const FLOODS = {
   cost: 'building cost over 365 days',
   profile: '30-minute energy profile over 30 days',
+  power: '30-minute power profile over 30 days (read from the database)',
+  calendar: 'energy profile of a year by local day (Africa/Johannesburg)',
   kept: '30-minute energy profile over the same 30 days each time (kept from its second request)',
   comparison: 'tariff comparison over 365 days',
   recovery: `tenant recovery over 365 days (${TENANTS} tenants a building)`,
@@ -119,7 +123,12 @@ const DAY_MS = 86_400_000;
 const PORT = '3904';
 const base = `http://127.0.0.1:${PORT}`;
 
-const profilePath = (meterSn: string, accountId: string, days: number) => {
+const profilePath = (
+  meterSn: string,
+  accountId: string,
+  days: number,
+  { kind = 'energy', buckets = { bucket_minutes: '30' } as Record<string, string> } = {},
+) => {
   const end = new Date();
   const start = new Date(end.getTime() - days * DAY_MS);
   const query = new URLSearchParams({
@@ -127,9 +136,9 @@ const profilePath = (meterSn: string, accountId: string, days: number) => {
     meter_sn: meterSn,
     start: start.toISOString(),
     end: end.toISOString(),
-    bucket_minutes: '30',
+    ...buckets,
   });
-  return `/api/v1/timeseries/electricity/energy-profile?${query}`;
+  return `/api/v1/timeseries/electricity/${kind}-profile?${query}`;
 };
 
 const blockPath = (what: string, blockId: number, accountId: string, days: number, minutesBack = 0) => {
@@ -164,6 +173,10 @@ const BLOCK_PATHS = { cost: 'energy-cost', comparison: 'tariff-comparison', reco
 
 const floodPath = (i: number, blockId: number, accountId: string) => {
   if (FLOOD === 'profile' || FLOOD === 'kept') return profilePath(`FLOOD-${i}`, accountId, 30);
+  if (FLOOD === 'power') return profilePath(`FLOOD-${i}`, accountId, 30, { kind: 'power' });
+  if (FLOOD === 'calendar') {
+    return profilePath(`FLOOD-${i}`, accountId, 365, { buckets: { group_by: 'day', tz: 'Africa/Johannesburg' } });
+  }
   return blockPath(BLOCK_PATHS[FLOOD as keyof typeof BLOCK_PATHS], blockId, accountId, 365);
 };
 
