@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AnswerEncoding, compressors, encodingFor, varyOnEncoding } from './compression.ts';
 import type { JsonText } from './serializer.ts';
 
@@ -60,9 +60,11 @@ export type KeptAnswers = ReturnType<typeof createKeptAnswers>;
  * A JSON document that does not change while the process runs (the OpenAPI document, the request
  * collection), sent as bytes made once per encoding: serializing and compressing the 630 kB
  * OpenAPI document for each request held the main thread some 15 ms, for anyone without a token.
- * A document that fails to be made is not kept: the next request makes it again.
+ * Its bytes are made as the server starts listening, not by the first request that asks: making
+ * the OpenAPI document holds the main thread some 200 ms, which every request in flight would wait
+ * for. A document that fails to be made is not kept: the next request makes it again.
  */
-export function createKeptDocument(make: () => unknown | Promise<unknown>) {
+export function createKeptDocument(app: FastifyInstance, make: () => unknown | Promise<unknown>) {
   let bodyIn: ((encoding: AnswerEncoding) => Promise<Buffer>) | undefined;
   const made = () =>
     Promise.resolve()
@@ -72,8 +74,14 @@ export function createKeptDocument(make: () => unknown | Promise<unknown>) {
         bodyIn = undefined;
         throw error;
       });
-  return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  const bodies = () => {
     bodyIn ??= encodedBodies(made);
-    return sendEncoded(request, reply, bodyIn);
+    return bodyIn;
   };
+  app.addHook('onListen', async () => {
+    await bodies()('identity').catch((error: unknown) =>
+      app.log.warn({ err: error }, 'A kept document could not be made; its first request makes it again'),
+    );
+  });
+  return (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => sendEncoded(request, reply, bodies());
 }

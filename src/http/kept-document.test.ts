@@ -8,17 +8,18 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
-/** A server whose /document is a kept document made by `make`, counting how often it was made. */
-async function documentServer(make: () => unknown) {
+/** A server whose /document is a kept document made by `make`, counting how often it was made; listening on a port, or for inject only. */
+async function documentServer(make: () => unknown, { listen = false } = {}) {
   const app = Fastify();
   apps.push(app);
   let made = 0;
-  const document = createKeptDocument(() => {
+  const document = createKeptDocument(app, () => {
     made++;
     return make();
   });
   app.get('/document', (req, reply) => document(req, reply));
-  await app.ready();
+  if (listen) await app.listen({ port: 0, host: '127.0.0.1' });
+  else await app.ready();
   const get = async (encoding?: string) => {
     const res = await app.inject({ url: '/document', headers: encoding ? { 'accept-encoding': encoding } : {} });
     return { res, made };
@@ -46,6 +47,25 @@ describe('a kept document', () => {
       expect(JSON.parse(decode(res.rawPayload).toString('utf8'))).toEqual(big);
     }
     expect((await server.get('gzip')).made).toBe(1);
+  });
+
+  it('is made as the server starts listening: the first request finds it made', async () => {
+    let makeCalled!: () => void;
+    const madeOnListen = new Promise<void>((resolve) => {
+      makeCalled = resolve;
+    });
+    const server = await documentServer(
+      () => {
+        makeCalled();
+        return big;
+      },
+      { listen: true },
+    );
+    await madeOnListen;
+    const { res, made } = await server.get('br');
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(brotliDecompressSync(res.rawPayload).toString('utf8'))).toEqual(big);
+    expect(made).toBe(1);
   });
 
   it('is made again on the next request after it failed to be made', async () => {

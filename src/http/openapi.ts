@@ -89,7 +89,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       'openapiObject' in document ? markPlaceholders(declareResponseHeaders(document.openapiObject)) : {},
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  const document = createKeptDocument(() => app.swagger());
+  const document = createKeptDocument(app, () => app.swagger());
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, (req, reply) =>
     document(req, reply),
   );

@@ -8,7 +8,7 @@ export function registerCollectionRoute(
   baseUrl: string,
   samples: () => Promise<SampleValues | undefined>,
 ): void {
-  const collection = createKeptDocument(async () =>
+  const collection = createKeptDocument(app, async () =>
     postmanCollection(app.swagger() as unknown as OpenApiDocument, baseUrl, await samples()),
   );
   app.get('/api/v1/collection.json', { config: { public: true }, schema: { hide: true } }, (req, reply) =>
