@@ -91,10 +91,11 @@ interface AdmissionLimits {
  * user, its organization and the process each have a free slot. Past a limit it waits, holding no
  * slot and no database connection, at most `waitMs`, then is refused (429 with Retry-After). A
  * freed slot goes to the waiting request that can use it whose user runs the fewest expensive
- * requests, then whose user has waited longest since their last turn, then whose organization runs
- * the fewest, then the earliest: a user flooding through many organizations takes turns with every
- * other user instead of filling the process first come first served (measured in
- * docs/PERFORMANCE.md, "Fairness"). Past the total, a request whose user has had nothing running,
+ * requests besides it, then whose user has waited longest since their last turn, then whose
+ * organization runs the fewest, then the earliest: a user flooding through many organizations
+ * takes turns with every other user instead of filling the process first come first served
+ * (measured in docs/PERFORMANCE.md, "Fairness"). Work of many steps may hand its slot over between
+ * them (`admit`'s `handOver`). Past the total, a request whose user has had nothing running,
  * waiting or refused for RESERVE_IDLE_MS, and one of whose requests has run before, starts at
  * once while the reserve lasts: a neighbour's request does not wait for the flood's running one,
  * and a user who keeps asking never takes it.
@@ -244,17 +245,16 @@ export function createAdmission({
     );
   }
 
-  function start(userId: string, organizationId: string): void {
-    users.add(userId, 1);
-    organizations.add(organizationId, 1);
+  /** A request of the user takes one of the process's slots: their turn. */
+  function takeSlot(userId: string): void {
     running++;
     lastTurns.set(userId, ++admissions);
   }
 
-  /** Work that handed its slot over takes one again: the user's and organization's it kept. */
-  function resume(userId: string): void {
-    running++;
-    lastTurns.set(userId, ++admissions);
+  function start(userId: string, organizationId: string): void {
+    users.add(userId, 1);
+    organizations.add(organizationId, 1);
+    takeSlot(userId);
   }
 
   /**
@@ -347,7 +347,8 @@ export function createAdmission({
     const at = now();
     for (let next = nextWaiter(); next; next = nextWaiter()) {
       leaveQueue(next);
-      if (next.continuing) resume(next.userId);
+      // Work handed over kept its user's and organization's slots.
+      if (next.continuing) takeSlot(next.userId);
       else start(next.userId, next.organizationId);
       next.admit();
     }
