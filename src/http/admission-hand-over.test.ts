@@ -230,4 +230,33 @@ describe('work handed over between its steps', () => {
       'bill 3 step 1',
     ]);
   });
+
+  it('stops at its next hand-over once its client has gone, and its slot goes on to the next', async () => {
+    const { admission, log, single } = slots();
+    const gone = new AbortController();
+    const firstStep = deferred();
+    const steps: number[] = [];
+    const work = admission.admit(
+      flooder,
+      'org-a',
+      async (handOver) => {
+        for (const step of [1, 2, 3]) {
+          await handOver();
+          steps.push(step);
+          if (step === 1) await firstStep.promise;
+        }
+        return 'done';
+      },
+      gone.signal,
+    );
+    await until(() => steps.length === 1);
+    const bill = single(neighbour, 'org-b', 'bill');
+    gone.abort(new Error('client gone'));
+    firstStep.resolve();
+    await expect(work).rejects.toThrow('client gone');
+    expect(steps).toEqual([1]);
+    expect(await bill).toBe('bill');
+    expect(log).toEqual(['bill step 1']);
+    expect(admission.load()).toEqual({ running: 0, waiting: 0 });
+  });
 });

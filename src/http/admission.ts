@@ -114,7 +114,8 @@ export interface Admission {
    * a request of another user waits, the process's slot goes back to the queue and the work goes on
    * once it is handed the slot again (before any new request of its user, never refused, still
    * counted against its user's and organization's limits). A request of another user then waits
-   * for one step, not for the whole work.
+   * for one step, not for the whole work. Once `abandoned` fires, `handOver` rejects with its
+   * reason: the work stops at its next step.
    */
   admit<T>(
     auth: Pick<AuthContext, 'userId'>,
@@ -435,10 +436,12 @@ export function createAdmission({
       let heldMs = 0;
       let since = now();
       const handOver = async () => {
+        if (abandoned?.aborted) throw abandoned.reason;
         if (!waiting.some((waiter) => waiter.userId !== userId)) return;
         heldMs += now() - since;
         await continueLater(userId, organizationId);
         since = now();
+        if (abandoned?.aborted) throw abandoned.reason;
       };
       try {
         return await fn(handOver);

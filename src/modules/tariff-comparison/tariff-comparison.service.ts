@@ -114,11 +114,12 @@ export function createTariffComparisonService({ guard, admission, cost, tariffs 
     /**
      * The source's current bill against each candidate tariff over the same readings (extensions
      * §12.2). Each candidate is priced in a step of its own: its admission is handed over between
-     * candidates while another user's request waits.
+     * candidates while another user's request waits, and the work stops there once `abandoned`
+     * fires (its client gone).
      */
-    async compare(auth: AuthContext, blockId: number, query: ComparisonQuery) {
+    async compare(auth: AuthContext, blockId: number, query: ComparisonQuery, abandoned?: AbortSignal) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(auth, query.account_id, (handOver) => compare(auth, blockId, query, handOver));
+      return admission.admit(auth, query.account_id, (handOver) => compare(auth, blockId, query, handOver), abandoned);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { clientGone } from '../../http/client-gone.ts';
 import { ok } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
@@ -31,6 +32,6 @@ export function registerTenantRecoveryRoutes(app: App, recovery: TenantRecoveryS
         },
       },
     },
-    async (req) => ok(await recovery.recovery(req.auth, req.params.id, req.query)),
+    async (req, reply) => ok(await recovery.recovery(req.auth, req.params.id, req.query, clientGone(reply))),
   );
 }
