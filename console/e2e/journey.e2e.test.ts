@@ -111,7 +111,7 @@ describeInChromium('a new energy manager, through the console only', () => {
   const openBuilding = async () => {
     await navigateTo('Buildings');
     await page.getByRole('link', { name: BLOCK.name, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: BLOCK.name }).waitFor();
+    await page.getByRole('heading', { level: 1, name: BLOCK.name, exact: true }).waitFor();
     await settled(page);
   };
 
@@ -160,7 +160,7 @@ describeInChromium('a new energy manager, through the console only', () => {
     await page.getByLabel('Grid meter').selectOption({ label: `${METER.name} (${METER.serial})` });
     await page.getByLabel('Grid tariff').selectOption({ label: MEGAFLEX });
     await page.getByRole('button', { name: 'Save dashboard' }).click();
-    await page.getByRole('heading', { level: 1, name: BLOCK.name }).waitFor();
+    await page.getByRole('heading', { level: 1, name: BLOCK.name, exact: true }).waitFor();
   });
 
   it('uploads a month of half-hourly readings from a CSV file', async () => {
