@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.ts';
 import { createAdmission, RESERVE_IDLE_MS } from './admission.ts';
-import { AppError } from './errors.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -43,20 +43,25 @@ function slots({ total = 1, waitMs = 60_000, idleUserReserve = 0, perUser = 8 } 
   /** One step of work, held until `gate` opens. */
   const single = (who: { userId: string }, organization: string, name: string, gate = Promise.resolve()) =>
     stepwise(who, organization, name, [gate]);
-  return { admission, log, stepwise, single, clock };
-}
-
-describe('work handed over between its steps', () => {
-  it('lets another user’s waiting request run after one step, then goes on before anything newer', async () => {
-    const { admission, log, stepwise, single } = slots();
-    const steps = [deferred(), deferred(), deferred()];
+  /** The flooder's comparison of `count` steps, its first step running. */
+  const comparisonRunning = async (count: number) => {
+    const steps = Array.from({ length: count }, () => deferred());
     const work = stepwise(
       flooder,
       'org-a',
       'comparison',
-      steps.map((s) => s.promise),
+      steps.map((step) => step.promise),
     );
     await until(() => log.length === 1);
+    return { steps, work };
+  };
+  return { admission, log, stepwise, single, clock, comparisonRunning };
+}
+
+describe('work handed over between its steps', () => {
+  it('lets another user’s waiting request run after one step, then goes on before anything newer', async () => {
+    const { admission, log, single, comparisonRunning } = slots();
+    const { steps, work } = await comparisonRunning(3);
     const bill = single(neighbour, 'org-b', 'bill');
     expect(admission.load()).toEqual({ running: 1, waiting: 1 });
     steps[0]!.resolve();
@@ -73,69 +78,56 @@ describe('work handed over between its steps', () => {
   });
 
   it('goes on at once when nobody else waits, or only requests of its own user', async () => {
-    const { admission, log, stepwise, single } = slots();
-    const [first, second] = [deferred(), deferred()];
-    const work = stepwise(flooder, 'org-a', 'comparison', [first.promise, second.promise]);
-    await until(() => log.length === 1);
+    const { admission, log, single, comparisonRunning } = slots();
+    const { steps, work } = await comparisonRunning(2);
     const ownNext = single(flooder, 'org-b', 'own next');
-    first.resolve();
+    steps[0]!.resolve();
     await until(() => log.length === 2);
     // Its user's own waiting request did not take the slot between the steps.
     expect(log).toEqual(['comparison step 1', 'comparison step 2']);
     expect(admission.load()).toEqual({ running: 1, waiting: 1 });
-    second.resolve();
+    steps[1]!.resolve();
     expect(await work).toBe('comparison');
     expect(await ownNext).toBe('own next');
     expect(log).toEqual(['comparison step 1', 'comparison step 2', 'own next step 1']);
   });
 
   it('is never refused while it waits to go on, and goes before its user’s new requests, which may be refused', async () => {
-    const { log, stepwise, single } = slots({ waitMs: 20 });
-    const [first, second] = [deferred(), deferred()];
+    const { log, single, comparisonRunning } = slots({ waitMs: 20 });
     const bill = deferred();
-    const work = stepwise(flooder, 'org-a', 'comparison', [first.promise, second.promise]);
-    await until(() => log.length === 1);
+    const { steps, work } = await comparisonRunning(2);
     const neighbourRun = single(neighbour, 'org-b', 'bill', bill.promise);
-    first.resolve();
+    steps[0]!.resolve();
     await until(() => log.length === 2);
     expect(log).toEqual(['comparison step 1', 'bill step 1']);
     // The user's new request waits longer than waitMs behind the bill: refused. Their work handed
     // over waits as long as it must.
-    const refused = await single(flooder, 'org-c', 'new request').then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(AppError);
-    expect((refused as AppError).statusCode).toBe(429);
+    expect((await rejection(single(flooder, 'org-c', 'new request'))).statusCode).toBe(429);
     const newer = single(flooder, 'org-c', 'newer request');
     bill.resolve();
     await neighbourRun;
     await until(() => log.length === 3);
     expect(log).toEqual(['comparison step 1', 'bill step 1', 'comparison step 2']);
-    second.resolve();
+    steps[1]!.resolve();
     expect(await work).toBe('comparison');
     expect(await newer).toBe('newer request');
   });
 
   it('keeps counting against its user’s limit while it waits to go on, and is not held back by it', async () => {
-    const { admission, log, stepwise, single } = slots({ waitMs: 20, perUser: 1 });
-    const [first, second] = [deferred(), deferred()];
+    const { admission, log, single, comparisonRunning } = slots({ waitMs: 20, perUser: 1 });
     const bill = deferred();
-    const work = stepwise(flooder, 'org-a', 'comparison', [first.promise, second.promise]);
-    await until(() => log.length === 1);
+    const { steps, work } = await comparisonRunning(2);
     const neighbourRun = single(neighbour, 'org-b', 'bill', bill.promise);
-    first.resolve();
+    steps[0]!.resolve();
     await until(() => log.length === 2);
     expect(admission.load()).toEqual({ running: 1, waiting: 1 });
     // The work waiting to go on is still the user's one request.
-    const refused = await single(flooder, 'org-c', 'second request').then(
-      () => undefined,
-      (error: unknown) => error,
+    expect((await rejection(single(flooder, 'org-c', 'second request'))).detail).toBe(
+      'Too many expensive requests of yours at once; retry shortly',
     );
-    expect((refused as AppError).detail).toBe('Too many expensive requests of yours at once; retry shortly');
     bill.resolve();
     await neighbourRun;
-    second.resolve();
+    steps[1]!.resolve();
     expect(await work).toBe('comparison');
     expect(log).toEqual(['comparison step 1', 'bill step 1', 'comparison step 2']);
   });
@@ -199,15 +191,8 @@ describe('work handed over between its steps', () => {
   });
 
   it('takes turns with a user whose requests wait back to back: work handed over is not kept waiting by them', async () => {
-    const { log, stepwise, single } = slots();
-    const steps = [deferred(), deferred(), deferred()];
-    const work = stepwise(
-      flooder,
-      'org-a',
-      'comparison',
-      steps.map((s) => s.promise),
-    );
-    await until(() => log.length === 1);
+    const { log, single, comparisonRunning } = slots();
+    const { steps, work } = await comparisonRunning(3);
     const gates = [deferred(), deferred(), deferred()];
     // The neighbour keeps two requests waiting or running at all times.
     const bills = [single(neighbour, 'org-b', 'bill 1', gates[0]!.promise)];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../../test/helpers/rejection.ts';
 import { createAdmission, RESERVE_IDLE_MS, REST_AT_TOTAL_MAX_MS } from './admission.ts';
-import { AppError } from './errors.ts';
 
 function deferred<T = string>() {
   let resolve!: (value: T) => void;
@@ -10,15 +10,6 @@ function deferred<T = string>() {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 /**
