@@ -26,10 +26,9 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(Math.max(1, Math.floor(availableParallelism() / 2))),
-  EXPENSIVE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(250),
-  REQUESTS_PER_USER: z.coerce.number().int().min(1).default(2),
-  PAGES_AT_ONCE: z.coerce.number().int().min(1).default(2),
-  PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).default(1),
+  REQUEST_DEADLINE_S: z.coerce.number().min(1).max(3600).default(30),
+  REQUESTS_PER_USER: z.coerce.number().int().min(1).default(4),
+  REFUSALS_PER_MIN: z.coerce.number().int().min(0).default(300),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
   CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   KEPT_MONTHS_BYTES: z.coerce.number().int().min(0).default(64_000_000),
@@ -57,16 +56,14 @@ export interface Config {
   readonly expensiveConcurrencyPerOrg: number;
   /** Expensive requests one user may run at once, whatever organizations they address. */
   readonly expensiveConcurrencyPerUser: number;
-  /** Expensive requests the process runs at once over all users (default half the cores, at least 1); freed slots go to users in turn. */
+  /** Work the process runs at once (default half the cores, at least 1), and as many more for the request chosen next (fair-scheduler.ts). */
   readonly expensiveConcurrencyTotal: number;
-  /** How long an expensive request past a limit waits for a slot before its 429. */
-  readonly expensiveWaitMs: number;
-  /** Requests one user has handled at once, but those admitted as expensive work or readings bodies; more wait their turn (request-gate.ts). */
+  /** How long a request may wait and work in all (admission.ts); past it, 503 with Retry-After. */
+  readonly requestDeadlineS: number;
+  /** Requests one user has in progress at once; more wait their turn, unread (admission.ts). */
   readonly requestsPerUser: number;
-  /** Pages of lists the process makes at once (and as many more for the users who would go first); more wait their turn (request-gate.ts). */
-  readonly pagesAtOnce: number;
-  /** Passwords the process hashes or checks at once (sign-up, sign-in), client addresses in turn; more wait, then 429. */
-  readonly passwordHashesAtOnce: number;
+  /** Refusals (401, 404) a client address may have a minute; past them 429 (0: no limit). */
+  readonly refusalsPerMin: number;
   /** Organizations one user may create in 24 hours (deleted ones count); more: 429. */
   readonly organizationsPerUserPerDay: number;
   /** The oldest data (ms) the read cache serves of another process's writes; the LISTEN heartbeat runs at a quarter of it. */
@@ -103,10 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,
     expensiveConcurrencyPerUser: e.EXPENSIVE_CONCURRENCY_PER_USER,
     expensiveConcurrencyTotal: e.EXPENSIVE_CONCURRENCY_TOTAL,
-    expensiveWaitMs: e.EXPENSIVE_WAIT_MS,
+    requestDeadlineS: e.REQUEST_DEADLINE_S,
     requestsPerUser: e.REQUESTS_PER_USER,
-    pagesAtOnce: e.PAGES_AT_ONCE,
-    passwordHashesAtOnce: e.PASSWORD_HASHES_AT_ONCE,
+    refusalsPerMin: e.REFUSALS_PER_MIN,
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
     cacheStaleMs: e.CACHE_STALE_MS,
     keptMonthsBytes: e.KEPT_MONTHS_BYTES,

@@ -3,6 +3,8 @@ export interface AuthContext {
   readonly userId: string;
   readonly email: string;
   readonly sessionId: string;
+  /** Fires when the request's deadline passes or its client goes away (admission.ts). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 declare module 'fastify' {

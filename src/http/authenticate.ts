@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
-import type { RefusalTurn } from './refusal-turns.ts';
 
 /** A verified caller, or why the token is refused. */
 export type TokenCheck = { auth: AuthContext } | { refused: 'expired' | 'invalid' };
@@ -26,22 +25,20 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * Runs before validation, so a request without a valid token gets 401 before any 400.
- * Routes marked public skip it; unknown routes fall through to the 404 handler. A 401 waits for
- * its client address's turn of the refusals first (refusal-turns.ts).
+ * Routes marked public skip it; unknown routes fall through to the 404 handler. A 401 counts
+ * against its client address's refusals (refusal-limit.ts): past them, 429 before any token is
+ * verified. The caller's context carries the request's deadline.
  */
 export function registerAuthentication(
   app: FastifyInstance,
   tokens: TokenVerifier,
   serviceRoleKey: string | undefined,
-  refusalTurn: RefusalTurn,
 ): void {
-  const refuse = async (request: FastifyRequest, error: Error) => {
-    await refusalTurn(request.ip);
-    return error;
-  };
+  const refuse = (request: FastifyRequest, error: Error) => app.refusals.refuse(request, error);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
+    await app.refusals.check(request);
     const token = bearerToken(request);
     if (!token) throw await refuse(request, unauthorized());
     if (config.serviceRole) {
@@ -53,6 +50,6 @@ export function registerAuthentication(
     if ('refused' in check) {
       throw await refuse(request, unauthorized(check.refused === 'expired' ? EXPIRED_TOKEN : INVALID_TOKEN, true));
     }
-    request.auth = check.auth;
+    request.auth = { ...check.auth, signal: request.deadline };
   });
 }

@@ -4,7 +4,7 @@ import { PG_ERROR } from '../db/postgres-errors.ts';
 import { failure } from './envelope.ts';
 import { AppError, INVALID_REQUEST } from './errors.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
-import type { RefusalTurn } from './refusal-turns.ts';
+import type { RefusalLimit } from './refusal-limit.ts';
 import { UNAVAILABLE_RETRY_AFTER_S } from './response-headers.ts';
 
 /** Anything thrown: Fastify's errors and the database's carry a code, some a status. */
@@ -123,14 +123,13 @@ export function sendFailure(error: Thrown, request: FastifyRequest, reply: Fasti
 
 /**
  * The one error handler: every failure leaves as the envelope. A 404 of a route that does not
- * exist waits for `refusalTurn` first (by client address), as a 401 does: a flood of them is
- * answered a few hundred a second instead of filling the event loop (docs/decisions.md, "Refusals
- * of requests without a valid token").
+ * exist counts against its client address's refusals (refusal-limit.ts), as a 401 does.
  */
-export function registerErrorHandler(app: FastifyInstance, refusalTurn?: RefusalTurn): void {
+export function registerErrorHandler(app: FastifyInstance, refusals?: RefusalLimit): void {
   app.setErrorHandler(sendFailure);
-  app.setNotFoundHandler(async (request, reply) => {
-    await refusalTurn?.(request.ip);
-    return reply.code(404).send(failure('Not found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  app.setNotFoundHandler(async (request) => {
+    await refusals?.check(request);
+    const notFound = new AppError(404, 'Not found', `Route ${request.method} ${request.url.split('?')[0]} not found`);
+    throw refusals ? await refusals.refuse(request, notFound) : notFound;
   });
 }

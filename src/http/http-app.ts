@@ -1,11 +1,12 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
+import type { ProcessAdmission } from './admission.ts';
 import { BUILT_SWAGGER_UI, registerCompression } from './compression.ts';
 import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
-import type { RefusalTurn } from './refusal-turns.ts';
+import { createRefusalLimit, type RefusalLimit } from './refusal-limit.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
 import { registerTransportHooks, transportOptions } from './transport-errors.ts';
@@ -20,8 +21,17 @@ interface HttpAppOptions {
   logStream?: NodeJS.WritableStream | undefined;
   /** Swagger UI's assets as the build compressed them (BUILT_SWAGGER_UI unless a test names another). */
   swaggerUiDirectory?: string | undefined;
-  /** The turn a 404 of a route that does not exist waits for, by client address (none when absent). */
-  refusalTurn?: RefusalTurn | undefined;
+  /** The process's admission: each request's deadline, large bodies admitted as work (none in tests of the HTTP layer alone). */
+  admission?: ProcessAdmission | undefined;
+  /** 401s and 404s a client address may have a minute; past them 429 (no limit when absent). */
+  refusalsPerMin?: number | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The refusals (401, 404) of each client address, limited a minute. */
+    refusals: RefusalLimit;
+  }
 }
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
@@ -37,7 +47,8 @@ export async function createHttpApp({
   corsOrigins,
   logStream,
   swaggerUiDirectory = BUILT_SWAGGER_UI,
-  refusalTurn,
+  admission,
+  refusalsPerMin,
 }: HttpAppOptions): Promise<App> {
   const app = Fastify({
     logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
@@ -51,14 +62,16 @@ export async function createHttpApp({
   registerStrictQueries(app);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
-  registerJsonBodyParser(app);
-  registerErrorHandler(app, refusalTurn);
+  admission?.registerDeadline(app);
+  registerJsonBodyParser(app, admission);
+  await app.register(rateLimit, { global: false });
+  app.decorate('refusals', createRefusalLimit(app, refusalsPerMin));
+  registerErrorHandler(app, app.refusals);
   registerTransportHooks(app);
   registerSecurityHeaders(app);
   registerReplySerializer(app);
   await registerCompression(app, swaggerUiDirectory);
   if (corsOrigins.length > 0) await registerCors(app, corsOrigins);
-  await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
   return app;
 }

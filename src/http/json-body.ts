@@ -1,5 +1,6 @@
-import { errorCodes } from 'fastify';
+import { errorCodes, type FastifyRequest } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
+import { type Admission, LARGE_BODIES } from './admission.ts';
 import { badRequest } from './errors.ts';
 import { LARGE_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_VALUES } from './limits.ts';
 import type { App } from './types.ts';
@@ -154,18 +155,20 @@ export function parseJsonBody(text: string, bounds: JsonBounds = BODY_BOUNDS): u
 
 /**
  * JSON bodies are parsed by parseJsonBody: up to LARGE_BODY_BYTES on the main thread, larger ones
- * in a worker thread of their own (json-body-worker.ts), so that the main thread only copies the
- * value back, bounded by MAX_JSON_KEYS in the shapes it makes: JSON.parse of 1 MiB held the main
- * thread 5–40 ms, however many other requests waited (docs/decisions.md, "Large JSON bodies parsed
- * in a worker thread").
+ * in a worker thread (json-body-worker.ts), so that the main thread only copies the value back,
+ * bounded by MAX_JSON_KEYS in the shapes it makes: JSON.parse of 1 MiB held the main thread 5–40 ms
+ * (docs/decisions.md, "Large JSON bodies parsed in a worker thread"). A large body is admitted as
+ * work of LARGE_BODIES once it has arrived, never while its client still sends it.
  */
-export function registerJsonBodyParser(app: App): void {
+export function registerJsonBodyParser(app: App, admission?: Admission): void {
   const worker = createWorkerThread(new URL('./json-body-worker.ts', import.meta.url), 'JSON body worker');
   app.addHook('onClose', () => worker.close());
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (_req: unknown, body: Buffer) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) => {
     if (body.length <= LARGE_BODY_BYTES) return parseJsonBody(body.toString('utf8'));
-    const reply = await worker.call<{ value: unknown }>({ bytes: new Uint8Array(body) });
-    return reply.value;
+    const parse = async () => (await worker.call<{ value: unknown }>({ bytes: new Uint8Array(body) })).value;
+    if (!admission) return parse();
+    const caller = { userId: request.auth?.userId ?? request.ip, signal: request.deadline };
+    return admission.admit(caller, LARGE_BODIES, parse);
   });
 }

@@ -36,7 +36,8 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
         },
       },
     },
-    async (req, reply) => reply.code(201).send(ok(await admin.createUser(req.body, req.ip))),
+    async (req, reply) =>
+      reply.code(201).send(ok(await admin.createUser(req.body, { userId: req.ip, signal: req.deadline }))),
   );
   app.get(
     '/api/v1/admin/users',

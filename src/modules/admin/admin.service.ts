@@ -2,6 +2,7 @@ import type { ListParams } from '../../db/list-page.ts';
 import { PG_ERROR } from '../../db/postgres-errors.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
+import type { Caller } from '../../http/admission.ts';
 import { conflictOn } from '../../http/database-conflicts.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { AuthService, Credentials } from '../auth/auth.service.ts';
@@ -17,7 +18,7 @@ export interface AdminDeps {
 export function createAdminService({ db, cache, users }: AdminDeps) {
   return {
     /** `client` is the request's address, whose turn the password's hash takes, as a signup's does. */
-    async createUser(credentials: Credentials, client: string) {
+    async createUser(credentials: Credentials, client: Caller) {
       try {
         return (await users.signup(credentials, client)).user;
       } catch (error) {

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { ok, okAll } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { EXAMPLE, withExample, withParamExamples } from '../../http/examples.ts';
@@ -14,7 +15,10 @@ const RATE_LIMITED =
   'Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.';
 const TOO_MANY = 'Rate limit exceeded, retry in 1 minute';
 const HASHES_IN_TURN =
-  'Passwords are hashed and checked PASSWORD_HASHES_AT_ONCE at a time in the process (default 1), client addresses in turn; one that waits longer than half the request timeout answers 429 "Too many sign-ins on this server at once; retry shortly".';
+  "Passwords are hashed and checked as work of the process's fair scheduler, client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.";
+
+/** The client address of a sign-in, whose turn its password's hash takes, with the request's deadline. */
+const clientOf = (req: FastifyRequest) => ({ userId: req.ip, signal: req.deadline });
 
 const COOKIE =
   'The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it.';
@@ -49,7 +53,7 @@ export function registerAuthRoutes(
         },
       },
     },
-    async (req) => ok(await auth.signup(req.body, req.ip)),
+    async (req) => ok(await auth.signup(req.body, clientOf(req))),
   );
   app.post(
     '/api/v1/auth/login',
@@ -72,7 +76,7 @@ export function registerAuthRoutes(
       },
     },
     async (req, reply) => {
-      const session = await auth.login(req.body, req.ip);
+      const session = await auth.login(req.body, clientOf(req));
       setRefreshCookie(req, reply, session.refresh_token, refreshTokenTtlS);
       return ok(session);
     },

@@ -6,8 +6,8 @@ import { createVersionedResults, type VersionedResults } from '../../db/versione
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import type { CpuTurns } from '../../http/cpu-turns.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { yieldToEventLoop } from '../../http/event-loop.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
 import { isElectricityMeter } from '../timeseries/meter-checks.ts';
@@ -80,12 +80,10 @@ export interface CostDeps {
   bills: VersionedResults<KeptBill>;
   /** Meters' months of hourly rollups and readings, what bills are priced from. */
   months: KeptMeterMonths;
-  /** Bills priced from months in memory, and a building's answer, take turns of the main thread by user. */
-  turns: CpuTurns;
 }
 
-export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months, turns }: CostDeps) {
-  const planFor = createPlanCache(turns);
+export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months }: CostDeps) {
+  const planFor = createPlanCache();
   const keptFacts = createVersionedResults<Awaited<ReturnType<typeof repo.buildingFacts>>>(KEPT_BLOCK_FACTS, () => 1);
   const meterHours = createMeterHours({ db, cache, ...months });
 
@@ -130,13 +128,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * its items or its calendar change) are the ones it was priced from; the versions are taken before
    * pricing, so a write during it leaves the bill unused.
    */
-  async function bill(
-    user: string,
-    tariff: PricedTariff,
-    meter: CostMeterRow,
-    start: Date,
-    end: Date,
-  ): Promise<KeptBill> {
+  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<KeptBill> {
     const readings = cache.version(cacheKeys.meterReadings(meter.id));
     const context = await contextOf(tariff, meter, start, end);
     const { meter_sn, account_id, id, interval_minutes, notified_max_demand_kva } = meter;
@@ -151,7 +143,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       end,
     ]);
     return bills.get([readings, context.tariff, context.calendar], key, async () =>
-      billOf(meter, context, await price(user, meter, context)),
+      billOf(meter, context, await price(meter, context)),
     );
   }
 
@@ -159,12 +151,11 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
 
   /**
    * From the hourly rollups of its whole hours where they give the exact bill (nearly always), else
-   * from the readings. Priced from months kept in memory, it takes a turn of the main thread as
-   * `user` (the caller).
+   * from the readings. Priced from months kept in memory, in a round of the event loop of its own.
    */
-  async function price(user: string, meter: CostMeterRow, context: BillingContext) {
+  async function price(meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
-    const plan = await planFor(user, context);
+    const plan = await planFor(context);
     if (plan) {
       const [rows, edges, halfHours] = await Promise.all([
         meterHours.hourlyMonths(meter, plan.from, plan.hoursEnd),
@@ -182,9 +173,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
           halfHours,
         );
       }
-      // From months kept in memory nothing above waits: each bill is priced in a turn of its own,
-      // so that other requests run between a building's bills (a year's takes a few ms).
-      await turns.take(user);
+      // From months kept in memory nothing above waits: each bill is priced in a round of the event
+      // loop of its own, so that other requests run between a building's bills (a year's takes a few ms).
+      await yieldToEventLoop();
       return priceHourly(context, plan, groupHourlyRows(plan, rows), edges, halfHours);
     }
     const windowStart = utilisationWindowStart(context);
@@ -215,7 +206,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const bills: Bill[] = [];
     for (const segment of segments) {
       const tariff = await tariffAccess.recordedTariff(auth, segment.tariffId, accountId);
-      bills.push(await bill(auth.userId, tariff, meter, segment.start, segment.end));
+      bills.push(await bill(tariff, meter, segment.start, segment.end));
     }
     return { meterSn: meter.meter_sn, bills, unpriced: null };
   }
@@ -224,7 +215,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
     if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
     const tariff = await tariffAccess.usableTariff(auth, tariffId, query.account_id);
-    return bill(auth.userId, tariff, meter, new Date(query.start), new Date(query.end));
+    return bill(tariff, meter, new Date(query.start), new Date(query.end));
   }
 
   type Facts = NonNullable<Awaited<ReturnType<typeof repo.buildingFacts>>>;
@@ -299,8 +290,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       byCurrency.set(b.currency, amounts);
     }
     const totals = new Map([...byCurrency].map(([currency, amounts]) => [currency, exactTotal(amounts, start, end)]));
-    // Its answer (a year's bills are some 100 kB of JSON) is written in a turn of its own too.
-    await turns.take(auth.userId);
+    // Its answer (a year's bills are some 100 kB of JSON) is written in a round of its own too.
+    await yieldToEventLoop();
     return {
       building_block_id: blockId,
       start: start.toISOString(),
@@ -314,8 +305,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * The plan of a bill priced from hourly rows shared with other tariffs (hourly-groups.ts), or
    * null when this bill needs its own reads: no plan, or demand from half hours.
    */
-  async function sharedPlan(user: string, context: BillingContext) {
-    const plan = await planFor(user, context);
+  async function sharedPlan(context: BillingContext) {
+    const plan = await planFor(context);
     return plan && demandFromRollups(context.intervalMinutes) ? plan : null;
   }
 
@@ -323,10 +314,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * The bills of one meter's readings over [start, end), one per tariff, each priced over the whole
    * period as the one-meter cost does: the hourly rollups and the edge readings are read once for
    * all the tariffs and grouped by each tariff's own plan. The bills are priced one after the other,
-   * `between` awaited before each (where admitted work hands its slot over).
+   * `between` awaited before each (where admitted work takes its next step).
    */
   async function billsWithTariffs(
-    user: string,
     tariffs: PricedTariff[],
     meter: CostMeterRow,
     period: { start: Date; end: Date },
@@ -336,7 +326,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const planned = await Promise.all(
       tariffs.map(async (tariff) => {
         const context = await contextOf(tariff, meter, start, end);
-        return { context, plan: await sharedPlan(user, context) };
+        return { context, plan: await sharedPlan(context) };
       }),
     );
     const plans = planned.flatMap(({ plan }) => (plan ? [plan] : []));
@@ -344,9 +334,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const bills = [];
     for (const { context, plan } of planned) {
       await between();
-      if (!plan || !shared) bills.push(billOf(meter, context, await price(user, meter, context)));
+      if (!plan || !shared) bills.push(billOf(meter, context, await price(meter, context)));
       else {
-        await turns.take(user);
+        await yieldToEventLoop();
         bills.push(
           billOf(meter, context, priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges)),
         );
@@ -436,7 +426,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     ) {
       const tariffs: PricedTariff[] = [];
       for (const id of tariffIds) tariffs.push(await tariffAccess.usableTariff(auth, id, accountId));
-      const bills = await billsWithTariffs(auth.userId, tariffs, meter, period, between);
+      const bills = await billsWithTariffs(tariffs, meter, period, between);
       return tariffs.map((tariff, i) => ({ tariff, bill: bills[i]! }));
     },
   };

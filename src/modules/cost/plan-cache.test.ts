@@ -13,17 +13,9 @@ const context = (overrides: Partial<BillingContext> = {}): BillingContext => ({
   ...overrides,
 });
 
-/** Turns given at once, each recorded with its user. */
-function recordedTurns() {
-  const taken: string[] = [];
-  return { taken, take: async (user: string) => void taken.push(user) };
-}
-
-/** A plan cache whose turns are given at once, asked for as one user. */
+/** A plan cache of its own. */
 function planCache() {
-  const turns = recordedTurns();
-  const planFor = createPlanCache(turns);
-  return { turns, planFor: (c: BillingContext) => planFor('user', c) };
+  return { planFor: createPlanCache() };
 }
 
 describe('the plan cache', () => {
@@ -62,30 +54,10 @@ describe('the plan cache', () => {
     expect(await planFor(context())).not.toBeNull();
   });
 
-  it('makes a plan in a turn of the caller’s, and hands a kept one over without a turn', async () => {
-    const turns = recordedTurns();
-    const planFor = createPlanCache(turns);
+  it('makes a plan once for two callers who asked for it at once', async () => {
+    const planFor = createPlanCache();
     const june = context();
-    const plan = await planFor('flooder', june);
-    expect(turns.taken).toEqual(['flooder']);
-    expect(await planFor('neighbour', { ...june })).toBe(plan);
-    expect(turns.taken).toEqual(['flooder']);
-    await planFor('neighbour', context({ intervalMinutes: 15 }));
-    expect(turns.taken).toEqual(['flooder', 'neighbour']);
-  });
-
-  it('waits for the turn before planning, and makes a plan once for two callers who waited for it', async () => {
-    const waiting: (() => void)[] = [];
-    const planFor = createPlanCache({ take: () => new Promise<void>((resolve) => waiting.push(resolve)) });
-    const june = context();
-    const [first, second] = [planFor('flooder', june), planFor('neighbour', { ...june })];
-    let planned = false;
-    void first.then(() => {
-      planned = true;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect({ planned, waiting: waiting.length }).toEqual({ planned: false, waiting: 2 });
-    for (const give of waiting) give();
+    const [first, second] = [planFor(june), planFor({ ...june })];
     expect(await second).toBe(await first);
   });
 });

@@ -1,4 +1,4 @@
-import type { CpuTurns } from '../../http/cpu-turns.ts';
+import { yieldToEventLoop } from '../../http/event-loop.ts';
 import { type BillingContext, type HourlyPlan, planHourlyPricing, utilisationWindowStart } from './engine/index.ts';
 
 const PERIODS_PER_TARIFF = 16;
@@ -21,11 +21,11 @@ function planKey(context: BillingContext): string {
  * request the same frozen pricing and calendar until the tariff changes, and a plan depends only on
  * them, the meter's interval and the period's whole hours: the same month asked for again (a
  * dashboard's, a bill's) is planned once. A month's plan takes about 0.2 ms to make, a year's 1 to 2
- * ms (ten times that before V8 has optimised the planner), so a plan not kept is made in a turn of
- * the caller's (cpu-turns.ts): a comparison that plans a year for each of its tariffs holds the
- * main thread for one plan at a time.
+ * ms (ten times that before V8 has optimised the planner), so a plan not kept is made in a round of
+ * the event loop of its own: a comparison that plans a year for each of its tariffs holds the main
+ * thread for one plan at a time.
  */
-export function createPlanCache(turns: Pick<CpuTurns, 'take'>) {
+export function createPlanCache() {
   const plans = new WeakMap<BillingContext['tariff'], Map<string, HourlyPlan | null>>();
 
   function periodsOf(tariff: BillingContext['tariff']) {
@@ -37,14 +37,14 @@ export function createPlanCache(turns: Pick<CpuTurns, 'take'>) {
     return byPeriod;
   }
 
-  /** The plan of the context's period, made in a turn of `user`'s unless kept; null when it cannot be planned hourly. */
-  return async function planFor(user: string, context: BillingContext): Promise<HourlyPlan | null> {
+  /** The plan of the context's period, made in a round of its own unless kept; null when it cannot be planned hourly. */
+  return async function planFor(context: BillingContext): Promise<HourlyPlan | null> {
     const byPeriod = periodsOf(context.tariff);
     const key = planKey(context);
     const kept = byPeriod.get(key);
     if (kept !== undefined) return kept;
-    await turns.take(user);
-    // Another request may have made it while this one waited for its turn.
+    await yieldToEventLoop();
+    // Another request may have made it meanwhile.
     let plan = byPeriod.get(key);
     if (plan === undefined) {
       plan = planHourlyPricing(context);

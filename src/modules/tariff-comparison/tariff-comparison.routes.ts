@@ -1,4 +1,3 @@
-import { clientGone } from '../../http/client-gone.ts';
 import { ok } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
@@ -37,6 +36,6 @@ export function registerTariffComparisonRoutes(app: App, comparison: TariffCompa
         },
       },
     },
-    async (req, reply) => ok(await comparison.compare(req.auth, req.params.id, req.query, clientGone(reply))),
+    async (req) => ok(await comparison.compare(req.auth, req.params.id, req.query)),
   );
 }

@@ -113,13 +113,13 @@ export function createTariffComparisonService({ guard, admission, cost, tariffs 
   return {
     /**
      * The source's current bill against each candidate tariff over the same readings (extensions
-     * §12.2). Each candidate is priced in a step of its own: its admission is handed over between
-     * candidates while another user's request waits, and the work stops there once `abandoned`
-     * fires (its client gone).
+     * §12.2). Each candidate is priced in a step of its own: between them the slot goes to other
+     * waiting work, and the work stops there once the request has ended (its client gone, its
+     * deadline passed).
      */
-    async compare(auth: AuthContext, blockId: number, query: ComparisonQuery, abandoned?: AbortSignal) {
+    async compare(auth: AuthContext, blockId: number, query: ComparisonQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(auth, query.account_id, (handOver) => compare(auth, blockId, query, handOver), abandoned);
+      return admission.admit(auth, query.account_id, (step) => compare(auth, blockId, query, step));
     },
   };
 }

@@ -1,4 +1,3 @@
-import { clientGone } from '../../http/client-gone.ts';
 import { ok } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
@@ -32,6 +31,6 @@ export function registerTenantRecoveryRoutes(app: App, recovery: TenantRecoveryS
         },
       },
     },
-    async (req, reply) => ok(await recovery.recovery(req.auth, req.params.id, req.query, clientGone(reply))),
+    async (req) => ok(await recovery.recovery(req.auth, req.params.id, req.query)),
   );
 }

@@ -89,9 +89,9 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
 
   return {
     /** The landlord's grid supply against what its tenants' own grid meters bill (extensions §12.4). */
-    async recovery(auth: AuthContext, blockId: number, query: RecoveryQuery, abandoned?: AbortSignal) {
+    async recovery(auth: AuthContext, blockId: number, query: RecoveryQuery) {
       await guard.require(auth, query.account_id, 'read');
-      return admission.admit(auth, query.account_id, (handOver) => recovery(auth, blockId, query, handOver), abandoned);
+      return admission.admit(auth, query.account_id, (step) => recovery(auth, blockId, query, step));
     },
   };
 }

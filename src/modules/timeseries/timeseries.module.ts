@@ -1,4 +1,3 @@
-import type { Admission } from '../../http/admission.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
 import type { App } from '../../http/types.ts';
 import { createIngestParser } from './ingest-body/ingest-parser.ts';
@@ -8,15 +7,10 @@ import { createTimeseriesService, type TimeseriesDeps } from './timeseries.servi
 /** Electricity readings: ingest, profiles, latest power and energy sums. */
 export function registerTimeseriesModule(
   app: App,
-  {
-    ingestBodies,
-    ...deps
-  }: Omit<TimeseriesDeps, 'prepareIngest'> & {
-    ingestBodies: { small: Admission; receiving: Admission; parsing: Admission };
-  },
+  deps: Omit<TimeseriesDeps, 'prepareIngest'>,
   keptAnswers: KeptAnswers,
 ): void {
-  const ingestParser = createIngestParser(ingestBodies);
+  const ingestParser = createIngestParser(deps.admission);
   app.addHook('onClose', () => ingestParser.close());
   const service = createTimeseriesService({ ...deps, prepareIngest: ingestParser.prepare });
   registerTimeseriesRoutes(app, service, keptAnswers, ingestParser);

@@ -1,7 +1,6 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { ZodType } from 'zod';
 import { ok, okAll } from '../../http/envelope.ts';
-import { AppError, INVALID_REQUEST } from '../../http/errors.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
@@ -43,15 +42,6 @@ const METER_ERRORS = {
 const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>
   route.httpPart === 'body' ? (value) => ({ value }) : zodValidatorCompiler(route);
 
-/**
- * Why an ingest stops waiting (to be read, parsed or stored) when its client goes away: answered
- * as a body cut short, 400, though no one reads it.
- */
-const CLIENT_GONE = new AppError(400, INVALID_REQUEST, 'body: The client closed the connection before the answer');
-
-/** Each ingest request's signal of its end (its answer sent or its connection closed). */
-const requestsAnswered = new WeakMap<FastifyRequest, AbortSignal>();
-
 export function registerTimeseriesRoutes(
   app: App,
   timeseries: TimeseriesService,
@@ -63,28 +53,9 @@ export function registerTimeseriesRoutes(
   app.register(async (scope: App) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: Buffer) =>
-      ingestParser.parse(req.auth.userId, body, requestsAnswered.get(req)),
+      ingestParser.parse(req.auth, body),
     );
     scope.setValidatorCompiler(bodyParsedAlready);
-    scope.addHook('preParsing', async (req, reply, payload) => {
-      // Aborted once the answer is sent or the connection closes: until then the request holds its
-      // slot; when the client goes away first, what it waits for next it no longer waits for.
-      const answered = new AbortController();
-      reply.raw.once('close', () => answered.abort(CLIENT_GONE));
-      requestsAnswered.set(req, answered.signal);
-      try {
-        await ingestParser.receive(req.auth.userId, req.headers['content-length'], answered.signal);
-      } catch (error) {
-        // Refused unread. A body of a declared length within the limit is read and dropped after the
-        // answer, and the connection stays open for the client's next request: a client that opens
-        // another connection after each close would open two (one on the close, one on the reset
-        // of the unread bytes). Any other body would be read without a bound: its connection closes.
-        const declared = Number(req.headers['content-length'] ?? Number.NaN);
-        if (!(declared <= INGEST_BODY_LIMIT)) reply.header('connection', 'close');
-        throw error;
-      }
-      return payload;
-    });
     scope.post(
       `${base}/readings`,
       {
@@ -110,8 +81,7 @@ export function registerTimeseriesRoutes(
           },
         },
       },
-      async (req) =>
-        ok(await timeseries.ingest(req.auth, req.body as unknown as ParsedIngest, requestsAnswered.get(req))),
+      async (req) => ok(await timeseries.ingest(req.auth, req.body as unknown as ParsedIngest)),
     );
   });
   app.get(

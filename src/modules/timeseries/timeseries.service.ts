@@ -4,8 +4,8 @@ import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import type { CpuTurns } from '../../http/cpu-turns.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
+import { yieldToEventLoop } from '../../http/event-loop.ts';
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
@@ -16,14 +16,7 @@ import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
 import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
 import { createMeterStores } from './meter-stores.ts';
-import {
-  type BucketFields,
-  bucketCount,
-  bucketPoints,
-  groupingOf,
-  type ProfileBuckets,
-  profileBuckets,
-} from './profile-buckets.ts';
+import { type BucketFields, bucketPoints, groupingOf, type ProfileBuckets, profileBuckets } from './profile-buckets.ts';
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { isAlignedOnInterval } from './readings.ts';
 import { storeReadings } from './store-readings.ts';
@@ -31,27 +24,12 @@ import type { BuildingProfileQuery, EnergySumsBody, MeterRangeQuery, ProfileQuer
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
-/**
- * What a kept profile's answer costs the main thread around its turn (the request read and
- * authenticated, the kept bytes written): 20.6 s busy for 61,919 answers of a kept-profile flood
- * (docs/PERFORMANCE.md). Charged to the user at the first turn of every profile request (most are
- * kept; a computed one's own steps weigh far more), so that a flood of kept answers, each a tiny
- * step, does not count as lighter than a neighbour's bill.
- */
-const KEPT_ANSWER_AROUND_MS = 0.33;
-
-/** Above these sizes a query is expensive: it runs under the admission of its caller and organization. */
-const CHEAP_SUMS_METERS = 100;
-const CHEAP_PROFILE_BUCKETS = 2000;
-/** Above this many readings an ingest's store waits for its turn (ingestStores). */
-const CHEAP_INGEST_READINGS = 2000;
 
 export interface TimeseriesDeps {
   db: Database;
   guard: AccessGuard;
+  /** Computed profiles and sums, and stores of readings, are admitted as work of the caller and the organization. */
   admission: Admission;
-  /** Profiles and sums below the expensive sizes, when computed: in turn among users, never refused early. */
-  computedReads: Admission;
   cache: ReadCache;
   /** Profiles as JSON, kept until the readings of their meters change. */
   profiles: VersionedResults<JsonText>;
@@ -59,12 +37,6 @@ export interface TimeseriesDeps {
   sums: VersionedResults<EnergyTotals | null>;
   /** Meters' months of readings, kept until their readings change: what energy profiles are added up from. */
   months: VersionedResults<MonthOfReadings>;
-  /** A computed profile's steps (adding up, writing its JSON) take turns of the main thread by user. */
-  turns: CpuTurns;
-  /** The stores of ingests of more than CHEAP_INGEST_READINGS: one at a time in the process, users in turn. */
-  ingestStores: Admission;
-  /** The stores of smaller ingests: a few at once in the process, users in turn. */
-  smallIngestStores: Admission;
   /** An ingest's readings as they are stored for their meter (ingest-parser.ts: a large batch off the main thread). */
   prepareIngest: IngestParser['prepare'];
 }
@@ -93,25 +65,14 @@ export function createTimeseriesService({
   db,
   guard,
   admission,
-  computedReads,
   cache,
   profiles,
   sums,
   months,
-  turns,
-  ingestStores,
-  smallIngestStores,
   prepareIngest,
 }: TimeseriesDeps) {
   const meterStores = createMeterStores();
   const meterMonths = createMeterMonths({ db, cache, months });
-
-  /**
-   * Expensive work under the admission of its caller and organization; other computed reads take
-   * their turn among users (a flood of them does not hold up a neighbour's), but are not refused.
-   */
-  const admitIf = <T>(expensive: boolean, auth: AuthContext, accountId: string, fn: () => Promise<T>) =>
-    (expensive ? admission : computedReads).admit(auth, accountId, fn);
 
   /**
    * The meters with these serials, in the same order: 403 when one belongs to another
@@ -164,12 +125,11 @@ export function createTimeseriesService({
 
   /**
    * A profile of the query's range written as JSON by `write` from its buckets (`shape` names what
-   * it writes), under the admission of the caller and the organization when the buckets are many.
-   * The result is kept until the readings of one of the meters change (here, or in another process
-   * once its NOTIFY arrives): dashboards ask for the same periods again and again. A kept result
-   * takes no admission, but a turn of the main thread: a flood of one kept profile is a step an
-   * answer, one a round of the event loop, not one per connection. The caller has checked access to
-   * the meters.
+   * it writes), admitted as work of the caller and the organization. The result is kept until the
+   * readings of one of the meters change (here, or in another process once its NOTIFY arrives):
+   * dashboards ask for the same periods again and again. Admission comes before the kept result is
+   * joined, never inside its computation: one caller's refusal is never another's. The caller has
+   * checked access to the meters.
    * (Deleting a meter deletes its readings by a trigger, unannounced: none is needed, for its id
    * is then found no more, neither by serial nor in a config, and what was kept of it is never
    * asked for again.)
@@ -182,13 +142,11 @@ export function createTimeseriesService({
     query: BucketFields & TimeRange & { fill: string },
     write: (buckets: ProfileBuckets) => Promise<JsonText>,
   ) {
-    await turns.take(auth.userId, KEPT_ANSWER_AROUND_MS);
     const grouping = groupingOf(query);
-    const count = bucketCount(grouping, query);
     const versions = meterIds.map((id) => cache.version(cacheKeys.meterReadings(id)));
     const key = JSON.stringify([shape, meterIds, query.start, query.end, grouping, query.fill]);
-    return profiles.get(versions, key, () =>
-      admitIf(count > CHEAP_PROFILE_BUCKETS, auth, accountId, () => write(profileBuckets(grouping, query))),
+    return admission.admit(auth, accountId, () =>
+      profiles.get(versions, key, () => write(profileBuckets(grouping, query))),
     );
   }
 
@@ -198,7 +156,6 @@ export function createTimeseriesService({
    */
   const fromDatabase =
     <T>(
-      user: string,
       report: Report<T>,
       accountId: string,
       meterIds: readonly number[],
@@ -210,10 +167,10 @@ export function createTimeseriesService({
         meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, range, buckets.bucketing) : [];
       // Each step over a month's buckets holds the main thread about a millisecond: other
       // requests run in between, not after all three.
-      await turns.take(user);
+      await yieldToEventLoop();
       const points = then(buckets, rows);
       if (points instanceof JsonText) return points;
-      await turns.take(user);
+      await yieldToEventLoop();
       return JsonText.of(JSON.stringify(points));
     };
 
@@ -227,8 +184,8 @@ export function createTimeseriesService({
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
   return {
-    /** Stores the readings; a large batch whose request is `abandoned` (its client gone) while it waits for its turn is not stored. */
-    async ingest(auth: AuthContext, body: ParsedIngest, abandoned?: AbortSignal) {
+    /** Stores the readings; a batch whose request ends (its client gone, its deadline passed) while it waits for its turn is not stored. */
+    async ingest(auth: AuthContext, body: ParsedIngest) {
       await guard.require(auth, body.account_id, 'write');
       const [meter] = await electricityMeters(body.account_id, [body.meter_sn], () => 'meter_sn');
       const { interval_minutes } = meter!;
@@ -240,14 +197,12 @@ export function createTimeseriesService({
         }
       }
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
-      const prepared = await prepareIngest(auth.userId, readings, meter!, abandoned);
+      const prepared = await prepareIngest(auth, readings, meter!);
       const store = () =>
         guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
-      // A large batch keeps the database busy for a while: one at a time in the process, smaller ones
-      // a few at a time, users in turn; a store waits for the meter's earlier ones before it takes
-      // its turn, so that one waiting for the meter holds no turn.
-      const stores = readings.length > CHEAP_INGEST_READINGS ? ingestStores : smallIngestStores;
-      return meterStores.run(meter!.id, () => stores.admit(auth, body.account_id, store, abandoned));
+      // A store is work of the organization's; it waits for the meter's earlier ones before it is
+      // admitted, so that one waiting for the meter holds no slot.
+      return meterStores.run(meter!.id, () => admission.admit(auth, body.account_id, store));
     },
 
     /**
@@ -257,7 +212,7 @@ export function createTimeseriesService({
     async energyProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
       const fill = query.fill === 'zero';
-      const database = fromDatabase(auth.userId, ENERGY_FLOWS, query.account_id, [meter.id], query, (buckets, rows) =>
+      const database = fromDatabase(ENERGY_FLOWS, query.account_id, [meter.id], query, (buckets, rows) =>
         energyPointsJson(buckets, energiesByIndex(buckets, rows), fill),
       );
       const write = async (buckets: ProfileBuckets) => {
@@ -269,7 +224,7 @@ export function createTimeseriesService({
         if (!values) return database(buckets);
         // From months kept nothing above waited: the JSON is written in a turn of its own, so that
         // profiles that take their turns one after another let other requests run in between.
-        await turns.take(auth.userId);
+        await yieldToEventLoop();
         return energyPointsJson(buckets, values, fill);
       };
       return keptProfile('energy', auth, query.account_id, [meter.id], query, write);
@@ -277,7 +232,7 @@ export function createTimeseriesService({
 
     async powerProfile(auth: AuthContext, query: ProfileQuery) {
       const meter = await readableMeter(auth, query);
-      const write = fromDatabase(auth.userId, POWER, query.account_id, [meter.id], query, (buckets, rows) =>
+      const write = fromDatabase(POWER, query.account_id, [meter.id], query, (buckets, rows) =>
         bucketPoints(buckets, byIndex(rows), query.fill === 'zero', (ts, label, power) => ({
           ts,
           label,
@@ -297,7 +252,7 @@ export function createTimeseriesService({
       const meterIds = sources.map((s) => s.meterId);
       // Each source's points name it: which source each meter is shapes the result.
       const shape = ['building', ...sources.map((s) => s.source)];
-      const write = fromDatabase(auth.userId, ENERGY_FLOWS, query.account_id, meterIds, query, (buckets, rows) =>
+      const write = fromDatabase(ENERGY_FLOWS, query.account_id, meterIds, query, (buckets, rows) =>
         sourcePoints(buckets, rows, sources, query.fill === 'zero'),
       );
       return keptProfile(shape, auth, query.account_id, meterIds, query, write);
@@ -316,11 +271,10 @@ export function createTimeseriesService({
      */
     async energySum(auth: AuthContext, query: MeterRangeQuery) {
       const meter = await readableMeter(auth, query);
-      await turns.take(auth.userId);
       const versions = [cache.version(cacheKeys.meterReadings(meter.id))];
       const key = JSON.stringify([meter.id, query.start, query.end]);
-      const totals = await sums.get(versions, key, () =>
-        computedReads.admit(auth, query.account_id, async () => {
+      const totals = await admission.admit(auth, query.account_id, () =>
+        sums.get(versions, key, async () => {
           const found = await aggregates.sums(db, query.account_id, [meter.id], query);
           return found.get(meter.id) ?? null;
         }),
@@ -335,7 +289,7 @@ export function createTimeseriesService({
      */
     async energySums(auth: AuthContext, body: EnergySumsBody) {
       await guard.require(auth, body.account_id, 'read');
-      return admitIf(body.meter_sns.length > CHEAP_SUMS_METERS, auth, body.account_id, async () => {
+      return admission.admit(auth, body.account_id, async () => {
         const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
         const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
           energySums(body.account_id, chunk, body),

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Admission, createAdmission } from '../../../http/admission.ts';
+import { type Admission, LARGE_BODIES } from '../../../http/admission.ts';
 import { AppError } from '../../../http/errors.ts';
+import { createFairScheduler } from '../../../http/fair-scheduler.ts';
 import { dataOf } from '../store-readings.ts';
 import { createIngestParser, IN_THREAD_MAX_BYTES, IN_THREAD_MAX_READINGS, type IngestParser } from './ingest-parser.ts';
 import { parseIngest, prepareIngest } from './parse-ingest.ts';
@@ -29,29 +30,37 @@ function refusalInThread(text: string): unknown {
   throw new Error('parsed');
 }
 
-/** An admission that runs everything at once and records whose work it admitted. */
+/** An admission that runs everything at once and records whose work it admitted, and as what. */
 function recordingAdmission(): Admission & { admitted: string[] } {
   const admitted: string[] = [];
   return {
     admitted,
-    admit: ({ userId }, _organization, fn) => {
-      admitted.push(userId);
+    admit: ({ userId }, organization, fn) => {
+      admitted.push(`${userId} (${organization})`);
       return fn(async () => {});
     },
-    hold: async ({ userId }) => {
-      admitted.push(userId);
-    },
-    load: () => ({ running: 0, waiting: 0 }),
   };
 }
 
+/** The fair scheduler with one slot, as an admission. */
+function oneAtATime() {
+  const scheduler = createFairScheduler({
+    slots: 1,
+    reserve: 0,
+    perUser: 1,
+    perOrganization: 1,
+    queue: 10,
+    queuePerUser: 10,
+  });
+  const admission: Admission = {
+    admit: (caller, organizationId, fn) => scheduler.run({ ...caller, organizationId }, fn),
+  };
+  return { admission, scheduler };
+}
+
 const parsers: IngestParser[] = [];
-function parserWith(
-  parsing: Admission,
-  small: Admission = recordingAdmission(),
-  receiving: Admission = recordingAdmission(),
-): IngestParser {
-  const parser = createIngestParser({ small, receiving, parsing });
+function parserWith(admission: Admission): IngestParser {
+  const parser = createIngestParser(admission);
   parsers.push(parser);
   return parser;
 }
@@ -59,17 +68,9 @@ afterEach(async () => {
   await Promise.all(parsers.splice(0).map((parser) => parser.close()));
 });
 
-describe('the ingest parser', () => {
-  it("takes a small body's slot among its user's requests, a large one's among large bodies", async () => {
-    const [small, receiving] = [recordingAdmission(), recordingAdmission()];
-    const parser = parserWith(recordingAdmission(), small, receiving);
-    const answered = new AbortController().signal;
-    await parser.receive('user-1', '65536', answered);
-    await parser.receive('user-2', '65537', answered);
-    await parser.receive('user-3', undefined, answered);
-    expect([small.admitted, receiving.admitted]).toEqual([['user-1'], ['user-2', 'user-3']]);
-  });
+const u = (userId: string) => ({ userId });
 
+describe('the ingest parser', () => {
   it('parses a small body on the main thread and a large one in the worker, to the same readings', async () => {
     const parsing = recordingAdmission();
     const parser = parserWith(parsing);
@@ -78,10 +79,10 @@ describe('the ingest parser', () => {
     expect(small.length).toBeLessThanOrEqual(IN_THREAD_MAX_BYTES);
     expect(large.length).toBeGreaterThan(IN_THREAD_MAX_BYTES);
 
-    expect(await parser.parse('small-user', Buffer.from(small))).toEqual(parseIngest(small));
+    expect(await parser.parse(u('small-user'), Buffer.from(small))).toEqual(parseIngest(small));
     expect(parsing.admitted).toEqual([]);
-    const parsed = await parser.parse('large-user', Buffer.from(large));
-    expect(parsing.admitted).toEqual(['large-user']);
+    const parsed = await parser.parse(u('large-user'), Buffer.from(large));
+    expect(parsing.admitted).toEqual([`large-user (${LARGE_BODIES})`]);
     expect(parsed).toEqual(parseIngest(large));
     expect({ account: parsed.account_id, meter: parsed.meter_sn, n: parsed.readings.length }).toEqual({
       account: ACCOUNT,
@@ -98,26 +99,26 @@ describe('the ingest parser', () => {
     const meter = { id: 7, interval_minutes: 30 };
     const { readings } = parseIngest(readingsBody(IN_THREAD_MAX_READINGS + 1));
     const inThread = prepareIngest(readings, meter);
-    const inWorker = await parser.prepare('u', readings, meter);
-    expect(parsing.admitted).toEqual(['u']);
+    const inWorker = await parser.prepare(u('u'), readings, meter);
+    expect(parsing.admitted).toEqual([`u (${LARGE_BODIES})`]);
     expect(dataOf(inWorker)).toEqual(dataOf(inThread));
     expect(inWorker.deltas.hourly.rows()).toEqual(inThread.deltas.hourly.rows());
     expect(inWorker.readings.powerKw[1]).toBe(0.25);
 
     const small = parseIngest(readingsBody(IN_THREAD_MAX_READINGS)).readings;
-    expect(dataOf(await parser.prepare('u', small, meter))).toEqual(dataOf(prepareIngest(small, meter)));
-    expect(parsing.admitted).toEqual(['u']);
+    expect(dataOf(await parser.prepare(u('u'), small, meter))).toEqual(dataOf(prepareIngest(small, meter)));
+    expect(parsing.admitted).toEqual([`u (${LARGE_BODIES})`]);
   });
 
   it('hands a large body that owns its memory to the worker without a copy, and copies one that shares it', async () => {
     const parser = parserWith(recordingAdmission());
     const text = readingsBody(3000);
     const owned = Buffer.from(text);
-    expect((await parser.parse('u', owned)).readings.length).toBe(3000);
+    expect((await parser.parse(u('u'), owned)).readings.length).toBe(3000);
     expect(owned.buffer.byteLength).toBe(0);
 
     const shared = Buffer.from(`${text}<more of a larger buffer>`).subarray(0, Buffer.byteLength(text));
-    expect((await parser.parse('u', shared)).readings.length).toBe(3000);
+    expect((await parser.parse(u('u'), shared)).readings.length).toBe(3000);
     expect(shared.toString()).toBe(text);
   });
 
@@ -127,7 +128,7 @@ describe('the ingest parser', () => {
       readings[4321]!.import_kwh = -1;
       readings[4322]!.colour = 'red';
     });
-    const refusal = await parser.parse('u', Buffer.from(invalid)).catch((error: unknown) => error);
+    const refusal = await parser.parse(u('u'), Buffer.from(invalid)).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppError);
     expect(refusal).toEqual(refusalInThread(invalid));
     expect((refusal as AppError).detail).toBe(
@@ -137,7 +138,9 @@ describe('the ingest parser', () => {
     const malformed = readingsBody(5000).slice(0, -1);
     const poisoned = readingsBody(5000).replace('"meter_sn"', '"__proto__":{},"meter_sn"');
     for (const text of [malformed, poisoned]) {
-      const error = (await parser.parse('u', Buffer.from(text)).catch((e: unknown) => e)) as Error & { code: string };
+      const error = (await parser.parse(u('u'), Buffer.from(text)).catch((e: unknown) => e)) as Error & {
+        code: string;
+      };
       expect({ code: error.code, status: (error as unknown as { statusCode: number }).statusCode }).toEqual({
         code: 'FST_ERR_CTP_INVALID_JSON_BODY',
         status: 400,
@@ -145,51 +148,26 @@ describe('the ingest parser', () => {
     }
   });
 
-  it('parses one large body at a time, users in turn: a newcomer goes before a user’s queued ones', async () => {
-    const parser = parserWith(createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 60_000 }));
-    const text = readingsBody(3000);
-    // A body of its own each time: a large body is handed over to the worker, not usable after.
-    const body = () => Buffer.from(text);
-    const finished: string[] = [];
-    const parse = (name: string, user: string) => parser.parse(user, body()).then(() => void finished.push(name));
-    await Promise.all([parse('A1', 'a'), parse('A2', 'a'), parse('A3', 'a'), parse('C1', 'c')]);
-    expect(finished).toEqual(['A1', 'C1', 'A2', 'A3']);
-  });
-
-  it('refuses a large body that cannot wait for the worker (429), and takes the next one', async () => {
-    const parser = parserWith(createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 0 }));
-    const text = readingsBody(3000);
-    // A body of its own each time: a large body is handed over to the worker, not usable after.
-    const body = () => Buffer.from(text);
-    const [first, second] = await Promise.allSettled([parser.parse('a', body()), parser.parse('b', body())]);
-    expect(first.status).toBe('fulfilled');
-    expect(second).toMatchObject({ status: 'rejected', reason: { statusCode: 429 } });
-    expect((await parser.parse('b', body())).readings.length).toBe(3000);
-  });
-
-  it('neither parses nor prepares the body of a request abandoned while it waits for the worker', async () => {
-    const parsing = createAdmission({ perOrganization: 1, perUser: 1, total: 1, waitMs: 60_000 });
-    const parser = parserWith(parsing);
+  it('neither parses nor prepares the body of a request that ends while it waits for its turn', async () => {
+    const { admission, scheduler } = oneAtATime();
+    const parser = parserWith(admission);
     const text = readingsBody(3000);
     let release!: () => void;
-    const held = parsing.admit(
-      { userId: 'holder' },
-      'ingest',
-      () => new Promise<void>((resolve) => (release = resolve)),
-    );
+    const held = admission.admit(u('holder'), LARGE_BODIES, () => new Promise<void>((resolve) => (release = resolve)));
     const clientGone = new AbortController();
-    const parse = parser.parse('a', Buffer.from(text), clientGone.signal);
+    const caller = { userId: 'a', signal: clientGone.signal };
+    const parse = parser.parse(caller, Buffer.from(text));
     const { readings } = parseIngest(text);
-    const prepare = parser.prepare('a', readings, { id: 1, interval_minutes: 30 }, clientGone.signal);
-    expect(parsing.load()).toEqual({ running: 1, waiting: 2 });
+    const prepare = parser.prepare(caller, readings, { id: 1, interval_minutes: 30 });
+    expect(scheduler.load()).toEqual({ running: 1, waiting: 2 });
     const reason = new Error('the client went away');
     clientGone.abort(reason);
     await expect(parse).rejects.toBe(reason);
     await expect(prepare).rejects.toBe(reason);
-    expect(parsing.load()).toEqual({ running: 1, waiting: 0 });
+    expect(scheduler.load()).toEqual({ running: 1, waiting: 0 });
     release();
     await held;
-    expect((await parser.parse('a', Buffer.from(text))).readings.length).toBe(3000);
+    expect((await parser.parse(u('a'), Buffer.from(text))).readings.length).toBe(3000);
   });
 
   it('fails the body being parsed when the worker stops, and starts another worker for the next', async () => {
@@ -197,9 +175,9 @@ describe('the ingest parser', () => {
     const text = readingsBody(3000);
     // A body of its own each time: a large body is handed over to the worker, not usable after.
     const body = () => Buffer.from(text);
-    const parsing = parser.parse('u', body());
+    const parsing = parser.parse(u('u'), body());
     await parser.close();
     await expect(parsing).rejects.toThrow('The ingest worker stopped');
-    expect((await parser.parse('u', body())).readings.length).toBe(3000);
+    expect((await parser.parse(u('u'), body())).readings.length).toBe(3000);
   });
 });
