@@ -8,10 +8,8 @@ export type { Step } from './fair-scheduler.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route's handler admits its own work (cost, comparisons, readings): no page or write slot is held for it. */
+    /** The route's handler admits its own work (cost, comparisons, profiles, readings): no page or write slot is held for it. */
     ownAdmission?: boolean;
-    /** A POST that only reads (its body is the question, as energy sums'): it holds no write slot. */
-    readsOnly?: boolean;
   }
   interface FastifyRequest {
     /** Fires when the request's deadline passes (503) or its client goes away: what it waits for, it waits for no more. */
@@ -184,7 +182,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     });
     app.addHook('preHandler', async (request, reply) => {
       const { config } = request.routeOptions;
-      if (!isGated(request) || config.ownAdmission || config.readsOnly || !WRITE_METHODS.has(request.method)) return;
+      if (!isGated(request) || config.ownAdmission || !WRITE_METHODS.has(request.method)) return;
       await holdWork(request, reply);
     });
     app.addHook('onSend', async (request, _reply, payload) => {

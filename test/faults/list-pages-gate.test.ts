@@ -12,7 +12,7 @@ let meterId: number;
 
 beforeAll(async () => {
   t = await startTestApp(
-    { PAGES_AT_ONCE: '1' },
+    {},
     {
       serveFrom: (db) => {
         const holding = holdable(db, 'meters');
@@ -29,12 +29,12 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const pagesGauge = async () => [
-  await admissionGauge(t.app, 'ums_list_pages', 'running'),
-  await admissionGauge(t.app, 'ums_list_pages', 'waiting'),
+  await admissionGauge(t.app, 'ums_expensive_requests', 'running'),
+  await admissionGauge(t.app, 'ums_expensive_requests', 'waiting'),
 ];
 
-describe('pages of lists a few at a time in the process (PAGES_AT_ONCE=1)', () => {
-  it('counts a request for a page of a list among the pages until it is answered, and a record read not', async () => {
+describe('pages of lists admitted as work', () => {
+  it('counts a request for a page of a list as work until it is answered, and a record read not', async () => {
     const heldList = hold();
     const list = r.admin.client.get('/api/v1/meters', { account_id: r.accountId });
     await heldList.reached;

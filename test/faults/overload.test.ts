@@ -20,10 +20,7 @@ import {
 } from '../helpers/sql-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
-const TOO_MANY = failure(
-  'Too many requests',
-  'Too many expensive requests of this organization at once; retry shortly',
-);
+const TOO_MANY = failure('Too many requests', 'Too many requests of yours waiting; retry shortly');
 const TIMESERIES = '/api/v1/timeseries/electricity';
 const START = '2025-03-03T00:00:00.000Z';
 const minutesAfterStart = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
@@ -46,6 +43,9 @@ beforeAll(async () => {
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
     EXPENSIVE_CONCURRENCY_PER_ORG: '1',
+    // A user has four pieces of work waiting at most (two a slot of theirs), and eight requests in progress.
+    EXPENSIVE_CONCURRENCY_PER_USER: '2',
+    REQUESTS_PER_USER: '8',
     EXPENSIVE_CONCURRENCY_TOTAL: '8',
     // Every request reads readings, where the held database holds it (holdable-database.ts).
     KEPT_MONTHS_BYTES: '0',
@@ -133,33 +133,35 @@ async function whileOneInFlight(fn: () => Promise<void>): Promise<Reply> {
   return inFlight;
 }
 
+const work = (state: 'running' | 'waiting') => admissionGauge(app, 'ums_expensive_requests', state);
+const untilWaiting = async (count: number) => {
+  while ((await work('waiting')) !== count) await new Promise((resolve) => setImmediate(resolve));
+};
+
 describe('expensive requests per organization (EXPENSIVE_CONCURRENCY_PER_ORG=1)', () => {
-  it('answers 429 with Retry-After to more of its cost requests while one is in flight, and serves it again after', async () => {
+  it('holds more of its work while one is in flight, refuses a user past their queue at once, and serves the rest after', async () => {
+    let waiting: Promise<Reply>[] = [];
     const first = await whileOneInFlight(async () => {
-      const replies = await Promise.all([
-        buildingCost(r.owner.client),
-        buildingCost(r.admin.client),
+      // The member's queue (four) fills, and another user of the organization waits too, all for the one in flight.
+      waiting = [
         tariffCost(r.member.client, r.accountId, tariffId, meterSns[0]!),
-      ]);
-      for (const reply of replies) expectTooMany(reply);
+        profile('energy', 2001),
+        energySums(101),
+        buildingCost(r.member.client, r.accountId, heldPeriod()),
+      ];
+      await untilWaiting(4);
+      waiting.push(buildingCost(r.owner.client));
+      await untilWaiting(5);
+      expectTooMany(await buildingCost(r.member.client));
+      expect(await work('running')).toBe(1);
     });
     expect(first.status).toBe(200);
     expect(first.body.data.sources.find((s: { source: string }) => s.source === 'grid').total).toBe(8);
-
-    expect((await buildingCost(r.owner.client)).status).toBe(200);
-    expect((await tariffCost(r.member.client, r.accountId, tariffId, meterSns[0]!)).status).toBe(200);
-  });
-
-  it('counts energy-sums of more than 100 meters and profiles of more than 2,000 buckets; smaller ones pass', async () => {
-    await whileOneInFlight(async () => {
-      expectTooMany(await energySums(101));
-      expectTooMany(await profile('energy', 2001));
-      expectTooMany(await profile('power', 2001));
-
-      const small = await Promise.all([energySums(100), profile('energy', 2000), profile('power', 2000)]);
-      expect(small.map((reply) => reply.status)).toEqual([200, 200, 200]);
-      expect(small[0]!.body.count).toBe(100);
-    });
+    const [tariff, energy, sums, ...buildings] = await Promise.all(waiting);
+    expect([tariff, energy, sums, ...buildings].map((reply) => reply!.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(tariff!.body.data.import_kwh).toBe(4);
+    expect(sums!.body.count).toBe(101);
+    expect(await work('waiting')).toBe(0);
   });
 
   it('admits another organization while one is full, and checks access before admission', async () => {
@@ -175,9 +177,7 @@ describe('expensive requests per organization (EXPENSIVE_CONCURRENCY_PER_ORG=1)'
   });
 });
 
-async function ingestStores(state: 'running' | 'waiting'): Promise<number> {
-  return admissionGauge(app, 'ums_ingest_stores', state);
-}
+const ingestStores = work;
 
 /** Connections open to the server. */
 const connections = () =>
@@ -197,12 +197,12 @@ function ingest(client: typeof r.admin.client, after: number, count: number, met
   });
 }
 
-describe('stores of ingests of more than 2,000 readings', () => {
+describe('stores of ingests, as the organization’s work', () => {
   // On PostgreSQL only: the embedded database runs one transaction at a time, so the second ingest
   // would wait for the held one's connection before it reached its turn. Each of another meter: a
   // store of the same meter waits for the meter's earlier one before its turn (meter-stores.test.ts).
   it.runIf(onPostgres)(
-    'run one at a time: another user’s waits for the one in flight, then both are stored',
+    'run one at a time in the organization: another user’s waits for the one in flight, then both are stored',
     async () => {
       const held = hold();
       const first = ingest(r.admin.client, 0, 2001);

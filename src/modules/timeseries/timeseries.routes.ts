@@ -87,6 +87,7 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/energy-profile`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergyProfile',
@@ -101,6 +102,7 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/power-profile`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getPowerProfile',
@@ -129,6 +131,7 @@ export function registerTimeseriesRoutes(
   app.get(
     `${base}/energy-sum`,
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergySum',
@@ -143,7 +146,7 @@ export function registerTimeseriesRoutes(
   app.post(
     `${base}/energy-sums`,
     {
-      config: { readsOnly: true },
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getEnergySums',
@@ -165,6 +168,7 @@ export function registerTimeseriesRoutes(
   app.get(
     '/api/v1/building_blocks/:id/energy-profile',
     {
+      config: { ownAdmission: true },
       schema: {
         tags,
         operationId: 'getBuildingBlockEnergyProfile',
