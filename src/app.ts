@@ -96,6 +96,7 @@ export async function buildApp({
     swaggerUiDirectory,
     admission,
     refusalsPerMin: config.refusalsPerMin,
+    shedAtEventLoopDelayMs: config.shedAtEventLoopDelayMs,
   });
 
   // Collaborators that several modules share, each built once.

@@ -51,6 +51,8 @@ export interface FairScheduler {
 
 interface Waiter {
   ticket: Ticket;
+  /** Its organization and user were quiet when it came: it may start from the reserve. */
+  quiet: boolean;
   start: () => void;
 }
 
@@ -127,12 +129,13 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
     users.of(userId) < limits.perUser && organizations.of(organizationId) < limits.perOrganization;
 
   /** The organization's waiting work chosen next: the head of its user's queue whose work has taken least, within the caps. */
-  function nextOfOrganization(byUser: Map<string, Waiter[]>): Waiter | undefined {
+  function nextOfOrganization(byUser: Map<string, Waiter[]>, quietOnly: boolean): Waiter | undefined {
     let best: Waiter | undefined;
     let least = Number.POSITIVE_INFINITY;
     for (const [userId, queue] of byUser) {
       const served = userTime.of(userId);
-      if (served < least && withinCaps(queue[0]!.ticket)) [best, least] = [queue[0], served];
+      const head = queue[0]!;
+      if (served < least && withinCaps(head.ticket) && (head.quiet || !quietOnly)) [best, least] = [head, served];
     }
     return best;
   }
@@ -142,13 +145,13 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
    * whose work has taken least, among equals the one running least (one that comes back goes before
    * those level with it whose work runs).
    */
-  function next(): Waiter | undefined {
+  function next(quietOnly: boolean): Waiter | undefined {
     let best: Waiter | undefined;
     let least = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
     for (const [organizationId, byUser] of waiting) {
       const rank = [organizationTime.of(organizationId), organizations.of(organizationId)];
       if (rank[0]! > least[0]! || (rank[0] === least[0] && rank[1]! >= least[1]!)) continue;
-      const chosen = nextOfOrganization(byUser);
+      const chosen = nextOfOrganization(byUser, quietOnly);
       if (chosen) [best, least] = [chosen, rank];
     }
     return best;
@@ -206,9 +209,11 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
     dispatch();
   }
 
+  /** Starts waiting work while slots are free, and quiet work while the reserve lasts. */
   function dispatch(): void {
-    while (running < limits.slots) {
-      const chosen = next();
+    for (;;) {
+      const quietOnly = running >= limits.slots;
+      const chosen = running < limits.slots + limits.reserve ? next(quietOnly) : undefined;
       if (!chosen) return;
       dequeue(chosen);
       chosen.start();
@@ -216,7 +221,7 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
   }
 
   /** Resolves with the time the ticket's work began, once it is chosen. */
-  function admitted(ticket: Ticket, first = false): Promise<number> {
+  function admitted(ticket: Ticket, { first = false, quiet = false } = {}): Promise<number> {
     const { signal } = ticket;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
@@ -226,6 +231,7 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
       };
       const waiter: Waiter = {
         ticket,
+        quiet,
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve(begin(ticket));
@@ -240,12 +246,13 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
   function enter(ticket: Ticket): Promise<number> {
     if (ticket.signal?.aborted) return Promise.reject(ticket.signal.reason);
     // With a slot free, whatever waits is held back by its caps.
+    const isQuiet = quiet(ticket);
     const free = running < limits.slots;
-    const reserved = running < limits.slots + limits.reserve && quiet(ticket);
+    const reserved = running < limits.slots + limits.reserve && isQuiet;
     if (withinCaps(ticket) && (free || reserved)) return Promise.resolve(begin(ticket));
     if (waitingCount >= limits.queue) return Promise.reject(queueFull('on this server'));
     if (usersWaiting.of(ticket.userId) >= limits.queuePerUser) return Promise.reject(queueFull('of yours'));
-    return admitted(ticket);
+    return admitted(ticket, { quiet: isQuiet });
   }
 
   async function run<T>(ticket: Ticket, work: (step: Step) => Promise<T>): Promise<T> {
@@ -255,7 +262,7 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
       if (waitingCount === 0) return;
       end(ticket, since!);
       since = undefined;
-      since = await admitted(ticket, true);
+      since = await admitted(ticket, { first: true });
     };
     try {
       return await work(step);

@@ -1,9 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
+import underPressure from '@fastify/under-pressure';
 import Fastify from 'fastify';
 import type { ProcessAdmission } from './admission.ts';
 import { BUILT_SWAGGER_UI, registerCompression } from './compression.ts';
 import { registerCors } from './cors.ts';
 import { registerErrorHandler } from './error-handler.ts';
+import { AppError } from './errors.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
 import { createRefusalLimit, type RefusalLimit } from './refusal-limit.ts';
@@ -25,6 +27,11 @@ interface HttpAppOptions {
   admission?: ProcessAdmission | undefined;
   /** 401s and 404s a client address may have a minute; past them 429 (no limit when absent). */
   refusalsPerMin?: number | undefined;
+  /**
+   * The event-loop lag (ms) past which every request is shed with 503 (none when absent or 0): a
+   * last resort far above what the fair scheduler lets through (its floods keep the lag under 50 ms).
+   */
+  shedAtEventLoopDelayMs?: number | undefined;
 }
 
 declare module 'fastify' {
@@ -33,6 +40,10 @@ declare module 'fastify' {
     refusals: RefusalLimit;
   }
 }
+
+const OVERLOADED = new AppError(503, 'Service unavailable', 'The server is overloaded; retry shortly', {
+  'retry-after': '1',
+});
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
 
@@ -49,6 +60,7 @@ export async function createHttpApp({
   swaggerUiDirectory = BUILT_SWAGGER_UI,
   admission,
   refusalsPerMin,
+  shedAtEventLoopDelayMs,
 }: HttpAppOptions): Promise<App> {
   const app = Fastify({
     logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
@@ -62,6 +74,13 @@ export async function createHttpApp({
   registerStrictQueries(app);
   // The API speaks JSON only: any other body is 415.
   app.removeContentTypeParser('text/plain');
+  if (shedAtEventLoopDelayMs) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: shedAtEventLoopDelayMs,
+      sampleInterval: 100,
+      pressureHandler: () => Promise.reject(OVERLOADED),
+    });
+  }
   admission?.registerDeadline(app);
   registerJsonBodyParser(app, admission);
   await app.register(rateLimit, { global: false });

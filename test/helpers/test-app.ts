@@ -60,6 +60,10 @@ export async function startTestApp(
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MIN: '0',
+    // Tests refuse many requests from one address; the refusals' limit has tests of its own.
+    REFUSALS_PER_MIN: '0',
+    // A loaded machine's embedded database may hold the event loop a second; the shedding has a test of its own.
+    SHED_AT_EVENT_LOOP_DELAY_MS: '0',
     SEED_DEMO: 'false',
     SERVICE_ROLE_KEY,
     TRANSITION_POLL_S: '3600',
