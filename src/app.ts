@@ -122,6 +122,7 @@ export async function buildApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
     logStream,
     swaggerUiDirectory,
     refusalTurn,
@@ -249,6 +250,7 @@ export async function buildApp({
     refreshTokenTtlS: config.refreshTokenTtlS,
     now,
     rateLimitPerMin: config.authRateLimitPerMin,
+    corsOrigins: config.corsOrigins,
     passwordHashing,
     passwordHashes,
   });
