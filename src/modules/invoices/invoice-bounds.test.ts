@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid } from '../../../test/helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
+import { invoiceBody as invoiceOf } from '../../../test/helpers/invoice-factories.ts';
 import {
   insertBuildingBlock,
   insertDashboardConfig,
@@ -26,17 +27,10 @@ afterAll(async () => t.close());
 // One day in South African time (UTC+2), the tariffs' default zone.
 const DAY = { start: '2025-03-02T22:00:00.000Z', end: '2025-03-03T22:00:00.000Z' };
 
-let numbers = 0;
+/** An invoice of the day whose lines of energy charge `amounts`, without tax. */
 function invoiceBody(blockId: number, amounts: number[], fields: Record<string, unknown> = {}) {
-  numbers += 1;
   const subtotal = amounts.reduce((sum, amount) => sum + amount, 0);
-  return {
-    account_id: org.accountId,
-    building_block_id: blockId,
-    supplier: 'City Power',
-    invoice_number: `BOUNDS-${numbers}`,
-    issued_on: '2025-04-01',
-    currency: 'ZAR',
+  return invoiceOf(org.accountId, blockId, {
     ...DAY,
     lines: amounts.map((amount, i) => ({
       description: `Energy ${i + 1}`,
@@ -49,7 +43,7 @@ function invoiceBody(blockId: number, amounts: number[], fields: Record<string, 
     tax: 0,
     total: subtotal,
     ...fields,
-  };
+  });
 }
 
 async function create(body: unknown) {
