@@ -8,13 +8,15 @@ import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 let t: TestApp;
 let withCors: TestApp;
+let behindProxy: TestApp;
 beforeAll(async () => {
-  [t, withCors] = await Promise.all([
+  [t, withCors, behindProxy] = await Promise.all([
     startTestApp(),
     startTestApp({ CORS_ORIGINS: 'https://console.example.com, http://localhost:5173' }),
+    startTestApp({ TRUST_PROXY: '127.0.0.1' }),
   ]);
 });
-afterAll(async () => Promise.all([t.close(), withCors.close()]));
+afterAll(async () => Promise.all([t.close(), withCors.close(), behindProxy.close()]));
 
 const HOST = '127.0.0.1:3000';
 const REFUSED = failure('Forbidden', "A session is refreshed only from the service's own origin");
@@ -73,5 +75,19 @@ describe('refresh: only from the service’s own origin', () => {
     expect(listed.statusCode, listed.body).toBe(200);
     const other = await refresh(withCors, listed.json().data.refresh_token, { origin: 'https://other.example.com' });
     expect([other.statusCode, other.json()]).toEqual([403, REFUSED]);
+  });
+
+  it('behind a proxy that forwards the host it was addressed as, takes that origin once TRUST_PROXY names the proxy', async () => {
+    const proxied = {
+      host: '10.0.0.2:3000',
+      'x-forwarded-host': 'ums.example.com',
+      'x-forwarded-proto': 'https',
+      origin: 'https://ums.example.com',
+      'sec-fetch-site': 'same-origin',
+    };
+    const trusted = await refresh(behindProxy, (await registerUser(behindProxy.app)).refreshToken, proxied);
+    expect(trusted.statusCode, trusted.body).toBe(200);
+    const untrusted = await refresh(t, (await registerUser(t.app)).refreshToken, proxied);
+    expect([untrusted.statusCode, untrusted.json()]).toEqual([403, REFUSED]);
   });
 });
