@@ -92,6 +92,7 @@ export async function buildApp({
     logLevel: config.logLevel,
     requestTimeoutS: config.requestTimeoutS,
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
     logStream,
     swaggerUiDirectory,
     admission,
@@ -128,6 +129,7 @@ export async function buildApp({
     refreshTokenTtlS: config.refreshTokenTtlS,
     now,
     rateLimitPerMin: config.authRateLimitPerMin,
+    corsOrigins: config.corsOrigins,
     passwordHashing,
     admission,
   });

@@ -1,7 +1,32 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import type { TrustProxy } from './http/http-app.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** An address, or a CIDR block (an address and its prefix length). */
+function addressOrCidr(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+const trustProxy = z
+  .string()
+  .transform((text, ctx): TrustProxy => {
+    if (text === 'true' || text === 'false') return text === 'true';
+    if (/^\d+$/.test(text) && Number(text) >= 1) return Number(text);
+    const list = text.split(',').map((item) => item.trim());
+    if (list.every(addressOrCidr)) return list;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Must be true, false, a hop count of 1 or more, or comma-separated addresses and CIDRs',
+    });
+    return z.NEVER;
+  })
+  .default(false);
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -17,6 +42,7 @@ const envSchema = z.object({
   TRANSITION_POLL_S: z.coerce.number().positive().default(30),
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(20),
   CORS_ORIGINS: z.string().optional(),
+  TRUST_PROXY: trustProxy,
   REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(30),
   STATEMENT_TIMEOUT_S: z.coerce.number().min(0).default(30),
   EXPENSIVE_CONCURRENCY_PER_ORG: z.coerce.number().int().min(1).default(4),
@@ -49,6 +75,12 @@ export interface Config {
   readonly transitionPollS: number;
   readonly authRateLimitPerMin: number;
   readonly corsOrigins: readonly string[];
+  /**
+   * The proxies whose X-Forwarded-* headers are believed (off by default): every one (true), as
+   * many hops from the service, or those of these addresses and CIDRs. The client address of
+   * every per-client limit is then the forwarded one.
+   */
+  readonly trustProxy: TrustProxy;
   /** Time a client has to send a whole request (head and body); later: 408 and the socket closed. */
   readonly requestTimeoutS: number;
   /** PostgreSQL statement_timeout of the pool's connections, in seconds; 0 = none. */
@@ -98,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transitionPollS: e.TRANSITION_POLL_S,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
     corsOrigins: e.CORS_ORIGINS ? e.CORS_ORIGINS.split(',').map((o) => o.trim()) : [],
+    trustProxy: e.TRUST_PROXY,
     requestTimeoutS: e.REQUEST_TIMEOUT_S,
     statementTimeoutS: e.STATEMENT_TIMEOUT_S,
     expensiveConcurrencyPerOrg: e.EXPENSIVE_CONCURRENCY_PER_ORG,

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed } from '../../src/seed/demo.ts';
@@ -77,6 +79,35 @@ describeInChromium('the console in Chromium', () => {
     expect(next!.value).not.toBe(cookie!.value);
     const after = await readable();
     expect(after.stored.filter((value) => value.includes(next!.value) || /eyJ[\w-]+\.eyJ/.test(value))).toEqual([]);
+  });
+
+  it('keeps a page of another port of the same host from spending the refresh cookie', async () => {
+    const [cookie] = await browser.context.cookies(`${base}/api/v1/auth/refresh`);
+    // Another port of the same host is the same site: the browser sends it the SameSite=Strict cookie.
+    const neighbour = createServer((_, res) => res.end('<!doctype html><title>Another port</title>'));
+    await new Promise<void>((resolve) => neighbour.listen(0, '127.0.0.1', resolve));
+    const other = await browser.context.newPage();
+    try {
+      await other.goto(`http://127.0.0.1:${(neighbour.address() as AddressInfo).port}/`);
+      const refreshUrl = `${base}/api/v1/auth/refresh`;
+      const sent: string[] = [];
+      other.on('request', (request) => request.url() === refreshUrl && sent.push(request.method()));
+      // The answer is not the page's to read (no CORS): the fetch settles once it has come back.
+      await other.evaluate(
+        (url) => fetch(url, { method: 'POST', credentials: 'include', mode: 'no-cors' }).catch(() => undefined),
+        refreshUrl,
+      );
+      expect(sent).toEqual(['POST']);
+    } finally {
+      await other.close();
+      neighbour.closeAllConnections();
+      await new Promise((resolve) => neighbour.close(resolve));
+    }
+    const [kept] = await browser.context.cookies(`${base}/api/v1/auth/refresh`);
+    expect(kept!.value).toBe(cookie!.value);
+    // The console's own refresh still works with it.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Demo Campus' }).waitFor();
   });
 
   it("shows the month's bill total that the API computes", async () => {

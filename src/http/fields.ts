@@ -71,6 +71,16 @@ export function decimal(min: number, max: number, places: number) {
     .refine((n) => n < min || n > max || Math.round(n * scale) / scale === n, `Must have at most ${places} decimals`);
 }
 
+/**
+ * The largest amount of money the service answers or stores, in magnitude (extensions §13.8): to
+ * the cent it has at most 15 significant digits, so a JSON number (a double) gives back that cent.
+ * Beyond 2^53 cents a double holds no cent at all, and already from 10^13 on about a third of the
+ * amounts to the cent would come back as a neighbouring cent.
+ */
+export const MAX_MONEY = 9_999_999_999_999.99;
+/** An amount of money to the cent, within ±MAX_MONEY. */
+export const money = decimal(-MAX_MONEY, MAX_MONEY, 2);
+
 /** An item price, in the tariff's currency per unit. */
 export const price = decimal(-1_000_000, 1_000_000, 6);
 /** A tier price in cents, with up to 4 decimals of a cent as the column stores them. */

@@ -19,6 +19,8 @@ interface HttpAppOptions {
   logLevel: string;
   requestTimeoutS: number;
   corsOrigins: readonly string[];
+  /** The proxies believed about the client's address (none when absent). */
+  trustProxy?: TrustProxy | undefined;
   /** Where JSON log lines go (standard output when absent). */
   logStream?: NodeJS.WritableStream | undefined;
   /** Swagger UI's assets as the build compressed them (BUILT_SWAGGER_UI unless a test names another). */
@@ -45,7 +47,20 @@ const OVERLOADED = new AppError(503, 'Service unavailable', 'The server is overl
   'retry-after': '1',
 });
 
+/** Which proxies in front of the service are believed about who the client is: all, as many hops, or these addresses and CIDRs. */
+export type TrustProxy = boolean | number | readonly string[];
+
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie'];
+
+/**
+ * Fastify's trustProxy for TRUST_PROXY. Fastify 5 trusts no one for a bare hop count (it cannot tell
+ * a proxy from a client that reached the service directly), so a count is written as what it
+ * means: the addresses that many hops from the service are proxies.
+ */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'boolean' ? trust : [...trust];
+}
 
 /**
  * Fastify as every route of the service expects it: zod validation, JSON only, the one error
@@ -56,6 +71,7 @@ export async function createHttpApp({
   logLevel,
   requestTimeoutS,
   corsOrigins,
+  trustProxy = false,
   logStream,
   swaggerUiDirectory = BUILT_SWAGGER_UI,
   admission,
@@ -67,6 +83,7 @@ export async function createHttpApp({
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    trustProxy: fastifyTrustProxy(trustProxy),
     ...transportOptions(requestTimeoutS),
   }).withTypeProvider() as unknown as App;
 

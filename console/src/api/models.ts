@@ -83,6 +83,9 @@ export type ComparisonCandidate = Item<TariffComparison['candidates']>;
 
 export type Invoice = Data<'/api/v1/invoices/{id}'>;
 
+/** An invoice as the list answers it: its line_count rather than its lines. */
+export type InvoiceListItem = Item<Data<'/api/v1/invoices'>>;
+
 export type InvoiceCheck = Data<'/api/v1/invoices/{id}/check'>;
 
 export type TenantRecovery = Data<'/api/v1/building_blocks/{id}/recovery'>;

@@ -353,13 +353,13 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description The organization's invoices, filtered by building_block_id and source, each with its latest check's status and difference (null before the first check, and after a change of the invoice). A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches supplier and invoice_number; sortBy is issued_on, start (default), total, created_at, updated_at or id. Any member of the organization (account_id) may call it.
+         * @description The organization's invoices, filtered by building_block_id and source, each with line_count (the number of its lines: GET /invoices/{id} answers the lines) and its latest check's status and difference (null before the first check, and after a change of the invoice). A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches supplier and invoice_number; sortBy is issued_on, start (default), total, created_at, updated_at or id. Any member of the organization (account_id) may call it.
          */
         get: operations["listInvoices"];
         put?: never;
         /**
          * Record an invoice
-         * @description What the utility charged one energy source (default grid) of a building block for a period, line by line. Amounts are money (at most 2 decimals, -1e9..1e9); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
+         * @description What the utility charged one energy source (default grid) of a building block for a period, line by line. At most 200 lines, each description at most 200 characters; amounts are money (at most 2 decimals, at most 9,999,999,999,999.99 in magnitude); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
          */
         post: operations["createInvoice"];
         delete?: never;
@@ -382,7 +382,7 @@ export interface paths {
         get: operations["getInvoice"];
         /**
          * Replace an invoice
-         * @description Replaces the whole invoice (every field as on create); its latest check is forgotten. Amounts are money (at most 2 decimals, -1e9..1e9); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
+         * @description Replaces the whole invoice (every field as on create); its latest check is forgotten. At most 200 lines, each description at most 200 characters; amounts are money (at most 2 decimals, at most 9,999,999,999,999.99 in magnitude); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
         put: operations["replaceInvoice"];
         post?: never;
@@ -5823,7 +5823,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of invoices with their latest check */
+            /** @description A page of invoices with their number of lines and latest check */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5846,36 +5846,14 @@ export interface operations {
                      *           "end": "2026-10-31T22:00:00.000Z",
                      *           "currency": "ZAR",
                      *           "estimated": false,
-                     *           "lines": [
-                     *             {
-                     *               "description": "Energy (peak)",
-                     *               "item_type_code": "TOU_PEAK_ENERGY",
-                     *               "quantity": 2865.571,
-                     *               "unit": "kWh",
-                     *               "amount": 9435.75
-                     *             },
-                     *             {
-                     *               "description": "Service charge",
-                     *               "item_type_code": "SERVICE",
-                     *               "quantity": 31,
-                     *               "unit": "day",
-                     *               "amount": 101.37
-                     *             },
-                     *             {
-                     *               "description": "Late payment fee",
-                     *               "item_type_code": null,
-                     *               "quantity": null,
-                     *               "unit": null,
-                     *               "amount": 50
-                     *             }
-                     *           ],
                      *           "subtotal": 9587.12,
                      *           "tax": 1438.07,
                      *           "total": 11025.19,
                      *           "status": null,
                      *           "difference": null,
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "line_count": 3
                      *         }
                      *       ],
                      *       "count": 1
@@ -5901,14 +5879,8 @@ export interface operations {
                             invoice_number: string;
                             /** Format: date */
                             issued_on: string;
-                            lines: {
-                                /** @description In the currency, at most 2 decimals */
-                                amount: number;
-                                description: string;
-                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
-                                quantity: number | null;
-                                unit: string | null;
-                            }[];
+                            /** @description How many lines the invoice has; GET /invoices/{id} answers them */
+                            line_count: number;
                             /** @enum {string} */
                             source: "grid" | "solar" | "genset" | "inverter" | "load";
                             /** Format: date-time */

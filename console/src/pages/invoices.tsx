@@ -1,6 +1,6 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { api, envelope } from '../api/client.ts';
-import type { BuildingBlock, Invoice, NewInvoice } from '../api/models.ts';
+import type { BuildingBlock, InvoiceListItem, NewInvoice } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
 import { TableWrap } from '../components/table-wrap.tsx';
@@ -13,7 +13,7 @@ import { Link, navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
-function InvoiceList({ invoices, blocks }: { invoices: Invoice[]; blocks: BuildingBlock[] }) {
+function InvoiceList({ invoices, blocks }: { invoices: InvoiceListItem[]; blocks: BuildingBlock[] }) {
   const { tz } = useOrganization();
   if (invoices.length === 0) return <p className="muted">No invoice yet: enter one below, or upload its file.</p>;
   const blockName = (id: number) => blocks.find((b) => b.id === id)?.name ?? `block ${id}`;
@@ -94,7 +94,7 @@ export function InvoicesPage() {
   const { current, canWrite } = useOrganization();
   const data = useResource(async () => {
     const [invoices, blocks, types] = await Promise.all([
-      envelope<Invoice[]>(
+      envelope<InvoiceListItem[]>(
         api.GET('/api/v1/invoices', { params: { query: { account_id: current.id, limit: 100, sortBy: 'start' } } }),
       ),
       blocksOf(current.id),

@@ -5,11 +5,13 @@ import type { SigningKeys } from './signing-keys.ts';
 
 const ISSUER = 'utility-management-service';
 const VERIFIED_CACHE_SIZE = 10_000;
+/** How far ahead of this server's clock a token's issue time may lie: the clock skew between servers. */
+const MAX_IAT_AHEAD_S = 60;
 
 export interface AccessTokens extends TokenVerifier {
   /** A token for subject, with its issue and expiry times (seconds since 1970). */
   sign(subject: AuthContext): Promise<{ token: string; issuedAt: number; expiresAt: number }>;
-  /** Refused as invalid: malformed, signed by another key, without expiry or subject; else expired. */
+  /** Refused as invalid: malformed, signed by another key, without expiry, issue time or subject, issued more than 60 s ahead; else expired. */
   verify(token: string): Promise<TokenCheck>;
 }
 
@@ -46,9 +48,11 @@ export function createAccessTokens(keys: SigningKeys, ttlSeconds: number, now: (
         const { payload } = await jwtVerify(token, keys.publicKey, {
           issuer: ISSUER,
           algorithms: ['EdDSA'],
-          requiredClaims: ['exp', 'sub'],
+          requiredClaims: ['exp', 'sub', 'iat'],
           currentDate: now(),
         });
+        // jose checks iat only against a maximum age; a token from the future is no token of ours.
+        if (payload.iat! > nowSeconds + MAX_IAT_AHEAD_S) return INVALID;
         if (typeof payload.sub !== 'string' || typeof payload.session_id !== 'string') return INVALID;
         const auth = { userId: payload.sub, email: String(payload.email ?? ''), sessionId: payload.session_id };
         remember(token, auth, payload.exp!);

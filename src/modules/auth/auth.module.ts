@@ -6,15 +6,18 @@ import { type AuthService, type AuthServiceDeps, createAuthService } from './aut
 interface AuthModuleDeps extends AuthServiceDeps {
   /** Sign-up, login and refresh requests a client may make per minute; 0 for no limit. */
   rateLimitPerMin: number;
+  /** Origins besides the service's own whose pages may refresh a session. */
+  corsOrigins: readonly string[];
 }
 
 /** Sign-up, login, token refresh and logout, and the caller's organizations. */
-export function registerAuthModule(app: App, { rateLimitPerMin, ...deps }: AuthModuleDeps): AuthService {
+export function registerAuthModule(app: App, { rateLimitPerMin, corsOrigins, ...deps }: AuthModuleDeps): AuthService {
   const auth = createAuthService(deps);
   app.register(cookie);
   registerAuthRoutes(app, auth, {
     rateLimit: rateLimitPerMin > 0 && { max: rateLimitPerMin, timeWindow: '1 minute' },
     refreshTokenTtlS: deps.refreshTokenTtlS,
+    corsOrigins,
   });
   return auth;
 }

@@ -9,6 +9,7 @@ import { authResponses } from './auth.responses.ts';
 import { loginBody, refreshBody, userIdParams } from './auth.schemas.ts';
 import type { AuthService } from './auth.service.ts';
 import { clearRefreshCookie, REFRESH_PATH, refreshCookieOf, setRefreshCookie } from './refresh-cookie.ts';
+import { assertOwnOrigin, OTHER_ORIGIN } from './refresh-origin.ts';
 
 const tags = ['Authentication'];
 const RATE_LIMITED =
@@ -28,12 +29,14 @@ interface AuthRouteOptions {
   rateLimit: object | false;
   /** The lifetime of the refresh cookie: that of a refresh token. */
   refreshTokenTtlS: number;
+  /** Origins besides the service's own whose pages may refresh a session (CORS_ORIGINS). */
+  corsOrigins: readonly string[];
 }
 
 export function registerAuthRoutes(
   app: App,
   auth: AuthService,
-  { rateLimit, refreshTokenTtlS }: AuthRouteOptions,
+  { rateLimit, refreshTokenTtlS, corsOrigins }: AuthRouteOptions,
 ): void {
   const publicLimited = { public: true, ...(rateLimit ? { rateLimit } : {}) };
 
@@ -89,19 +92,21 @@ export function registerAuthRoutes(
         tags,
         operationId: 'refreshSession',
         summary: 'Refresh the session',
-        description: `Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. ${RATE_LIMITED}`,
+        description: `Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. A request of a page of another origin is 403: an Origin other than the one the request was addressed to (or one of CORS_ORIGINS), or Sec-Fetch-Site same-site or cross-site. ${RATE_LIMITED}`,
         body: withExample(refreshBody, { refresh_token: 'O_7vR3JmUiz2vkFMo67XKu1sKX4iDEjbAExMAkbnBmI' }),
         response: {
           200: authResponses.refresh,
           ...publicFailures({
             400: 'refresh_token: Invalid input: expected string, received undefined',
             401: { message: 'Unauthorized', error: 'Invalid refresh token' },
+            403: OTHER_ORIGIN,
             429: TOO_MANY,
           }),
         },
       },
     },
     async (req, reply) => {
+      assertOwnOrigin(req, corsOrigins);
       const fromBody = req.body?.refresh_token;
       const token = fromBody ?? refreshCookieOf(req);
       if (token === undefined) throw badRequest('refresh_token: Invalid input: expected string, received undefined');

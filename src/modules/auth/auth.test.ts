@@ -311,6 +311,28 @@ describe('bearer token', () => {
     expect(res.headers['www-authenticate']).toBe(BEARER_INVALID);
   });
 
+  it('refuses a token issued more than 60 s in the future or without an issue time; one up to 60 s ahead is clock skew', async () => {
+    const user = await registerUser(t.app);
+    /** A token of the app's key issued `seconds` from now (none: without iat), valid for an hour after. */
+    const issuedIn = (seconds: number | undefined) => {
+      const iat = Math.floor(t.clock.now().getTime() / 1000) + (seconds ?? 0);
+      const jwt = new SignJWT({ email: user.email, session_id: crypto.randomUUID() })
+        .setProtectedHeader({ alg: 'EdDSA', kid: TEST_SIGNING_KEYS.kid, typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer('utility-management-service')
+        .setExpirationTime(iat + 3600);
+      if (seconds !== undefined) jwt.setIssuedAt(iat);
+      return jwt.sign(TEST_SIGNING_KEYS.privateKey);
+    };
+    const ahead = await call(t.app, 'GET', '/api/v1/auth/organizations', { token: await issuedIn(60) });
+    expect(ahead.status).toBe(200);
+    for (const seconds of [90, undefined]) {
+      const res = await call(t.app, 'GET', '/api/v1/auth/organizations', { token: await issuedIn(seconds) });
+      expect([res.status, res.body], String(seconds)).toEqual([401, INVALID_TOKEN]);
+      expect(res.headers['www-authenticate']).toBe(BEARER_INVALID);
+    }
+  });
+
   it('answers 401 for an expired token and says it expired, also for a token used before', async () => {
     const user = await registerUser(t.app);
     t.clock.advance(3601);

@@ -9,7 +9,7 @@ const REFRESH_COOKIE = 'ums_refresh_token';
 export const REFRESH_PATH = '/api/v1/auth/refresh';
 
 /** Whether the request came over HTTPS: to the server, or to a proxy in front of it that says so. */
-function overHttps(req: FastifyRequest): boolean {
+export function overHttps(req: FastifyRequest): boolean {
   const forwarded = req.headers['x-forwarded-proto'];
   const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
   return req.protocol === 'https' || proto === 'https';

@@ -40,9 +40,16 @@ export interface Invoice extends Omit<InvoiceValues, 'start' | 'end'> {
   updated_at: Date;
 }
 
-const COLUMNS = `i.id, i.account_id, i.building_block_id, i.source, i.supplier, i.invoice_number, i.issued_on,
-  i.period_start AS start, i.period_end AS "end", i.currency, i.estimated, i.lines, i.subtotal, i.tax, i.total,
-  i.check_status AS status, i.check_difference AS difference, i.created_at, i.updated_at`;
+/** An invoice in a list: its number of lines rather than the lines (extensions §13.4). */
+export interface InvoiceListItem extends Omit<Invoice, 'lines'> {
+  line_count: number;
+}
+
+const columns = (lines: string) => `i.id, i.account_id, i.building_block_id, i.source, i.supplier, i.invoice_number,
+  i.issued_on, i.period_start AS start, i.period_end AS "end", i.currency, i.estimated, ${lines}, i.subtotal, i.tax,
+  i.total, i.check_status AS status, i.check_difference AS difference, i.created_at, i.updated_at`;
+const COLUMNS = columns('i.lines');
+const LIST_COLUMNS = columns('jsonb_array_length(i.lines) AS line_count');
 
 /** The values in the order of the columns below, from $2 ($1 is the organization or the id). */
 const valueList = (v: InvoiceValues) => [
@@ -73,10 +80,10 @@ export const invoicesRepository = {
     if (filters.building_block_id !== undefined)
       where.push(`i.building_block_id = ${params.add(filters.building_block_id)}`);
     if (filters.source !== undefined) where.push(`i.source = ${params.add(filters.source)}`);
-    return listPage<Invoice>(
+    return listPage<InvoiceListItem>(
       db,
       {
-        select: COLUMNS,
+        select: LIST_COLUMNS,
         from: 'invoices i',
         where,
         params,

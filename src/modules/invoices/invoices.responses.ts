@@ -70,6 +70,14 @@ const invoice = z
   })
   .meta({ examples: [DEMO_INVOICE] });
 
+const { lines: DEMO_LINES, ...DEMO_LISTED } = DEMO_INVOICE;
+
+/** An invoice in a list: its number of lines rather than the lines, which its own read answers. */
+const invoiceListItem = invoice
+  .omit({ lines: true })
+  .extend({ line_count: integer.describe('How many lines the invoice has; GET /invoices/{id} answers them') })
+  .meta({ examples: [{ ...DEMO_LISTED, line_count: DEMO_LINES.length }] });
+
 const FLAG_CODES = [
   'TOTAL_VARIANCE',
   'LINE_VARIANCE',
@@ -143,7 +151,7 @@ const check = z
   });
 
 export const invoiceResponses = {
-  list: listEnvelope(invoice, 'A page of invoices with their latest check'),
+  list: listEnvelope(invoiceListItem, 'A page of invoices with their number of lines and latest check'),
   created: okEnvelope(invoice, 'The invoice recorded'),
   invoice: okEnvelope(invoice, 'The invoice'),
   check: okEnvelope(check, 'The invoice against the computed bill, line by line, with its flags'),

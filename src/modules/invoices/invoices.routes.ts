@@ -15,7 +15,7 @@ const NOT_FOUND = 'Invoice not found';
 const CHECKS = recordChecks('invoice');
 const NUMBER_TAKEN = 'An invoice with this supplier and invoice_number already exists in this organization';
 const RULES =
-  'Amounts are money (at most 2 decimals, -1e9..1e9); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409.';
+  'At most 200 lines, each description at most 200 characters; amounts are money (at most 2 decimals, at most 9,999,999,999,999.99 in magnitude); the lines add up to subtotal and subtotal + tax = total, to the cent, else 400 naming subtotal or total; the period [start, end) is at most 366 days; the block must be one of the organization (400). The same supplier and invoice_number twice in an organization: 409.';
 
 /** An invoice for the demo site's grid over the examples' month: lines that add up. */
 const EXAMPLE_INVOICE = {
@@ -52,7 +52,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
         tags,
         summary: 'List invoices',
         operationId: 'listInvoices',
-        description: `The organization's invoices, filtered by building_block_id and source, each with its latest check's status and difference (null before the first check, and after a change of the invoice). ${LIST_PARAMETERS} query searches supplier and invoice_number; sortBy is issued_on, start (default), total, created_at, updated_at or id. ${ROLE_NEEDED.read}`,
+        description: `The organization's invoices, filtered by building_block_id and source, each with line_count (the number of its lines: GET /invoices/{id} answers the lines) and its latest check's status and difference (null before the first check, and after a change of the invoice). ${LIST_PARAMETERS} query searches supplier and invoice_number; sortBy is issued_on, start (default), total, created_at, updated_at or id. ${ROLE_NEEDED.read}`,
         querystring: withParamExamples(listInvoicesQuery, { account_id: EXAMPLE.accountId }),
         response: { 200: invoiceResponses.list, ...failures({ 400: true, 403: true }) },
       },

@@ -1,16 +1,16 @@
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import { SOURCES } from '../../db/energy-sources.ts';
-import { accountQuery, bodyId, dateText, decimal, recordId, text, uuid } from '../../http/fields.ts';
+import { accountQuery, bodyId, dateText, money, recordId, text, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { periodFields, validPeriod } from '../../http/period.ts';
 import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
 
-/** Money on an invoice: at most 2 decimals, -1e9..1e9. */
-const money = decimal(-1_000_000_000, 1_000_000_000, 2);
+/** At most this many lines an invoice (extensions §13.4), of descriptions of at most 200 characters. */
+export const MAX_INVOICE_LINES = 200;
 
 const line = z.strictObject({
-  description: text(1, 500),
+  description: text(1, 200),
   item_type_code: z.enum(ITEM_TYPE_CODES).nullable().describe('The tariff item type the line charges; null: none'),
   quantity: z.number().min(-1e12).max(1e12).nullable().describe('The quantity charged (kWh for energy), or null'),
   unit: text(1, 20).nullable().describe('kWh, kvarh, kVA, day, month, ... or null'),
@@ -52,7 +52,7 @@ const invoiceFields = z.strictObject({
   ...periodFields,
   currency: z.enum(CURRENCIES),
   estimated: z.boolean().default(false).describe('The supplier estimated the reading'),
-  lines: z.array(line).max(500),
+  lines: z.array(line).max(MAX_INVOICE_LINES),
   subtotal: money,
   tax: money,
   total: money,

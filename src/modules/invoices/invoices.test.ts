@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
+import { invoiceBody as invoiceOf } from '../../../test/helpers/invoice-factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { ingest } from '../../../test/helpers/timeseries-factories.ts';
@@ -29,20 +30,8 @@ interface Line {
   amount: number;
 }
 
-let numbers = 0;
-function invoiceBody(blockId: number, fields: Record<string, unknown> & { lines: Line[] }) {
-  numbers += 1;
-  return {
-    account_id: org.accountId,
-    building_block_id: blockId,
-    supplier: 'City Power',
-    invoice_number: `INV-${numbers}`,
-    issued_on: '2025-07-01',
-    currency: 'ZAR',
-    ...TWO_DAYS,
-    ...fields,
-  };
-}
+const invoiceBody = (blockId: number, fields: Record<string, unknown> & { lines: Line[] }) =>
+  invoiceOf(org.accountId, blockId, { ...TWO_DAYS, ...fields });
 
 /** The correct invoice of the two days. */
 const correct = (blockId: number, fields: Record<string, unknown> = {}) =>
