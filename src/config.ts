@@ -51,7 +51,7 @@ const envSchema = z.object({
     .number()
     .int()
     .min(1)
-    .default(Math.max(1, Math.floor(availableParallelism() / 2))),
+    .default(Math.max(4, 2 * availableParallelism())),
   REQUEST_DEADLINE_S: z.coerce.number().min(1).max(3600).default(30),
   REQUESTS_PER_USER: z.coerce.number().int().min(1).default(4),
   REFUSALS_PER_MIN: z.coerce.number().int().min(0).default(300),
@@ -89,7 +89,7 @@ export interface Config {
   readonly expensiveConcurrencyPerOrg: number;
   /** Expensive requests one user may run at once, whatever organizations they address. */
   readonly expensiveConcurrencyPerUser: number;
-  /** Work the process runs at once (default half the cores, at least 1), and as many more for the request chosen next (fair-scheduler.ts). */
+  /** Work the process runs at once (default twice the cores, at least 4), and as many more for quiet organizations (fair-scheduler.ts). */
   readonly expensiveConcurrencyTotal: number;
   /** How long a request may wait and work in all (admission.ts); past it, 503 with Retry-After. */
   readonly requestDeadlineS: number;

@@ -3,8 +3,8 @@ export const MAX_URL_BYTES = 8192; // 414 beyond
 export const MAX_HEADER_BYTES = 16384; // request line and headers together (Node's default); 431 beyond
 export const MAX_PARAM_LENGTH = 100; // one path parameter, decoded (ids are 36 characters at most); 400 beyond
 /**
- * A JSON body longer than this is large: parsed in a worker thread (json-body.ts), and, when its
- * declared length says so or it is sent in chunks, read and parsed in turn (request-gate.ts).
+ * A JSON body longer than this is large: parsed in a worker thread, admitted as work once it has
+ * arrived (json-body.ts).
  */
 export const LARGE_BODY_BYTES = 64 * 1024;
 /** Levels a field's value may nest (the value itself is level 1); 400 beyond, checked before the body is parsed. */

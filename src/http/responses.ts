@@ -108,12 +108,13 @@ const FAILURES: Record<FailureStatus, { description: string; message: string | n
   404: { description: 'No such record', message: 'Not found', error: 'Record not found' },
   409: { description: 'The request conflicts with the stored records', message: 'Conflict', error: 'Conflict' },
   429: {
-    description: 'Too many requests at once; retry after the seconds of the Retry-After header',
+    description: 'Too many requests waiting; retry after the seconds of the Retry-After header',
     message: 'Too many requests',
-    error: 'Too many expensive requests of this organization at once; retry shortly',
+    error: 'Too many requests of yours waiting; retry shortly',
   },
   503: {
-    description: 'The database is unavailable or busy; retry after the seconds of the Retry-After header',
+    description:
+      'The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header',
     message: 'Service unavailable',
     error: 'The database is unavailable',
   },
@@ -146,12 +147,12 @@ function failureSchemas(errors: Failures): Record<number, ResponseSchema> {
   );
 }
 
-/** The 429 of a user's request past their turn (request-gate.ts). */
-const USER_REQUESTS_PAST_TURN: FailureExample = 'Too many requests of yours at once; retry shortly';
+/** The 429 of a user's request past their queue (fair-scheduler.ts). */
+const USER_REQUESTS_PAST_TURN: FailureExample = 'Too many requests of yours waiting; retry shortly';
 
 /**
  * The failure envelopes of a route that needs a token, by status, each with an example; 400 (an
- * unknown query parameter), 401, 429 (a user's requests past their turn) and 503 apply to all.
+ * unknown query parameter), 401, 429 (a user's requests past their queue) and 503 apply to all.
  */
 export function failures(errors: Failures): Record<number, ResponseSchema> {
   return serviceRoleFailures({ 429: USER_REQUESTS_PAST_TURN, ...errors });

@@ -22,3 +22,7 @@ export const TARIFF_CHECKS =
 /** account_id on the routes below a tariff (items, tiers). */
 export const OPTIONAL_ACCOUNT =
   "account_id is optional: when given it must be the tariff's organization (403 otherwise); without it the caller needs the role in the tariff's own organization.";
+
+/** How the work of an expensive route is admitted (admission.ts, fair-scheduler.ts). */
+export const ADMITTED_AS_WORK =
+  "Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503.";

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked PASSWORD_HASHES_AT_ONCE at a time in the process (default 1), client addresses in turn; one that waits longer than half the request timeout answers 429 "Too many sign-ins on this server at once; retry shortly".
+         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked as work of the process's fair scheduler, client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.
          */
         post: operations["signIn"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Refresh the session
-         * @description Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
+         * @description Exchanges a refresh token for a new access token and refresh token. The token is read from the body, else from the refresh cookie set at sign-in (then the body may be left out); the new one is set in the cookie too, and a refused cookie is cleared. Each refresh token works once: presenting a used one revokes the whole session (401), as does an expired or unknown one. A request of a page of another origin is 403: an Origin other than the one the request was addressed to (or one of CORS_ORIGINS), or Sec-Fetch-Site same-site or cross-site. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked PASSWORD_HASHES_AT_ONCE at a time in the process (default 1), client addresses in turn; one that waits longer than half the request timeout answers 429 "Too many sign-ins on this server at once; retry shortly".
+         * @description Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked as work of the process's fair scheduler, client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.
          */
         post: operations["signUp"];
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * A building block's energy cost
-         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: operations["getBuildingBlockEnergyCost"];
         put?: never;
@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * A building block's energy profile by source
-         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, a profile takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
+         * @description Per bucket, the imported, exported and net kWh of each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has an electricity meter; a source whose meter has no reading in a bucket shows zeros. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. A profile not kept is computed as the organization's work: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. A block without a dashboard config: 404.
          */
         get: operations["getBuildingBlockEnergyProfile"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * A landlord's supply against its tenants' bills
-         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and recovers nothing. recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
+         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and recovers nothing. recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
          */
         get: operations["getTenantRecovery"];
         put?: never;
@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * Compare tariffs for a building block
-         * @description What the source's readings of [start, end) cost now and on other tariffs. `current` is the source's bills exactly as the building cost prices them (tariff history, pending transitions); each candidate prices the same readings over the whole period with one tariff, as the one-meter cost does. Candidates: `tariff_ids` (at most 50, the organization's or the catalogue's), else every live tariff of the organization and every catalogue electricity tariff in the current bill's currency. Sorted by total, then tariff_id; a candidate that cannot price the readings has total null and the reason in warnings, after the others. difference = total - current.total. The period is at most 366 days. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; a source without a meter: 400; a named tariff of another organization 403, unknown 404.
+         * @description What the source's readings of [start, end) cost now and on other tariffs. `current` is the source's bills exactly as the building cost prices them (tariff history, pending transitions); each candidate prices the same readings over the whole period with one tariff, as the one-meter cost does. Candidates: `tariff_ids` (at most 50, the organization's or the catalogue's), else every live tariff of the organization and every catalogue electricity tariff in the current bill's currency. Sorted by total, then tariff_id; a candidate that cannot price the readings has total null and the reason in warnings, after the others. difference = total - current.total. The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; a source without a meter: 400; a named tariff of another organization 403, unknown 404.
          */
         get: operations["getTariffComparison"];
         put?: never;
@@ -405,7 +405,7 @@ export interface paths {
         };
         /**
          * Check an invoice against the computed bill
-         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
+         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
         get: operations["getInvoiceCheck"];
         put?: never;
@@ -665,7 +665,7 @@ export interface paths {
         };
         /**
          * Price a meter's readings with a tariff
-         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
+         * @description What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.
          */
         get: operations["getTariffCost"];
         put?: never;
@@ -893,7 +893,7 @@ export interface paths {
         };
         /**
          * A meter's energy profile
-         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, a profile takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Energy per bucket: imported, exported, net (import - export) kWh and kvarh. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. A profile not kept is computed as the organization's work: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: operations["getEnergyProfile"];
         put?: never;
@@ -935,7 +935,7 @@ export interface paths {
         put?: never;
         /**
          * Energy sums of many meters
-         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, it takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description The energy sum of each serial in meter_sns (1 to 10,000, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         post: operations["getEnergySums"];
         delete?: never;
@@ -973,7 +973,7 @@ export interface paths {
         };
         /**
          * A meter's power profile
-         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, a profile takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Power per bucket: mean and maximum of the readings' kW and kVA. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most 10,000 buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. A profile not kept is computed as the organization's work: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         get: operations["getPowerProfile"];
         put?: never;
@@ -995,7 +995,7 @@ export interface paths {
         put?: never;
         /**
          * Store readings
-         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. A body of up to 64 KiB takes one of its user's request slots, as other requests do (REQUESTS_PER_USER, 2 by default; past them it waits, then answers 429). A body over 64 KiB is large: at most 2 of a user's and 8 in all are handled at once; another waits unread for one of them (a user's newest first) up to half the request timeout (15 s by default), then answers 429 with Retry-After; its body is then read and dropped and the connection kept (closed when the body is declared over 16 MiB or without a length). Large bodies are parsed one at a time, and batches of more than 2,000 readings stored one at a time, smaller ones 4 at a time, users taking turns; a request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
          */
         post: operations["storeReadings"];
         delete?: never;
@@ -1192,7 +1192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1215,7 +1215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1300,7 +1300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1312,7 +1312,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -1323,7 +1323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1446,7 +1446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1458,7 +1458,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -1469,7 +1469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1626,7 +1626,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "A session is refreshed only from the service's own origin"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1649,7 +1670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1795,7 +1816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1818,7 +1839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1956,7 +1977,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -1968,7 +1989,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -1979,7 +2000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2162,7 +2183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2174,7 +2195,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -2185,7 +2206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2386,7 +2407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2398,7 +2419,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -2409,7 +2430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2615,7 +2636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2627,7 +2648,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -2638,7 +2659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2867,7 +2888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -2879,7 +2900,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -2890,7 +2911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3043,7 +3064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3055,7 +3076,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3066,7 +3087,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3278,7 +3299,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3290,7 +3311,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3301,7 +3322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3541,7 +3562,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3553,7 +3574,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3564,7 +3585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3696,7 +3717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3708,7 +3729,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3719,7 +3740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3896,7 +3917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -3908,7 +3929,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -3919,7 +3940,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4546,7 +4567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4558,7 +4579,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -4569,7 +4590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4801,7 +4822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -4813,7 +4834,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -4824,7 +4845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5021,7 +5042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5033,7 +5054,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -5044,7 +5065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5317,7 +5338,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5329,7 +5350,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -5340,7 +5361,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5614,7 +5635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5626,7 +5647,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -5637,7 +5658,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5751,7 +5772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5763,7 +5784,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -5774,7 +5795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5969,7 +5990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -5981,7 +6002,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -5992,7 +6013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6315,7 +6336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6327,7 +6348,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -6338,7 +6359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6612,7 +6633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6624,7 +6645,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -6635,7 +6656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6981,7 +7002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -6993,7 +7014,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7004,7 +7025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7136,7 +7157,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7148,7 +7169,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7159,7 +7180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7410,7 +7431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7422,7 +7443,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7433,7 +7454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7608,7 +7629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7620,7 +7641,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7631,7 +7652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7847,7 +7868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -7859,7 +7880,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -7870,7 +7891,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8067,7 +8088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8079,7 +8100,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -8090,7 +8111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8329,7 +8350,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8341,7 +8362,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -8352,7 +8373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8507,7 +8528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8519,7 +8540,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -8530,7 +8551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8704,7 +8725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8716,7 +8737,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -8727,7 +8748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8901,7 +8922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -8924,7 +8945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9111,7 +9132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9123,7 +9144,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9134,7 +9155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9332,7 +9353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9344,7 +9365,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9355,7 +9376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9506,7 +9527,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9518,7 +9539,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9529,7 +9550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9711,7 +9732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9723,7 +9744,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9734,7 +9755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9948,7 +9969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -9960,7 +9981,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -9971,7 +9992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10177,7 +10198,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10189,7 +10210,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -10200,7 +10221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10353,7 +10374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10365,7 +10386,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -10376,7 +10397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10491,7 +10512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10503,7 +10524,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -10514,7 +10535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10706,7 +10727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -10718,7 +10739,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -10729,7 +10750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11052,7 +11073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11064,7 +11085,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -11075,7 +11096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11392,7 +11413,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11404,7 +11425,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -11415,7 +11436,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11787,7 +11808,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11799,7 +11820,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -11810,7 +11831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11964,7 +11985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -11976,7 +11997,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -11987,7 +12008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -12469,7 +12490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -12481,7 +12502,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -12492,7 +12513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -12693,7 +12714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -12705,7 +12726,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -12716,7 +12737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -12986,7 +13007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -12998,7 +13019,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13009,7 +13030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13251,7 +13272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13263,7 +13284,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13274,7 +13295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13407,7 +13428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13419,7 +13440,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13430,7 +13451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13598,7 +13619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13610,7 +13631,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13621,7 +13642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13798,7 +13819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -13810,7 +13831,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -13821,7 +13842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14029,7 +14050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14041,7 +14062,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14052,7 +14073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14187,7 +14208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14199,7 +14220,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14210,7 +14231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14472,7 +14493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14484,7 +14505,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14495,7 +14516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14678,7 +14699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14690,7 +14711,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14701,7 +14722,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14934,7 +14955,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -14946,7 +14967,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -14957,7 +14978,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15191,7 +15212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15203,7 +15224,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -15214,7 +15235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15347,7 +15368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15359,7 +15380,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -15370,7 +15391,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15543,7 +15564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15555,7 +15576,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -15566,7 +15587,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15835,7 +15856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -15847,7 +15868,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -15858,7 +15879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16184,7 +16205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16196,7 +16217,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -16207,7 +16228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16389,7 +16410,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16401,7 +16422,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -16412,7 +16433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16605,7 +16626,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16617,7 +16638,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -16628,7 +16649,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16832,7 +16853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -16844,7 +16865,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -16855,7 +16876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17021,7 +17042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17033,7 +17054,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -17044,7 +17065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17226,7 +17247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17238,7 +17259,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -17249,7 +17270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17430,7 +17451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17442,7 +17463,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many expensive requests of this organization at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -17453,7 +17474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17639,7 +17660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17651,7 +17672,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -17662,7 +17683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17900,7 +17921,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests at once; retry after the seconds of the Retry-After header */
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
                     /** @description Seconds to wait before asking again */
@@ -17912,7 +17933,7 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours at once; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly"
                      *     }
                      */
                     "application/json": {
@@ -17923,7 +17944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unavailable or busy; retry after the seconds of the Retry-After header */
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
             503: {
                 headers: {
                     /** @description Seconds to wait before asking again */

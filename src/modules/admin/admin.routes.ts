@@ -23,7 +23,7 @@ export function registerAdminRoutes(app: App, admin: AdminService): void {
         tags,
         operationId: 'createUser',
         summary: 'Create a user',
-        description: `Creates a user with a personal account, as sign-up would (its password hashed in turn with sign-ins: 429 when it waited longer than half the request timeout). An e-mail already registered: 409. ${SERVICE_ROLE}`,
+        description: `Creates a user with a personal account, as sign-up would (its password hashed in turn with sign-ins). An e-mail already registered: 409. ${SERVICE_ROLE}`,
         body: withExample(credentialsBody, { email: 'meter.reader@example.com', password: 'correct horse battery' }),
         response: {
           201: adminResponses.created,

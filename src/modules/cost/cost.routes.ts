@@ -3,7 +3,7 @@ import { ok } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withParamExamples } from '../../http/examples.ts';
 import { recordId } from '../../http/fields.ts';
 import { failures } from '../../http/responses.ts';
-import { ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
+import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { costResponses } from './cost.responses.ts';
 import { buildingCostQuery, tariffCostQuery } from './cost.schemas.ts';
@@ -12,8 +12,6 @@ import type { CostService } from './cost.service.ts';
 const tags = ['Energy cost'];
 const params = z.object({ id: recordId });
 const PERIOD = `The period is [start, end), ISO 8601 with Z or an offset, at most 366 days. The bill is computed per calendar month of the tariff's timezone: money is computed exactly and rounded to the cent per line, each month's tax = its subtotal x tax_rate / 100 rounded to the cent, and the bill's lines, subtotal, tax and total are the months' added up. Nothing is dropped silently: a quantity no item prices is named in the warnings, and complete is true only when nothing is missing and nothing is unpriced. An amount beyond 9,999,999,999,999.99 in magnitude (where a JSON number stops being exact to the cent) is refused with 400 naming the month or the period.`;
-const EXPENSIVE =
-  'Pricing is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429.';
 const period = { account_id: EXAMPLE.accountId, ...EXAMPLE_MONTH };
 
 export function registerCostRoutes(app: App, cost: CostService): void {
@@ -25,7 +23,7 @@ export function registerCostRoutes(app: App, cost: CostService): void {
         tags,
         operationId: 'getTariffCost',
         summary: "Price a meter's readings with a tariff",
-        description: `What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. ${PERIOD} ${EXPENSIVE} ${ROLE_NEEDED.read} Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.`,
+        description: `What the meter's readings of the period cost under the tariff in the path (the organization's own or a catalogue tariff), whatever tariff the meter has: the bill with its lines by item, season, time-of-use period and tier. ${PERIOD} ${ADMITTED_AS_WORK} ${ROLE_NEEDED.read} Refusals in this order: 403 when the caller is not a member of account_id; for meter_sn 404 when unknown, 403 when another organization's, 400 when not an electricity meter; for the tariff 404 when unknown, 403 when another organization's.`,
         params: withParamExamples(params, { id: 1001 }),
         querystring: withParamExamples(tariffCostQuery, { ...period, meter_sn: 'DEMO-GRID-001' }),
         response: {
@@ -49,7 +47,7 @@ export function registerCostRoutes(app: App, cost: CostService): void {
         tags,
         operationId: 'getBuildingBlockEnergyCost',
         summary: "A building block's energy cost",
-        description: `Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. ${PERIOD} ${EXPENSIVE} ${ROLE_NEEDED.read} ${recordChecks('building block')} A block without a dashboard config: 404.`,
+        description: `Prices each energy source of the block's dashboard config (grid, solar, genset, inverter, load) that has both a meter and a tariff, and lists the others as unpriced with the reason; totals by currency. A transition of a source's tariff inside the period splits its bill: the predecessor prices the part before effective_from, the successor the rest. ${PERIOD} ${ADMITTED_AS_WORK} ${ROLE_NEEDED.read} ${recordChecks('building block')} A block without a dashboard config: 404.`,
         params: withParamExamples(params, { id: 1 }),
         querystring: withParamExamples(buildingCostQuery, period),
         response: {

@@ -2,7 +2,7 @@ import { ok, okList } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { accountQuery, idParams } from '../../http/fields.ts';
 import { failures, noContent } from '../../http/responses.ts';
-import { LIST_PARAMETERS, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
+import { ADMITTED_AS_WORK, LIST_PARAMETERS, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { invoiceResponses } from './invoices.responses.ts';
 import { checkQuery, createInvoiceBody, listInvoicesQuery, updateInvoiceBody } from './invoices.schemas.ts';
@@ -99,7 +99,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
         tags,
         summary: 'Check an invoice against the computed bill',
         operationId: 'getInvoiceCheck',
-        description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. An expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG of an organization at once, more answer 429. ${ROLE_NEEDED.read} ${CHECKS}`,
+        description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. ${ADMITTED_AS_WORK} ${ROLE_NEEDED.read} ${CHECKS}`,
         params: invoiceParams,
         querystring: withParamExamples(checkQuery, { account_id: EXAMPLE.accountId, tolerance_pct: '1' }),
         response: {

@@ -5,7 +5,7 @@ import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../ht
 import { idParams } from '../../http/fields.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
 import { failures } from '../../http/responses.ts';
-import { ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
+import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { zodValidatorCompiler } from '../../http/validation.ts';
 import type { IngestParser } from './ingest-body/ingest-parser.ts';
@@ -29,7 +29,7 @@ const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
-const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, a profile takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429.`;
+const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. A profile not kept is computed as the organization's work: ${ADMITTED_AS_WORK}`;
 const byLocalDay = { group_by: 'day', tz: 'Africa/Johannesburg' } as const;
 const meterRange = { account_id: EXAMPLE.accountId, meter_sn: 'DEMO-GRID-001', ...EXAMPLE_MONTH };
 const METER_ERRORS = {
@@ -65,7 +65,7 @@ export function registerTimeseriesRoutes(
           tags,
           operationId: 'storeReadings',
           summary: 'Store readings',
-          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. A body of up to 64 KiB takes one of its user's request slots, as other requests do (REQUESTS_PER_USER, 2 by default; past them it waits, then answers 429). A body over 64 KiB is large: at most 2 of a user's and 8 in all are handled at once; another waits unread for one of them (a user's newest first) up to half the request timeout (15 s by default), then answers 429 with Retry-After; its body is then read and dropped and the connection kept (closed when the body is declared over 16 MiB or without a length). Large bodies are parsed one at a time, and batches of more than 2,000 readings stored one at a time, smaller ones 4 at a time, users taking turns; a request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
+          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} A request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
           body: withExample(ingestBody, {
             account_id: EXAMPLE.accountId,
             meter_sn: 'DEMO-GRID-001',
@@ -151,7 +151,7 @@ export function registerTimeseriesRoutes(
         tags,
         operationId: 'getEnergySums',
         summary: 'Energy sums of many meters',
-        description: `The energy sum of each serial in meter_sns (1 to ${MAX_METERS_PER_BATCH.toLocaleString('en')}, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. More than 100 meters is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, it takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429. ${RANGE} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
+        description: `The energy sum of each serial in meter_sns (1 to ${MAX_METERS_PER_BATCH.toLocaleString('en')}, distinct), in request order, summed max_meters_per_query meters (1 to 1,000, default 100) per database query. One unknown or foreign serial fails the whole request. ${ADMITTED_AS_WORK} ${RANGE} ${ROLE_NEEDED.read} ${METER_CHECKS}`,
         body: withExample(energySumsBody, {
           account_id: EXAMPLE.accountId,
           meter_sns: ['DEMO-GRID-001', 'DEMO-SOLAR-001', 'DEMO-LOAD-001'],
