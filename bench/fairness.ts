@@ -33,7 +33,13 @@
  * identity), FLOOD=body with bodies of
  * about the largest size allowed (1 MiB), a building block whose one field is an array of numbers
  * (BODY_NUMBERS of BODY_DIGITS digits; with BODY_SHAPE=objects, as many objects, each of a key no
- * earlier body had): parsed, then refused (400). The service's settings
+ * earlier body had): parsed, then refused (400). FLOOD=mix floods each organization with another
+ * expensive route in turn (building cost, comparison, recovery, invoice check, calendar profile of
+ * the year); with FLOOD_USERS=20 FLOOD_ORGANIZATIONS=20, twenty users each flooding one. FLOOD=invoices
+ * floods with the first page of each organization's invoices (INVOICES of 200 lines of 200
+ * characters each). FLOOD=trickle opens FLOOD_CONNECTIONS connections that send a chunked sign-in body
+ * a byte at a time, never ending it. FLOOD=login with TRUST_PROXY=127.0.0.1 sends each sign-in
+ * through the proxy from one of FORWARDED_ADDRESSES (50) client addresses. The service's settings
  * (EXPENSIVE_CONCURRENCY_PER_USER, EXPENSIVE_CONCURRENCY_PER_ORG, ...) pass through from the
  * environment. With SERVICE_CPU_PROFILE_DIR set, the service writes a CPU profile of the whole run
  * there (node --cpu-prof) when it stops.
@@ -46,6 +52,7 @@ import {
   describeLatency,
   describeStatuses,
   eventLoopDelay,
+  FORWARDED_FOR,
   FRESH_KEYS,
   fiveHundreds,
   rebuildRollups,
@@ -58,7 +65,9 @@ import { apiClient, gridInvoice, machine, percentile } from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 30);
 const FLOOD_CONNECTIONS = 50;
-const FLOOD_ORGANIZATIONS = 16;
+const FLOOD_ORGANIZATIONS = Number(process.env.FLOOD_ORGANIZATIONS ?? 16);
+/** FLOOD=invoices: the invoices of each flooding organization, each of the most lines allowed. */
+const INVOICES = Number(process.env.INVOICES ?? 20);
 const FLOOD_USERS = Number(process.env.FLOOD_USERS ?? 1);
 /** FLOOD=recovery: tenant blocks under each flooded building, each with a grid meter like its own (TENANTS). */
 const TENANTS = Number(process.env.TENANTS ?? 4);
@@ -104,6 +113,9 @@ const FLOODS = {
   login: 'sign-ins with a wrong password (no limit by address, as from many addresses)',
   unauthenticated: 'tariff lists with a token whose signature is wrong (401)',
   public: `${PUBLIC_PATH} without a token, in ${PUBLIC_ENCODING}`,
+  mix: 'each organization another expensive route (cost, comparison, recovery, invoice check, calendar profile)',
+  invoices: `invoice list pages (${INVOICES} invoices of 200 lines of 200 characters each organization)`,
+  trickle: 'chunked sign-in bodies sent a byte every 100 ms, never ended (unauthenticated)',
   body:
     BODY_SHAPE === 'objects'
       ? `building blocks posted with a body of ${BODY_NUMBERS.toLocaleString('en')} objects, each of a key never seen before (about 1 MiB), parsed, then failing validation (400)`
@@ -111,6 +123,9 @@ const FLOODS = {
 } as const;
 type Flood = keyof typeof FLOODS;
 const FLOOD = (process.env.FLOOD ?? 'cost') as Flood;
+/** FLOOD=mix: the expensive routes the organizations flood, one each in turn. */
+const MIX = ['cost', 'comparison', 'recovery', 'invoice', 'calendar'] as const satisfies Flood[];
+const kindOf = (i: number): Flood => (FLOOD === 'mix' ? MIX[i % MIX.length]! : FLOOD);
 if (!(FLOOD in FLOODS)) throw new Error(`FLOOD: one of ${Object.keys(FLOODS).join(', ')}`);
 const COST_RATE_PER_S = 4;
 const TARIFF_RATE_PER_S = 25;
@@ -171,14 +186,49 @@ const yearInvoice = (accountId: string, blockId: number) => {
 /** The floods of a building's year, by the path under its block. */
 const BLOCK_PATHS = { cost: 'energy-cost', comparison: 'tariff-comparison', recovery: 'recovery' } as const;
 
-const floodPath = (i: number, blockId: number, accountId: string) => {
-  if (FLOOD === 'profile' || FLOOD === 'kept') return profilePath(`FLOOD-${i}`, accountId, 30);
-  if (FLOOD === 'power') return profilePath(`FLOOD-${i}`, accountId, 30, { kind: 'power' });
-  if (FLOOD === 'calendar') {
+const floodPath = (kind: Flood, i: number, blockId: number, accountId: string) => {
+  if (kind === 'profile' || kind === 'kept') return profilePath(`FLOOD-${i}`, accountId, 30);
+  if (kind === 'power') return profilePath(`FLOOD-${i}`, accountId, 30, { kind: 'power' });
+  if (kind === 'calendar') {
     return profilePath(`FLOOD-${i}`, accountId, 365, { buckets: { group_by: 'day', tz: 'Africa/Johannesburg' } });
   }
-  return blockPath(BLOCK_PATHS[FLOOD as keyof typeof BLOCK_PATHS], blockId, accountId, 365);
+  return blockPath(BLOCK_PATHS[kind as keyof typeof BLOCK_PATHS], blockId, accountId, 365);
 };
+
+/** An invoice of 200 lines of 200 characters each, the most an invoice holds. */
+const longInvoice = (accountId: string, blockId: number, n: number) => {
+  const invoice = yearInvoice(accountId, blockId);
+  const lines = Array.from({ length: 200 }, (_, i) => ({
+    description: `${'Line of a long invoice '.repeat(9)}${String(i).padStart(3, '0')}`.slice(0, 200),
+    item_type_code: 'SERVICE',
+    quantity: 1,
+    unit: 'day',
+    amount: 1,
+  }));
+  const subtotal = 200;
+  return { ...invoice, invoice_number: `LONG-${blockId}-${n}`, lines, subtotal, tax: 30, total: 230 };
+};
+
+/** FLOOD=trickle: connections that send a chunked sign-in body a byte every 100 ms until `seconds` pass. */
+async function trickle(seconds: number) {
+  const { connect } = await import('node:net');
+  const sockets = Array.from({ length: FLOOD_CONNECTIONS }, () => {
+    const socket = connect(Number(PORT), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(
+      'POST /api/v1/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n',
+    );
+    return socket;
+  });
+  const timer = setInterval(() => {
+    for (const socket of sockets) socket.write('1\r\n \r\n');
+  }, 100);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  clearInterval(timer);
+  const closed = sockets.filter((socket) => socket.destroyed).length;
+  for (const socket of sockets) socket.destroy();
+  return { connections: sockets.length, closed };
+}
 
 const loadAverage = () =>
   loadavg()
@@ -251,8 +301,9 @@ try {
       return { blockId: block!.id, meterId: meter!.id };
     };
     const supply = await blockWithMeter(`FLOOD-${i}`, null);
+    const kind = kindOf(i);
     const tenants = [];
-    for (let n = 0; n < (FLOOD === 'recovery' ? TENANTS : 0); n++) {
+    for (let n = 0; n < (kind === 'recovery' ? TENANTS : 0); n++) {
       tenants.push(await blockWithMeter(`FLOOD-${i}-TENANT-${n}`, supply.blockId));
     }
     await rebuildRollups(sql, organization.id);
@@ -266,14 +317,14 @@ try {
     }
     const block = { id: supply.blockId };
     const headers = { authorization: `Bearer ${flooder.token}` };
-    if (FLOOD === 'ingest') {
+    if (kind === 'ingest') {
       floodRequests.push({
         method: 'POST',
         path: '/api/v1/timeseries/electricity/readings',
         headers: { ...headers, 'content-type': 'application/json' },
         body: ingestBody(organization.id, `FLOOD-${i}`),
       });
-    } else if (FLOOD === 'list') {
+    } else if (kind === 'list') {
       await sql.query(
         `INSERT INTO tariffs (account_id, name, description, dso_id, tou_schedule_id, meter_type, tariff_type, currency,
            tax_rate, is_active, effective_from, effective_to, timezone, notes, cloned_from)
@@ -284,7 +335,7 @@ try {
       );
       const query = new URLSearchParams({ account_id: organization.id, limit: String(LIST_PAGE) });
       floodRequests.push({ method: 'GET', path: `/api/v1/tariffs?${query}`, headers });
-    } else if (FLOOD === 'write') {
+    } else if (kind === 'write') {
       const { tou_schedule_id } = await flooder.call<{ tou_schedule_id: number }>(
         'GET',
         `/api/v1/tariffs/${tariff.id}?account_id=${organization.id}`,
@@ -296,14 +347,21 @@ try {
         body: JSON.stringify({ account_id: organization.id, tou_schedule_id, tax_rate: 15 }),
         setupRequest: ALTERNATE_TAX_RATE,
       });
-    } else if (FLOOD === 'login') {
+    } else if (kind === 'login') {
       floodRequests.push({
         method: 'POST',
         path: '/api/v1/auth/login',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email, password: 'not the password' }),
+        ...(process.env.TRUST_PROXY ? { setupRequest: FORWARDED_FOR } : {}),
       });
-    } else if (FLOOD === 'body') {
+    } else if (kind === 'invoices') {
+      for (let n = 0; n < INVOICES; n++) {
+        await flooder.call('POST', '/api/v1/invoices', longInvoice(organization.id, block.id, n));
+      }
+      const query = new URLSearchParams({ account_id: organization.id, limit: '100' });
+      floodRequests.push({ method: 'GET', path: `/api/v1/invoices?${query}`, headers });
+    } else if (kind === 'body') {
       floodRequests.push({
         method: 'POST',
         path: '/api/v1/building_blocks',
@@ -311,10 +369,10 @@ try {
         body: `{"account_id":"${organization.id}","name":[${bodyValues()}]}`,
         ...(BODY_SHAPE === 'objects' && { setupRequest: FRESH_KEYS }),
       });
-    } else if (FLOOD === 'public') {
+    } else if (kind === 'public') {
       const encoding = PUBLIC_ENCODING === 'identity' ? {} : { 'accept-encoding': PUBLIC_ENCODING };
       floodRequests.push({ method: 'GET', path: PUBLIC_PATH, headers: encoding });
-    } else if (FLOOD === 'unauthenticated') {
+    } else if (kind === 'unauthenticated') {
       const [header, payload, signature] = flooder.token!.split('.');
       const wrong = `${signature!.slice(1)}${signature!.startsWith('A') ? 'B' : 'A'}`;
       floodRequests.push({
@@ -322,7 +380,7 @@ try {
         path: `/api/v1/tariffs?account_id=${organization.id}`,
         headers: { authorization: `Bearer ${header}.${payload}.${wrong}` },
       });
-    } else if (FLOOD === 'invoice') {
+    } else if (kind === 'invoice') {
       const invoice = await flooder.call<{ id: number }>(
         'POST',
         '/api/v1/invoices',
@@ -338,9 +396,9 @@ try {
     } else {
       floodRequests.push({
         method: 'GET',
-        path: floodPath(i, block.id, organization.id),
+        path: floodPath(kind, i, block.id, organization.id),
         headers,
-        ...(FLOOD === 'kept' ? {} : { setupRequest: VARY_PERIOD }),
+        ...(kind === 'kept' ? {} : { setupRequest: VARY_PERIOD }),
       });
     }
   }
@@ -364,14 +422,16 @@ try {
   const [quietCost, quietTariff, quietMeters] = await measure(SECONDS);
   const quietLoop = await eventLoopDelay(base);
   const [flood, [floodCost, floodTariff, floodMeters]] = await Promise.all([
-    // In a worker thread: the flood must not delay the measuring requests of this thread.
-    autocannon({
-      url: base,
-      requests: floodRequests,
-      connections: FLOOD_CONNECTIONS,
-      duration: SECONDS,
-      workers: 1,
-    }),
+    FLOOD === 'trickle'
+      ? trickle(SECONDS)
+      : // In a worker thread: the flood must not delay the measuring requests of this thread.
+        autocannon({
+          url: base,
+          requests: floodRequests,
+          connections: FLOOD_CONNECTIONS,
+          duration: SECONDS,
+          workers: 1,
+        }),
     measure(SECONDS),
   ]);
   const floodLoop = await eventLoopDelay(base);
@@ -383,24 +443,30 @@ try {
   console.log(
     `demo stretched to a year (${added} readings added); ${FLOOD_ORGANIZATIONS} organizations of ${FLOOD_USERS} flooding user(s), each a year of 30-minute readings`,
   );
-  console.log(
-    `flood: ${FLOODS[FLOOD]}, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
-  );
+  if ('requests' in flood) {
+    console.log(
+      `flood: ${FLOODS[FLOOD]}, ${FLOOD_ORGANIZATIONS} organizations round robin, ${FLOOD_CONNECTIONS} connections, ${SECONDS} s: ${flood.requests.total} answers (${describeStatuses(flood.statusCodeStats as never)}), errors ${flood.errors}, timeouts ${flood.timeouts}; latency p50 ${flood.latency.p50} ms, p99 ${flood.latency.p99} ms`,
+    );
+  } else {
+    console.log(`flood: ${FLOODS[FLOOD]}, ${flood.connections} connections, ${flood.closed} closed by the service`);
+  }
   for (const [what, rate, quiet, loaded] of [
     ['building cost over 30 days', COST_RATE_PER_S, quietCost, floodCost],
     ['tariff read (cached)', TARIFF_RATE_PER_S, quietTariff, floodTariff],
     ['meter list (read from the database)', METER_LIST_RATE_PER_S, quietMeters, floodMeters],
   ] as const) {
     const ratio = percentile(loaded.latencies, 99) / percentile(quiet.latencies, 99);
+    const refused = (loaded.statuses.get(429) ?? 0) + (loaded.statuses.get(503) ?? 0);
+    const met = ratio <= TARGET_RATIO && refused === 0;
     console.log(`other organization, ${what} at ${rate}/s:`);
     console.log(`  quiet: ${describeLatency(quiet.latencies)}; statuses ${describeStatuses(quiet.statuses)}`);
     console.log(`  flood: ${describeLatency(loaded.latencies)}; statuses ${describeStatuses(loaded.statuses)}`);
     console.log(
-      `  p99 flood / quiet: ${ratio.toFixed(2)}x (target within ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'missed'})`,
+      `  p99 flood / quiet: ${ratio.toFixed(2)}x, ${refused} answers 429 or 503 (target within ${TARGET_RATIO}x and none refused: ${met ? 'met' : 'missed'})`,
     );
   }
   console.log(`service event loop delay: quiet ${quietLoop}; during the flood ${floodLoop}`);
-  const refusedWith500 = fiveHundreds(flood.statusCodeStats as never);
+  const refusedWith500 = 'requests' in flood ? fiveHundreds(flood.statusCodeStats as never) : 0;
   console.log(`500 answers: ${refusedWith500} (required 0)`);
   if (refusedWith500 > 0) process.exitCode = 1;
 } finally {

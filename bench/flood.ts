@@ -92,6 +92,7 @@ export const ALTERNATE_TAX_RATE = fileURLToPath(new URL('./alternate-tax-rate.cj
 export const FRESH_KEYS = fileURLToPath(new URL('./fresh-keys.cjs', import.meta.url));
 
 /** autocannon's setupRequest alternating an invoice check's tolerance, so that every check writes its outcome. */
+export const FORWARDED_FOR = fileURLToPath(new URL('./forwarded-for.cjs', import.meta.url));
 export const VARY_TOLERANCE = fileURLToPath(new URL('./vary-tolerance.cjs', import.meta.url));
 
 /**
