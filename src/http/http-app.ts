@@ -94,7 +94,8 @@ export async function createHttpApp({
   if (shedAtEventLoopDelayMs) {
     await app.register(underPressure, {
       maxEventLoopDelay: shedAtEventLoopDelayMs,
-      sampleInterval: 100,
+      // A sample of a second: a shorter one holding no tick of the loop reads as infinite lag.
+      sampleInterval: 1000,
       pressureHandler: () => Promise.reject(OVERLOADED),
     });
   }
