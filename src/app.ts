@@ -24,6 +24,7 @@ import { registerCostModule } from './modules/cost/cost.module.ts';
 import { createKeptBills } from './modules/cost/kept-bills.ts';
 import { createKeptMeterMonths } from './modules/cost/meter-hours.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
+import { createGatewayKeys, registerGatewaysModule } from './modules/gateways/gateways.module.ts';
 import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
 import { registerOperationsModule } from './modules/operations/operations.module.ts';
@@ -131,7 +132,8 @@ export async function buildApp({
   const cache = createReadCache(db, { staleMs: config.cacheStaleMs, log: app.log });
   const metrics = createMetrics(db, cache);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
-  registerAuthentication(app, tokens, config.serviceRoleKey, refusalTurn);
+  const gatewayKeys = createGatewayKeys(db);
+  registerAuthentication(app, tokens, config.serviceRoleKey, refusalTurn, gatewayKeys);
   // A user's requests, but those with admissions of their own below, a few at a time.
   const requests = createAdmission({
     perOrganization: Number.POSITIVE_INFINITY,
@@ -155,7 +157,7 @@ export async function buildApp({
   registerRequestGate(app, { requests, pages, largeBodies, writes });
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
-  const guard = createAccessGuard(db, cache);
+  const guard = createAccessGuard(db, cache, gatewayKeys);
   const admission = createAdmission({
     perOrganization: config.expensiveConcurrencyPerOrg,
     perUser: config.expensiveConcurrencyPerUser,
@@ -254,7 +256,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(
+  const readings = registerTimeseriesModule(
     app,
     {
       db,
@@ -322,6 +324,14 @@ export async function buildApp({
     now,
   });
   registerTariffHistoryModule(app, { db, meters, configs });
+  registerGatewaysModule(app, {
+    db,
+    guard,
+    meters,
+    keys: gatewayKeys,
+    readings,
+    mqtt: { url: config.mqttUrl, clientId: config.mqttClientId },
+  });
   await registerConsoleModule(app, { directory: consoleDirectory });
   return app;
 }

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
+import { type GatewayKeys, gatewayAuth, gatewayKey } from './gateway-callers.ts';
 import type { RefusalTurn } from './refusal-turns.ts';
 
 /** A verified caller, or why the token is refused. */
@@ -27,13 +28,17 @@ function sameSecret(a: string, b: string): boolean {
 /**
  * Runs before validation, so a request without a valid token gets 401 before any 400.
  * Routes marked public skip it; unknown routes fall through to the 404 handler. A 401 waits for
- * its client address's turn of the refusals first (refusal-turns.ts).
+ * its client address's turn of the refusals first (refusal-turns.ts). A gateway's key
+ * (`authorization: Gateway <key>`) opens the routes marked gatewayKeys only, checked on the
+ * database at every request (a rotated or deleted key is refused at once in every process); on any
+ * other route it is no user: 401.
  */
 export function registerAuthentication(
   app: FastifyInstance,
   tokens: TokenVerifier,
   serviceRoleKey: string | undefined,
   refusalTurn: RefusalTurn,
+  gateways: GatewayKeys,
 ): void {
   const refuse = async (request: FastifyRequest, error: Error) => {
     await refusalTurn(request.ip);
@@ -42,6 +47,13 @@ export function registerAuthentication(
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
+    const key = gatewayKey(request);
+    if (key !== undefined) {
+      const gateway = config.gatewayKeys ? await gateways.check(key) : undefined;
+      if (!gateway) throw await refuse(request, unauthorized(INVALID_TOKEN, true));
+      request.auth = gatewayAuth(gateway);
+      return;
+    }
     const token = bearerToken(request);
     if (!token) throw await refuse(request, unauthorized());
     if (config.serviceRole) {

@@ -29,6 +29,8 @@ const base = '/api/v1/timeseries/electricity';
 const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
+const GATEWAY_PUSH =
+  "A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.";
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
 const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. More than 2,000 buckets is an expensive request: at most EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization and EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user run at once, more answer 429. As every request, a profile takes one of its user's REQUESTS_PER_USER slots (2 by default) first; past them it waits its turn, then answers 429.`;
 const byLocalDay = { group_by: 'day', tz: 'Africa/Johannesburg' } as const;
@@ -88,13 +90,13 @@ export function registerTimeseriesRoutes(
     scope.post(
       `${base}/readings`,
       {
-        config: { ownAdmission: true },
+        config: { ownAdmission: true, gatewayKeys: true },
         bodyLimit: INGEST_BODY_LIMIT,
         schema: {
           tags,
           operationId: 'storeReadings',
           summary: 'Store readings',
-          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. A body of up to 64 KiB takes one of its user's request slots, as other requests do (REQUESTS_PER_USER, 2 by default; past them it waits, then answers 429). A body over 64 KiB is large: at most 2 of a user's and 8 in all are handled at once; another waits unread for one of them (a user's newest first) up to half the request timeout (15 s by default), then answers 429 with Retry-After; its body is then read and dropped and the connection kept (closed when the body is declared over 16 MiB or without a length). Large bodies are parsed one at a time, and batches of more than 2,000 readings stored one at a time, smaller ones 4 at a time, users taking turns; a request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
+          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. A body of up to 64 KiB takes one of its user's request slots, as other requests do (REQUESTS_PER_USER, 2 by default; past them it waits, then answers 429). A body over 64 KiB is large: at most 2 of a user's and 8 in all are handled at once; another waits unread for one of them (a user's newest first) up to half the request timeout (15 s by default), then answers 429 with Retry-After; its body is then read and dropped and the connection kept (closed when the body is declared over 16 MiB or without a length). Large bodies are parsed one at a time, and batches of more than 2,000 readings stored one at a time, smaller ones 4 at a time, users taking turns; a request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS} ${GATEWAY_PUSH}`,
           body: withExample(ingestBody, {
             account_id: EXAMPLE.accountId,
             meter_sn: 'DEMO-GRID-001',

@@ -6,6 +6,7 @@ import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import type { CpuTurns } from '../../http/cpu-turns.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
+import { addressedAccount, assertGatewayMeter } from '../../http/gateway-callers.ts';
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
@@ -229,8 +230,10 @@ export function createTimeseriesService({
   return {
     /** Stores the readings; a large batch whose request is `abandoned` (its client gone) while it waits for its turn is not stored. */
     async ingest(auth: AuthContext, body: ParsedIngest, abandoned?: AbortSignal) {
-      await guard.require(auth, body.account_id, 'write');
-      const [meter] = await electricityMeters(body.account_id, [body.meter_sn], () => 'meter_sn');
+      const accountId = addressedAccount(auth, body.account_id);
+      await guard.require(auth, accountId, 'write');
+      const [meter] = await electricityMeters(accountId, [body.meter_sn], () => 'meter_sn');
+      assertGatewayMeter(auth, meter!);
       const { interval_minutes } = meter!;
       const { readings } = body;
       const misaligned: string[] = [];
@@ -242,12 +245,12 @@ export function createTimeseriesService({
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
       const prepared = await prepareIngest(auth.userId, readings, meter!, abandoned);
       const store = () =>
-        guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
+        guard.transaction(auth, accountId, 'write', (tx) => storeReadings(tx, accountId, prepared, cache));
       // A large batch keeps the database busy for a while: one at a time in the process, smaller ones
       // a few at a time, users in turn; a store waits for the meter's earlier ones before it takes
       // its turn, so that one waiting for the meter holds no turn.
       const stores = readings.length > CHEAP_INGEST_READINGS ? ingestStores : smallIngestStores;
-      return meterStores.run(meter!.id, () => stores.admit(auth, body.account_id, store, abandoned));
+      return meterStores.run(meter!.id, () => stores.admit(auth, accountId, store, abandoned));
     },
 
     /**
