@@ -87,9 +87,16 @@ export function createMqttReadings({ url, clientId, keys, readings, log }: MqttR
         log.error({ err: error, topic }, 'MQTT readings not stored; the broker sends them again');
         return retry();
       }
-      await client!.publishAsync(errorsTopic(gatewayId), JSON.stringify(failure(mapped.message, mapped.error)), {
-        qos: 1,
-      });
+      // Sent before the acknowledgement, not awaited: its own acknowledgement comes as a packet that
+      // the client reads only once this message's handling is done.
+      client!.publish(
+        errorsTopic(gatewayId),
+        JSON.stringify(failure(mapped.message, mapped.error)),
+        { qos: 1 },
+        (sent) => {
+          if (sent) log.warn({ err: sent, topic }, 'MQTT error answer not sent');
+        },
+      );
       acknowledge(reasonOf(mapped.status));
     }
   }
