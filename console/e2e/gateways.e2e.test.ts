@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../../src/seed/demo.ts';
 import { DEMO_GRID_SERIAL } from '../../src/seed/demo-sites.ts';
+import { call } from '../../test/helpers/http.ts';
 import { describeInChromium } from './in-chromium.ts';
 import { settled, signIn, textOf, visit } from './pages.ts';
 import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
@@ -64,5 +65,20 @@ describeInChromium('a gateway made in the console', () => {
     expect(await page.content()).not.toContain(key);
     if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(running.consoleErrors).toEqual([]);
+  });
+
+  it("warns on the building's page when a gateway of its meters has been silent for more than a day", async () => {
+    const made = await call(running.t.app, 'POST', '/api/v1/gateways', {
+      token: running.token,
+      body: { account_id: running.seed.accountId, name: 'Quiet logger', meter_ids: [running.seed.meterIds.solar] },
+    });
+    expect(made.status).toBe(201);
+    await running.t.db.query("UPDATE gateways SET last_seen_at = now() - interval '25 hours' WHERE id = $1", [
+      made.body.data.id,
+    ]);
+    await visit(page, base, `/buildings/${running.seed.blockId}`);
+    expect(await textOf(page.getByTestId('silent-gateway'))).toBe(
+      'Gateway Quiet logger has sent nothing for more than a day: no new readings of Rooftop solar (DEMO-SOLAR-001). Gateways',
+    );
   });
 });
