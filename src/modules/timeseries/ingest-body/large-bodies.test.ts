@@ -136,7 +136,7 @@ describe('large readings bodies on their way in', () => {
     // Another user's large body is read and validated.
     const others = await largeBody(other);
     expect(others.status).toBe(400);
-    expect(others.body.error).toMatch(/^account_id: /);
+    expect(others.body.error).toMatch(/^meter_sn: /);
 
     const closed = sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     for (const socket of sockets) socket.destroy();
@@ -145,7 +145,7 @@ describe('large readings bodies on their way in', () => {
     await whenCounted(0);
     const reply = await largeBody(owner);
     expect(reply.status).toBe(400);
-    expect(reply.body.error).toMatch(/^account_id: /);
+    expect(reply.body.error).toMatch(/^meter_sn: /);
   });
 
   it('forgets a large body waiting for a slot once its client goes away', async () => {
