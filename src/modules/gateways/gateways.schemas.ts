@@ -20,7 +20,6 @@ export type CreateGateway = z.infer<typeof createGatewayBody>;
 
 export const updateGatewayBody = gatewayFields.partial().extend(accountQuery.shape);
 export type UpdateGateway = z.infer<typeof updateGatewayBody>;
-export type GatewayValues = Omit<UpdateGateway, 'account_id'>;
 
 export const GATEWAY_SORT = commonSort('g', ['last_seen_at']);
 

@@ -7,7 +7,7 @@ import { assertReferencesExist } from '../../http/references.ts';
 import type { MetersService } from '../meters/meters.service.ts';
 import { hashGatewayKey, newGatewayKey } from './gateway-key.ts';
 import { type Gateway, gatewaysRepository as repo } from './gateways.repository.ts';
-import type { CreateGateway, GatewayValues, UpdateGateway } from './gateways.schemas.ts';
+import type { CreateGateway, UpdateGateway } from './gateways.schemas.ts';
 
 export interface GatewaysDeps {
   db: Database;
@@ -64,11 +64,11 @@ export function createGatewaysService({ db, guard, meters }: GatewaysDeps) {
     },
 
     async update(auth: AuthContext, id: number, body: UpdateGateway): Promise<Gateway> {
-      const { account_id: accountId, meter_ids: meterIds, ...values }: { account_id: string } & GatewayValues = body;
+      const { account_id: accountId, meter_ids: meterIds, ...values } = body;
       await owned(auth, accountId, id, 'write');
       return guard.transaction(auth, accountId, 'write', async (tx) => {
-        // The meters named are locked first, then the gateway: the order a push takes them in the
-        // other way round only with locks that do not conflict (its readings take KEY SHARE).
+        // The meters named are locked first (FOR SHARE), then the gateway. A push locks the gateway
+        // first, then its readings take KEY SHARE of the meter, which FOR SHARE does not block.
         await assertMeters(tx, accountId, meterIds);
         await locked(tx, accountId, id);
         await repo.update(tx, accountId, id, values);
