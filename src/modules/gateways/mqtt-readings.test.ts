@@ -7,6 +7,7 @@ import { startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/hel
 import { insertMeter, storedReadings, type TestMeter } from '../../../test/helpers/timeseries-factories.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
+import type { Database } from '../../db/types.ts';
 import type { App } from '../../http/types.ts';
 
 const INVALID_KEY = { success: false, message: 'Authentication required', error: 'Invalid bearer token' };
@@ -23,6 +24,20 @@ describeWithMosquitto('readings published over MQTT to a Mosquitto broker', () =
   const waiting = new Map<string, ((body: unknown) => void)[]>();
   const arrived = new Map<string, unknown[]>();
 
+  /** When set, the service's next transaction fails as a dropped database connection does (a 503). */
+  let failNextTransaction = false;
+  const database = (db: Database): Database =>
+    new Proxy(db, {
+      get(target, property) {
+        if (property === 'transaction' && failNextTransaction) {
+          failNextTransaction = false;
+          return () => Promise.reject(new Error('Connection terminated unexpectedly'));
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+
   async function startService() {
     const config = loadConfig({
       LOG_LEVEL: process.env.PROBE ? 'info' : 'silent',
@@ -31,7 +46,7 @@ describeWithMosquitto('readings published over MQTT to a Mosquitto broker', () =
       MQTT_URL: broker.url,
       MQTT_CLIENT_ID: 'ums-test',
     });
-    service = await buildApp({ config, db: t.db, keys: TEST_SIGNING_KEYS });
+    service = await buildApp({ config, db: database(t.db), keys: TEST_SIGNING_KEYS });
     // Resolves once subscribed: what waited for the session at the broker comes after.
     await service.ready();
   }
@@ -168,6 +183,19 @@ describeWithMosquitto('readings published over MQTT to a Mosquitto broker', () =
     await handledSoFar(gateway);
     expect(await storedReadings(t.db, meter.id)).toEqual([
       { ts: TS, import_kwh: 7, export_kwh: 0, kvarh: 0, power_kw: 14, kva: 14 },
+    ]);
+  });
+
+  it('does not acknowledge a message the database failed to store: the broker sends it again, and it is stored', async () => {
+    const meter = await insertMeter(t.db, org.accountId);
+    const gateway = await gatewayOf([meter]);
+    failNextTransaction = true;
+    await publish(gateway.id, { key: gateway.key, ...readingsOf(meter, 5) });
+    // Handled after the message sent again: nothing was answered for the failure.
+    await handledSoFar(gateway);
+    expect(failNextTransaction).toBe(false);
+    expect(await storedReadings(t.db, meter.id)).toEqual([
+      { ts: TS, import_kwh: 5, export_kwh: 0, kvarh: 0, power_kw: 10, kva: 10 },
     ]);
   });
 });
