@@ -21,6 +21,7 @@ import { registerCostModule } from './modules/cost/cost.module.ts';
 import { createKeptBills } from './modules/cost/kept-bills.ts';
 import { createKeptMeterMonths } from './modules/cost/meter-hours.ts';
 import { registerDashboardConfigModule } from './modules/dashboard-config/dashboard-config.module.ts';
+import { createGatewayKeys, registerGatewaysModule } from './modules/gateways/gateways.module.ts';
 import { registerInvoicesModule } from './modules/invoices/invoices.module.ts';
 import { registerMetersModule } from './modules/meters/meters.module.ts';
 import { registerOperationsModule } from './modules/operations/operations.module.ts';
@@ -105,11 +106,12 @@ export async function buildApp({
   const metrics = createMetrics(db, cache);
   admission.registerGauges(metrics.registry);
   const tokens = createAccessTokens(keys, config.accessTokenTtlS, now);
-  registerAuthentication(app, tokens, config.serviceRoleKey);
+  const gatewayKeys = createGatewayKeys(db);
+  registerAuthentication(app, tokens, config.serviceRoleKey, gatewayKeys);
   admission.registerGate(app);
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
-  const guard = createAccessGuard(db, cache);
+  const guard = createAccessGuard(db, cache, gatewayKeys);
   const tariffHistory = createTariffHistoryRecorder();
   const profiles = createVersionedResults(
     PROFILES_KEPT_BYTES,
@@ -135,7 +137,7 @@ export async function buildApp({
   });
   if (config.serviceRoleKey) registerAdminModule(app, { db, cache, users: auth });
   registerOrganizationsModule(app, { db, guard, cache, perUserPerDay: config.organizationsPerUserPerDay });
-  registerTimeseriesModule(
+  const readings = registerTimeseriesModule(
     app,
     {
       db,
@@ -197,6 +199,14 @@ export async function buildApp({
     now,
   });
   registerTariffHistoryModule(app, { db, meters, configs });
+  registerGatewaysModule(app, {
+    db,
+    guard,
+    meters,
+    keys: gatewayKeys,
+    readings,
+    mqtt: { url: config.mqttUrl, clientId: config.mqttClientId },
+  });
   await registerConsoleModule(app, { directory: consoleDirectory });
   return app;
 }

@@ -59,6 +59,8 @@ const envSchema = z.object({
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
   CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   KEPT_MONTHS_BYTES: z.coerce.number().int().min(0).default(64_000_000),
+  MQTT_URL: z.string().url().optional(),
+  MQTT_CLIENT_ID: z.string().min(1).max(23).default('ums-readings'),
 });
 
 export interface Config {
@@ -105,6 +107,10 @@ export interface Config {
   readonly cacheStaleMs: number;
   /** What each kind of month of readings kept in memory may take, in bytes (0: none kept). */
   readonly keptMonthsBytes: number;
+  /** The MQTT broker gateways publish readings to (mqtt://host:1883); none: nothing listens. */
+  readonly mqttUrl: string | undefined;
+  /** The service's client id at the broker: fixed, so that its persistent session keeps the messages sent while it was away. */
+  readonly mqttClientId: string;
 }
 
 /** Parses the environment once; a bad value throws an error naming the variable. */
@@ -143,5 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
     cacheStaleMs: e.CACHE_STALE_MS,
     keptMonthsBytes: e.KEPT_MONTHS_BYTES,
+    mqttUrl: e.MQTT_URL,
+    mqttClientId: e.MQTT_CLIENT_ID,
   });
 }

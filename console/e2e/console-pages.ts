@@ -31,6 +31,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { name: 'dashboard', path: (seed) => `/buildings/${seed.blockId}` },
   { name: 'meter', path: (seed) => `/meters/${seed.meterIds.grid}` },
   { name: 'upload', path: () => '/upload' },
+  { name: 'gateways', path: () => '/gateways' },
   { name: 'tariffs', path: () => '/tariffs' },
   { name: 'tariff', path: (seed) => `/tariffs/${seed.tariffIds.gridTariffId}` },
   { name: 'catalogue', path: () => '/catalogue?query=Megaflex' },

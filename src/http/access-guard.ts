@@ -2,7 +2,8 @@ import { lockedRole, memberRoles, type Role } from '../db/memberships.ts';
 import { cacheKeys, type ReadCache } from '../db/read-cache.ts';
 import type { Database, Executor, Transaction } from '../db/types.ts';
 import type { AuthContext } from './auth-context.ts';
-import { forbidden, notFound } from './errors.ts';
+import { forbidden, INVALID_TOKEN, notFound, unauthorized } from './errors.ts';
+import type { GatewayKeys } from './gateway-callers.ts';
 
 /** read: any member; write: OWNER or ADMIN; owner: OWNER only. */
 export type Access = 'read' | 'write' | 'owner';
@@ -30,7 +31,8 @@ export interface AccessGuard {
    * locked until the transaction ends (403 as require()). A removal or a change of role answered
    * before the write began is always seen, on every process; one that comes later waits for the
    * write. A write that locks the organization's row for an update does so before this (the order
-   * membership changes take).
+   * membership changes take). A gateway's key is checked again on its locked row (401 once rotated
+   * or deleted).
    */
   confirm(tx: Transaction, auth: AuthContext, accountId: string, access: Exclude<Access, 'read'>): Promise<Role>;
   /** Runs a write of accountId's data in a transaction that confirm()s the caller's role first. */
@@ -48,16 +50,30 @@ function assertAllows(role: Role | undefined, access: Access): Role {
   return role;
 }
 
+/**
+ * A gateway writes its own organization's data as an administrator would, on the routes that take
+ * its key only (authenticate.ts, which refuses it everywhere else); it owns nothing.
+ */
+function assertGatewayAllows(gatewayAccountId: string, accountId: string, access: Access): Role {
+  if (gatewayAccountId !== accountId) throw forbidden('The gateway belongs to another organization');
+  return assertAllows('ADMIN', access);
+}
+
 /** The roles of an organization's members, from the read cache (one entry per organization). */
 function rolesOf(db: Executor, cache: ReadCache, accountId: string): Promise<Map<string, Role>> {
   return cache.get(cacheKeys.memberships(accountId), () => memberRoles(db, accountId));
 }
 
-export function createAccessGuard(db: Database, cache: ReadCache): AccessGuard {
-  const confirm: AccessGuard['confirm'] = async (tx, auth, accountId, access) =>
-    assertAllows(await lockedRole(tx, accountId, auth.userId), access);
+export function createAccessGuard(db: Database, cache: ReadCache, gateways: GatewayKeys): AccessGuard {
+  const confirm: AccessGuard['confirm'] = async (tx, auth, accountId, access) => {
+    if (!auth.gateway) return assertAllows(await lockedRole(tx, accountId, auth.userId), access);
+    const role = assertGatewayAllows(auth.gateway.accountId, accountId, access);
+    if (!(await gateways.confirm(tx, auth.gateway))) throw unauthorized(INVALID_TOKEN, true);
+    return role;
+  };
   return {
     async require(auth, accountId, access) {
+      if (auth.gateway) return assertGatewayAllows(auth.gateway.accountId, accountId, access);
       return assertAllows((await rolesOf(db, cache, accountId)).get(auth.userId), access);
     },
     confirm,

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
+import { type GatewayKeys, gatewayAuth, gatewayKey } from './gateway-callers.ts';
 
 /** A verified caller, or why the token is refused. */
 export type TokenCheck = { auth: AuthContext } | { refused: 'expired' | 'invalid' };
@@ -27,18 +28,29 @@ function sameSecret(a: string, b: string): boolean {
  * Runs before validation, so a request without a valid token gets 401 before any 400.
  * Routes marked public skip it; unknown routes fall through to the 404 handler. A 401 counts
  * against its client address's refusals (refusal-limit.ts): past them, 429 before any token is
- * verified. The caller's context carries the request's deadline.
+ * verified. The caller's context carries the request's deadline. A gateway's key
+ * (`authorization: Gateway <key>`) opens the routes marked gatewayKeys only, checked on the
+ * database at every request (a rotated or deleted key is refused at once in every process); on any
+ * other route it is no user: 401.
  */
 export function registerAuthentication(
   app: FastifyInstance,
   tokens: TokenVerifier,
   serviceRoleKey: string | undefined,
+  gateways: GatewayKeys,
 ): void {
   const refuse = (request: FastifyRequest, error: Error) => app.refusals.refuse(request, error);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     await app.refusals.check(request);
+    const key = gatewayKey(request);
+    if (key !== undefined) {
+      const gateway = config.gatewayKeys ? await gateways.check(key) : undefined;
+      if (!gateway) throw await refuse(request, unauthorized(INVALID_TOKEN, true));
+      request.auth = { ...gatewayAuth(gateway), signal: request.deadline };
+      return;
+    }
     const token = bearerToken(request);
     if (!token) throw await refuse(request, unauthorized());
     if (config.serviceRole) {

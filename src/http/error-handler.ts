@@ -82,7 +82,8 @@ function isConnectionFailure(error: Thrown): boolean {
   );
 }
 
-function mapError(error: Thrown): Mapped {
+/** A failure as its status and envelope, as the error handler answers it. */
+export function mapError(error: Thrown): Mapped {
   if (error instanceof AppError) {
     return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
   }

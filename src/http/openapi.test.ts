@@ -52,7 +52,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives every operation a unique operationId, lowerCamelCase and verb first', () => {
-    const verbs = 'list|get|create|update|delete|add|remove|replace|clone|set|store|sign|refresh';
+    const verbs = 'list|get|create|update|delete|add|remove|replace|clone|set|store|sign|refresh|rotate';
     const pattern = new RegExp(`^(${verbs})[A-Z][a-zA-Z]*$|^sign(In|Up|Out)$`);
     const ids = operations.map(([name, op]) => {
       expect(op.operationId, name).toMatch(pattern);

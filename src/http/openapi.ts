@@ -37,6 +37,7 @@ const TAGS = [
   ['Organizations', 'Organizations and their members (roles OWNER, ADMIN, MEMBER)'],
   ['Building blocks', 'The building tree of an organization: sites, buildings, units'],
   ['Meters', 'Meters of the building blocks'],
+  ['Gateways', 'Data loggers on site that push readings of their meters with a key of their own'],
   ['Energy dashboard config', 'The meters and tariffs of a building block’s energy sources'],
   ['Tariffs', 'Electricity tariffs of an organization'],
   ['Tariff items', 'The priced items of a tariff'],
@@ -62,6 +63,9 @@ export async function registerOpenApi(app: App): Promise<void> {
       // service-role key instead, say so.
       if (route.config?.public) route.schema = { ...route.schema, security: [] };
       else if (route.config?.serviceRole) route.schema = { ...route.schema, security: [{ serviceRoleKey: [] }] };
+      else if (route.config?.gatewayKeys) {
+        route.schema = { ...route.schema, security: [{ bearerAuth: [] }, { gatewayKey: [] }] };
+      }
     }
   });
   await app.register(swagger, {
@@ -80,6 +84,12 @@ export async function registerOpenApi(app: App): Promise<void> {
             description: 'The access token of a user',
           },
           serviceRoleKey: { type: 'http', scheme: 'bearer', description: "The server's SERVICE_ROLE_KEY" },
+          gatewayKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'authorization',
+            description: "A gateway's key, sent as `Gateway <key>` (the readings routes only)",
+          },
         },
       },
       security: [{ bearerAuth: [] }],

@@ -66,7 +66,7 @@ describe('bodies still on their way in', () => {
     for (const user of [owner, other]) {
       const reply = await largeBody(user);
       expect(reply.status).toBe(400);
-      expect(reply.body.error).toMatch(/^account_id: /);
+      expect(reply.body.error).toMatch(/^meter_sn: /);
     }
     for (const socket of sockets) socket.destroy();
   });
@@ -84,7 +84,7 @@ describe('bodies still on their way in', () => {
     }
     const others = await largeBody(other);
     expect(others.status).toBe(400);
-    expect(others.body.error).toMatch(/^account_id: /);
+    expect(others.body.error).toMatch(/^meter_sn: /);
     const closed = sockets.map((socket) => new Promise((resolve) => socket.once('close', resolve)));
     for (const socket of sockets) socket.destroy();
     await Promise.all(closed);

@@ -14,7 +14,7 @@ export async function call<T = any>(
   app: App,
   method: Method,
   url: string,
-  options: { token?: string; body?: unknown; query?: Record<string, unknown> } = {},
+  options: { token?: string; authorization?: string; body?: unknown; query?: Record<string, unknown> } = {},
 ): Promise<Reply<T>> {
   const query = options.query
     ? Object.fromEntries(
@@ -27,7 +27,11 @@ export async function call<T = any>(
     method,
     url,
     query,
-    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    headers: options.token
+      ? { authorization: `Bearer ${options.token}` }
+      : options.authorization
+        ? { authorization: options.authorization }
+        : {},
     ...(options.body !== undefined ? { payload: options.body as object } : {}),
   });
   // The request that broke its response schema fails here, where its stack points to.
@@ -50,3 +54,12 @@ export function clientFor(app: App, token?: string) {
 }
 
 export type Client = ReturnType<typeof clientFor>;
+
+/** A client that sends a gateway's key (`authorization: Gateway <key>`) instead of a person's token. */
+export function gatewayClientFor(app: App, key: string) {
+  const authorization = `Gateway ${key}`;
+  return {
+    get: <T = any>(url: string, query?: Record<string, unknown>) => call<T>(app, 'GET', url, { authorization, query }),
+    post: <T = any>(url: string, body?: unknown) => call<T>(app, 'POST', url, { authorization, body }),
+  };
+}

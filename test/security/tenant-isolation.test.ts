@@ -281,6 +281,44 @@ const ROUTES: Record<string, RouteEntry> = {
     resource: 'invoice',
   },
 
+  'GET /api/v1/gateways': { victim: (w) => ({ query: account(w.victim) }) },
+  'POST /api/v1/gateways': {
+    victim: (w) => ({ body: { ...account(w.victim), name: 'Planted logger', meter_ids: [w.victim.meterId] } }),
+    crossTenant: [
+      {
+        names: 'meter for a gateway of his own',
+        build: (w) => ({ body: { ...account(w.attacker), name: 'Planted logger', meter_ids: [w.victim.meterId] } }),
+        expect: FOREIGN_REFERENCE,
+      },
+    ],
+  },
+  'GET /api/v1/gateways/{id}': {
+    victim: (w) => ({ params: { id: w.victim.gatewayId }, query: account(w.victim) }),
+    resource: 'gateway',
+  },
+  'PUT /api/v1/gateways/{id}': {
+    victim: (w) => ({ params: { id: w.victim.gatewayId }, body: { ...account(w.victim), name: 'Renamed logger' } }),
+    resource: 'gateway',
+    crossTenant: [
+      {
+        names: 'meter for a gateway of his own',
+        build: (w) => ({
+          params: { id: w.attacker.gatewayId },
+          body: { ...account(w.attacker), meter_ids: [w.victim.meterId] },
+        }),
+        expect: FOREIGN_REFERENCE,
+      },
+    ],
+  },
+  'DELETE /api/v1/gateways/{id}': {
+    victim: (w) => ({ params: { id: w.victim.gatewayId }, query: account(w.victim) }),
+    resource: 'gateway',
+  },
+  'POST /api/v1/gateways/{id}/rotate-key': {
+    victim: (w) => ({ params: { id: w.victim.gatewayId }, query: account(w.victim) }),
+    resource: 'gateway',
+  },
+
   'GET /api/v1/meters': { victim: (w) => ({ query: account(w.victim) }) },
   'POST /api/v1/meters': {
     victim: (w) => ({
@@ -721,6 +759,40 @@ describe.each(Object.entries(ROUTES))('%s', (route, entry) => {
   }
 });
 
+/** The operations a gateway's key opens: the readings routes, and no other. */
+const GATEWAY_ROUTES = ['POST /api/v1/timeseries/electricity/readings'];
+/** Path parameters for the operations outside organizations: refused before they are read. */
+const ANY_PARAMS = { id: 1, userId: '00000000-0000-4000-8000-000000000009' };
+const PUBLIC_ROUTES = ['POST /api/v1/auth/signup', 'POST /api/v1/auth/login', 'POST /api/v1/auth/refresh'];
+const summary = (res: Reply) => `${res.status} ${res.body?.error ?? ''}`;
+
+describe("a gateway's key", () => {
+  const gatewayCall = (route: string, request: Request, key: string) => {
+    const { method, template } = parseRoute(route);
+    return call(t.app, method, fill(template, request.params), {
+      authorization: `Gateway ${key}`,
+      query: request.query,
+      body: request.body,
+    });
+  };
+
+  it('is no user on every other operation: 401 (public ones read no credential)', async () => {
+    const wrong: string[] = [];
+    for (const route of documented.filter((op) => !GATEWAY_ROUTES.includes(op))) {
+      const res = await gatewayCall(route, ROUTES[route]?.victim(w) ?? { params: ANY_PARAMS }, w.victim.gatewayKey);
+      const expected = PUBLIC_ROUTES.includes(route) ? res.status !== 401 : res.status === 401;
+      if (!expected) wrong.push(`${route}: ${summary(res)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("of another organization stores nothing of the victim's: 403", async () => {
+    const route = GATEWAY_ROUTES[0]!;
+    const res = await gatewayCall(route, ROUTES[route]!.victim(w), w.attacker.gatewayKey);
+    expectRefused(res, [403]);
+  });
+});
+
 describe("the victim's data", () => {
   it('is unchanged after every call above', async () => {
     const counts = Object.fromEntries(Object.entries(victimBefore).map(([table, rows]) => [table, rows.length]));
@@ -740,6 +812,8 @@ describe("the victim's data", () => {
       readings_hourly: 24,
       readings_daily: 1,
       invoices: 1,
+      gateways: 1,
+      gateway_meters: 1,
     });
     expect(await snapshotOrganization(t.db, w.victim.accountId)).toEqual(victimBefore);
   });

@@ -28,6 +28,9 @@ export interface OrganizationFixture {
   spareTariffId: number;
   /** An invoice of the parent block's grid over the readings' day. */
   invoiceId: number;
+  /** A gateway of the meter, and its key. */
+  gatewayId: number;
+  gatewayKey: string;
 }
 
 /** A valid invoice body for the block's grid over the readings' day, numbered `number`. */
@@ -117,6 +120,12 @@ export async function buildOrganization(
     'invoice create',
   );
 
+  const gateway = await expectStatus(
+    client.post('/api/v1/gateways', { account_id: accountId, name: `${name} logger`, meter_ids: [meter.id] }),
+    201,
+    'gateway create',
+  );
+
   return {
     accountId,
     parentBlockId: parent.id,
@@ -129,6 +138,8 @@ export async function buildOrganization(
     touTariffId: touTariff.id,
     spareTariffId: spareTariff.id,
     invoiceId: invoice.data.id,
+    gatewayId: gateway.data.id,
+    gatewayKey: gateway.data.key,
   };
 }
 
@@ -161,6 +172,8 @@ export async function snapshotOrganization(db: Executor, accountId: string) {
        WHERE t.account_id = $1 ORDER BY a.id`,
     ),
     tariff_history: await rows('SELECT * FROM tariff_history WHERE account_id = $1 ORDER BY id'),
+    gateways: await rows('SELECT * FROM gateways WHERE account_id = $1 ORDER BY id'),
+    gateway_meters: await rows('SELECT * FROM gateway_meters WHERE account_id = $1 ORDER BY gateway_id, meter_id'),
     readings: await ofMeters('readings', 'ts'),
     readings_hourly: await ofMeters('readings_hourly', 'bucket_start'),
     readings_daily: await ofMeters('readings_daily', 'bucket_start'),

@@ -103,3 +103,8 @@ export type Role = Member['role'];
 export type Dso = Item<Data<'/api/v1/dsos'>>;
 
 export type Transition = Data<'/api/v1/tariffs/{id}/transitions'>;
+
+export type Gateway = Data<'/api/v1/gateways/{id}'>;
+
+/** A gateway as created or rotated: with its key, shown this once. */
+export type GatewayWithKey = Data<'/api/v1/gateways', 'post'>;

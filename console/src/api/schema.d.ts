@@ -344,6 +344,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gateways
+         * @description The organization's gateways (data loggers that push readings), with when each last pushed; never their keys. A page of rows: page (from 1), limit (1 to 100, default 10), query (case-insensitive text search), sortBy and sortOrder (asc or desc, default desc; also spelled sort_by and sort_order); count is the total of matching rows. query searches name and description; sortBy also takes last_seen_at. Any member of the organization (account_id) may call it.
+         */
+        get: operations["listGateways"];
+        put?: never;
+        /**
+         * Create a gateway
+         * @description Creates a gateway of the organization for the meters named (meter_ids, distinct, meters of the organization: 400 otherwise) and answers its key, `ugw_` and 192 random bits: shown in this answer only, stored hashed. The gateway pushes readings of its meters with `authorization: Gateway <key>` to the readings routes (account_id may then be left out), or over MQTT when the service has MQTT_URL. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
+         */
+        post: operations["createGateway"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateways/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a gateway
+         * @description Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no gateway has this id; 403 when it belongs to another organization.
+         */
+        get: operations["getGateway"];
+        /**
+         * Update a gateway
+         * @description Changes the fields sent: name, description, meter_ids (the whole list, meters of the organization: 400 otherwise). The key stays. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no gateway has this id; 403 when it belongs to another organization.
+         */
+        put: operations["updateGateway"];
+        post?: never;
+        /**
+         * Delete a gateway
+         * @description Deletes the gateway; its key opens nothing from now on, in every process. The readings it pushed stay. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no gateway has this id; 403 when it belongs to another organization.
+         */
+        delete: operations["deleteGateway"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/gateways/{id}/rotate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a gateway's key
+         * @description Answers a new key, shown in this answer only; the old one opens nothing from now on, in every process (a push already storing with it finishes first). Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no gateway has this id; 403 when it belongs to another organization.
+         */
+        post: operations["rotateGatewayKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoices": {
         parameters: {
             query?: never;
@@ -995,7 +1067,7 @@ export interface paths {
         put?: never;
         /**
          * Store readings
-         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.
+         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter. A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.
          */
         post: operations["storeReadings"];
         delete?: never;
@@ -5762,6 +5834,1215 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Authentication required",
                      *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    listGateways: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description Rows per page, 1 to 100 (default 10) */
+                limit?: number;
+                /** @description Page number, from 1 (default 1) */
+                page?: number;
+                /** @description Case-insensitive text search */
+                query?: string;
+                /** @description Sort column (also accepted as sort_by) */
+                sortBy?: "created_at" | "updated_at" | "name" | "id" | "last_seen_at";
+                /** @description Sort direction (also accepted as sort_order) */
+                sortOrder?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of gateways (without their keys) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "account_id": "00000000-0000-4000-8000-000000000001",
+                     *           "name": "Main DB logger",
+                     *           "description": "Modbus concentrator in the main distribution board",
+                     *           "meter_ids": [
+                     *             1,
+                     *             2
+                     *           ],
+                     *           "last_seen_at": null,
+                     *           "revoked_at": null,
+                     *           "created_at": "2026-11-23T08:00:00.000Z",
+                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Total of matching rows, not the length of this page */
+                        count: number;
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            id: number;
+                            /** @description When it last stored readings; null before its first push */
+                            last_seen_at: string | null;
+                            /** @description The meters whose readings it may push, ascending */
+                            meter_ids: number[];
+                            name: string;
+                            /** @description Always null: a deleted gateway and its key are gone */
+                            revoked_at: null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    createGateway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    account_id: string;
+                    /** @description Where it is, what it reads */
+                    description?: string | null;
+                    /** @description Meters of the same organization whose readings the gateway may push */
+                    meter_ids: number[];
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new gateway and its key, shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
+                     *         "name": "Main DB logger",
+                     *         "description": "Modbus concentrator in the main distribution board",
+                     *         "meter_ids": [
+                     *           1,
+                     *           2
+                     *         ],
+                     *         "last_seen_at": null,
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "key": "ugw_3q2-7wEXAMPLEonlyNotARealKey0000"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
+                         *       "name": "Main DB logger",
+                         *       "description": "Modbus concentrator in the main distribution board",
+                         *       "meter_ids": [
+                         *         1,
+                         *         2
+                         *       ],
+                         *       "last_seen_at": null,
+                         *       "revoked_at": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "key": "ugw_3q2-7wEXAMPLEonlyNotARealKey0000"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            id: number;
+                            /** @description The secret the gateway pushes with (`authorization: Gateway <key>`): shown in this answer only, stored hashed */
+                            key: string;
+                            /** @description When it last stored readings; null before its first push */
+                            last_seen_at: string | null;
+                            /** @description The meters whose readings it may push, ascending */
+                            meter_ids: number[];
+                            name: string;
+                            /** @description Always null: a deleted gateway and its key are gone */
+                            revoked_at: null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "meter_ids.0: Meter 99 not found in this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getGateway: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateway */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
+                     *         "name": "Main DB logger",
+                     *         "description": "Modbus concentrator in the main distribution board",
+                     *         "meter_ids": [
+                     *           1,
+                     *           2
+                     *         ],
+                     *         "last_seen_at": null,
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
+                         *       "name": "Main DB logger",
+                         *       "description": "Modbus concentrator in the main distribution board",
+                         *       "meter_ids": [
+                         *         1,
+                         *         2
+                         *       ],
+                         *       "last_seen_at": null,
+                         *       "revoked_at": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            id: number;
+                            /** @description When it last stored readings; null before its first push */
+                            last_seen_at: string | null;
+                            /** @description The meters whose readings it may push, ascending */
+                            meter_ids: number[];
+                            name: string;
+                            /** @description Always null: a deleted gateway and its key are gone */
+                            revoked_at: null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Gateway not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    updateGateway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    account_id: string;
+                    /** @description Where it is, what it reads */
+                    description?: string | null;
+                    /** @description Meters of the same organization whose readings the gateway may push */
+                    meter_ids?: number[];
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The gateway */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
+                     *         "name": "Main DB logger",
+                     *         "description": "Modbus concentrator in the main distribution board",
+                     *         "meter_ids": [
+                     *           1,
+                     *           2
+                     *         ],
+                     *         "last_seen_at": null,
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
+                         *       "name": "Main DB logger",
+                         *       "description": "Modbus concentrator in the main distribution board",
+                         *       "meter_ids": [
+                         *         1,
+                         *         2
+                         *       ],
+                         *       "last_seen_at": null,
+                         *       "revoked_at": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            id: number;
+                            /** @description When it last stored readings; null before its first push */
+                            last_seen_at: string | null;
+                            /** @description The meters whose readings it may push, ascending */
+                            meter_ids: number[];
+                            name: string;
+                            /** @description Always null: a deleted gateway and its key are gone */
+                            revoked_at: null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "meter_ids.0: Meter 99 not found in this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Gateway not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    deleteGateway: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Gateway not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    rotateGatewayKey: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateway and its new key, shown this once; the old key opens nothing from now on */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
+                     *         "name": "Main DB logger",
+                     *         "description": "Modbus concentrator in the main distribution board",
+                     *         "meter_ids": [
+                     *           1,
+                     *           2
+                     *         ],
+                     *         "last_seen_at": null,
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-23T08:00:00.000Z",
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "key": "ugw_3q2-7wEXAMPLEonlyNotARealKey0000"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 1,
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
+                         *       "name": "Main DB logger",
+                         *       "description": "Modbus concentrator in the main distribution board",
+                         *       "meter_ids": [
+                         *         1,
+                         *         2
+                         *       ],
+                         *       "last_seen_at": null,
+                         *       "revoked_at": null,
+                         *       "created_at": "2026-11-23T08:00:00.000Z",
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "key": "ugw_3q2-7wEXAMPLEonlyNotARealKey0000"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            id: number;
+                            /** @description The secret the gateway pushes with (`authorization: Gateway <key>`): shown in this answer only, stored hashed */
+                            key: string;
+                            /** @description When it last stored readings; null before its first push */
+                            last_seen_at: string | null;
+                            /** @description The meters whose readings it may push, ascending */
+                            meter_ids: number[];
+                            name: string;
+                            /** @description Always null: a deleted gateway and its key are gone */
+                            revoked_at: null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "account_id: Invalid UUID"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Gateway not found"
                      *     }
                      */
                     "application/json": {
@@ -17305,8 +18586,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
-                    account_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The meter's organization: required with a person's token; with a gateway's key, the gateway's when left out
+                     */
+                    account_id?: string;
                     meter_sn: string;
                     /** @description At most one reading per ts (a repeated ts: 400) */
                     readings: {

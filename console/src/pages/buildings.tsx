@@ -6,6 +6,7 @@ import {
   type DashboardConfig,
   ENERGY_SOURCES,
   type EnergySource,
+  type Gateway,
   type Meter,
 } from '../api/models.ts';
 import { EnergyChart, seriesOf } from '../components/energy-chart.tsx';
@@ -13,6 +14,7 @@ import { MonthlyCostSection } from '../components/monthly-cost.tsx';
 import { RangePicker } from '../components/range-picker.tsx';
 import { Async, Loading } from '../components/status.tsx';
 import { titleCase } from '../lib/format.ts';
+import { isSilent } from '../lib/gateways.ts';
 import { meterTypeLabel } from '../lib/labels.ts';
 import { meterLabel } from '../lib/meters.ts';
 import { lastWeekOfDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
@@ -29,9 +31,11 @@ interface Tree {
   children: Map<number | null, BuildingBlock[]>;
   /** Each block's meters. */
   meters: Map<number, Meter[]>;
+  /** The organization's gateways: which of its meters' readings have stopped coming. */
+  gateways: Gateway[];
 }
 
-function treeOf(blocks: BuildingBlock[], meters: Meter[]): Tree {
+function treeOf(blocks: BuildingBlock[], meters: Meter[], gateways: Gateway[]): Tree {
   const ids = new Set(blocks.map((b) => b.id));
   const children = new Map<number | null, BuildingBlock[]>();
   for (const block of [...blocks].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -41,7 +45,7 @@ function treeOf(blocks: BuildingBlock[], meters: Meter[]): Tree {
   const byBlock = new Map<number, Meter[]>();
   for (const meter of meters)
     byBlock.set(meter.building_block_id, [...(byBlock.get(meter.building_block_id) ?? []), meter]);
-  return { blocks, children, meters: byBlock };
+  return { blocks, children, meters: byBlock, gateways };
 }
 
 /** True when the block or a block below it has a meter: only such a block can have a dashboard. */
@@ -213,6 +217,21 @@ function BlockActions({ block }: { block: BuildingBlock }) {
   );
 }
 
+/** The gateways of the block's meters that have pushed nothing for more than a day, each with its meters here. */
+function SilentGateways({ gateways, meters }: { gateways: Gateway[]; meters: Meter[] }) {
+  const now = Date.now();
+  const silent = gateways
+    .filter((g) => isSilent(g, now))
+    .map((g) => ({ gateway: g, meters: meters.filter((m) => g.meter_ids.includes(m.id)) }))
+    .filter((s) => s.meters.length > 0);
+  return silent.map(({ gateway, meters: theirs }) => (
+    <p key={gateway.id} className="notice" data-testid="silent-gateway">
+      Gateway {gateway.name} has sent nothing for more than a day: no new readings of{' '}
+      {theirs.map(meterLabel).join(', ')}. <Link href="/gateways">Gateways</Link>
+    </p>
+  ));
+}
+
 function BlockDetail({ tree, block }: { tree: Tree; block: BuildingBlock }) {
   const meters = tree.meters.get(block.id) ?? [];
   useEffect(() => {
@@ -228,6 +247,7 @@ function BlockDetail({ tree, block }: { tree: Tree; block: BuildingBlock }) {
       {block.description && <p>{block.description}</p>}
       <BlockActions block={block} />
       <h2>Meters</h2>
+      <SilentGateways gateways={tree.gateways} meters={meters} />
       {meters.length === 0 ? (
         <p className="muted">No meters on this block.</p>
       ) : (
@@ -292,6 +312,9 @@ export function BuildingsPage({ id }: { id?: string }) {
             api.GET('/api/v1/building_blocks', { params: { query: { account_id, page, limit: 100 } } }),
           ),
           readAll<Meter>((page) => api.GET('/api/v1/meters', { params: { query: { account_id, page, limit: 100 } } })),
+          readAll<Gateway>((page) =>
+            api.GET('/api/v1/gateways', { params: { query: { account_id, page, limit: 100 } } }),
+          ),
         ])),
       ),
     [account_id],

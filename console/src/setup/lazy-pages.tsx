@@ -19,3 +19,4 @@ export const EditMeterPage = setupPage('EditMeterPage');
 export const DashboardConfigPage = setupPage('DashboardConfigPage');
 export const NewTariffPage = setupPage('NewTariffPage');
 export const EditTariffPage = setupPage('EditTariffPage');
+export const GatewaysPage = setupPage('GatewaysPage');

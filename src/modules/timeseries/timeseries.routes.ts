@@ -28,6 +28,8 @@ const base = '/api/v1/timeseries/electricity';
 const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
+const GATEWAY_PUSH =
+  "A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.";
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
 const BUCKETS = `Buckets: bucket_minutes (1 to 1440, default 30) counted from start, or instead group_by (hour, day, week = ISO week from Monday, month) in the calendar of tz (an IANA name, default UTC): a day runs from local midnight to midnight (23 or 25 hours across a daylight-saving change), ts is the unit's first instant in UTC and label its local name (2025-03-30T14, 2025-03-30, 2025-W13, 2025-03). At most ${MAX_PROFILE_BUCKETS.toLocaleString('en')} buckets (400 beyond). Only buckets with readings are returned, ascending; with fill=zero every bucket of the range. A profile not kept is computed as the organization's work: ${ADMITTED_AS_WORK}`;
 const byLocalDay = { group_by: 'day', tz: 'Africa/Johannesburg' } as const;
@@ -59,13 +61,13 @@ export function registerTimeseriesRoutes(
     scope.post(
       `${base}/readings`,
       {
-        config: { ownAdmission: true },
+        config: { ownAdmission: true, gatewayKeys: true },
         bodyLimit: INGEST_BODY_LIMIT,
         schema: {
           tags,
           operationId: 'storeReadings',
           summary: 'Store readings',
-          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} A request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS}`,
+          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} A request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS} ${GATEWAY_PUSH}`,
           body: withExample(ingestBody, {
             account_id: EXAMPLE.accountId,
             meter_sn: 'DEMO-GRID-001',

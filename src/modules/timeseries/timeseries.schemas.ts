@@ -53,7 +53,11 @@ const readingSchema = z.strictObject({
 });
 
 export const ingestBody = z.strictObject({
-  account_id: uuid,
+  account_id: uuid
+    .optional()
+    .describe(
+      "The meter's organization: required with a person's token; with a gateway's key, the gateway's when left out",
+    ),
   meter_sn: meterSn,
   readings: z
     .array(readingSchema)

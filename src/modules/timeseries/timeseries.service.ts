@@ -6,6 +6,7 @@ import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
+import { addressedAccount, assertGatewayMeter } from '../../http/gateway-callers.ts';
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
@@ -186,8 +187,10 @@ export function createTimeseriesService({
   return {
     /** Stores the readings; a batch whose request ends (its client gone, its deadline passed) while it waits for its turn is not stored. */
     async ingest(auth: AuthContext, body: ParsedIngest) {
-      await guard.require(auth, body.account_id, 'write');
-      const [meter] = await electricityMeters(body.account_id, [body.meter_sn], () => 'meter_sn');
+      const accountId = addressedAccount(auth, body.account_id);
+      await guard.require(auth, accountId, 'write');
+      const [meter] = await electricityMeters(accountId, [body.meter_sn], () => 'meter_sn');
+      assertGatewayMeter(auth, meter!);
       const { interval_minutes } = meter!;
       const { readings } = body;
       const misaligned: string[] = [];
@@ -199,10 +202,10 @@ export function createTimeseriesService({
       if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
       const prepared = await prepareIngest(auth, readings, meter!);
       const store = () =>
-        guard.transaction(auth, body.account_id, 'write', (tx) => storeReadings(tx, body.account_id, prepared, cache));
+        guard.transaction(auth, accountId, 'write', (tx) => storeReadings(tx, accountId, prepared, cache));
       // A store is work of the organization's; it waits for the meter's earlier ones before it is
       // admitted, so that one waiting for the meter holds no slot.
-      return meterStores.run(meter!.id, () => admission.admit(auth, body.account_id, store));
+      return meterStores.run(meter!.id, () => admission.admit(auth, accountId, store));
     },
 
     /**

@@ -12,7 +12,8 @@ export type IngestReadings = Pick<
 
 /** An ingest's body, validated, its readings in columns: tens of thousands of readings cost no object each. */
 export interface ParsedIngest {
-  account_id: string;
+  /** Left out by a gateway: its own organization's. */
+  account_id: string | undefined;
   meter_sn: string;
   readings: IngestReadings;
 }
