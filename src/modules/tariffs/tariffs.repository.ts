@@ -1,7 +1,7 @@
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
-import type { TariffType } from './tariff-enums.ts';
+import type { CustomerClass, TariffType } from './tariff-enums.ts';
 import { TARIFF_SORT, type TariffChanges } from './tariffs.schemas.ts';
 
 export interface TariffRow {
@@ -21,6 +21,10 @@ export interface TariffRow {
   timezone: string;
   notes: string | null;
   cloned_from: number | null;
+  customer_classes: CustomerClass[] | null;
+  min_nmd_kva: number | null;
+  max_nmd_kva: number | null;
+  family: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -41,6 +45,10 @@ export const WRITABLE_COLUMNS = [
   'timezone',
   'notes',
   'cloned_from',
+  'customer_classes',
+  'min_nmd_kva',
+  'max_nmd_kva',
+  'family',
 ] as const satisfies readonly (keyof TariffChanges)[];
 
 const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'] as const;
