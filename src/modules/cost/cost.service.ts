@@ -65,6 +65,13 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
 
 type PricedTariff = Awaited<ReturnType<TariffAccess['usableTariff']>>;
 
+/** A part of a period priced with one tariff. */
+export interface PricedPart {
+  tariffId: number;
+  start: Date;
+  end: Date;
+}
+
 /** One meter's bill of a period with one tariff, as the cost endpoints answer it. */
 export type KeptBill = EngineBill & { meter_sn: string; start: string; end: string };
 
@@ -411,34 +418,53 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       const facts = await blockFacts(accountId, blockId, end);
       if (!facts.config) {
         if (configRequired) throw notFound('Dashboard config');
-        return { meter: undefined, cost: unconfigured(source) };
+        return { meter: undefined, buildingType: facts.building_type, cost: unconfigured(source) };
       }
       const configured = { ...facts, config: facts.config };
       const meterId = facts.config[`${source}_meter_id`] ?? null;
       const meter = meterId === null ? undefined : facts.meters.get(meterId);
-      return { meter, cost: await sourceCost(auth, accountId, configured, source, start, end) };
+      const cost = await sourceCost(auth, accountId, configured, source, start, end);
+      return { meter, buildingType: facts.building_type, cost };
     },
 
     /**
-     * The meter's bills over [start, end) with each of the tariffs, the readings read once. The
-     * tariffs are resolved as the one-meter cost resolves its tariff (403 another organization's,
-     * 404 unknown), in order, before anything is priced. `between` is awaited before each bill is
-     * priced: the admission's hand-over of the request calling, so that another user's request
-     * waits for one bill, not for them all.
+     * The meter's bills of parts of a period, each with its tariff, the readings read once per
+     * period. The tariffs are resolved as the one-meter cost resolves its tariff (403 another
+     * organization's, 404 unknown), in order, before anything is priced. `between` is awaited
+     * before each bill is priced: the admission's hand-over of the request calling, so that another
+     * user's request waits for one bill, not for them all.
      */
-    async priceWithTariffs(
+    async priceParts(
       auth: AuthContext,
       accountId: string,
       meter: CostMeterRow,
-      tariffIds: number[],
-      period: { start: Date; end: Date },
+      parts: readonly PricedPart[],
       between: () => Promise<void>,
     ) {
-      const tariffs: PricedTariff[] = [];
-      for (const id of tariffIds) tariffs.push(await tariffAccess.usableTariff(auth, id, accountId));
-      const bills = await billsWithTariffs(auth.userId, tariffs, meter, period, between);
-      return tariffs.map((tariff, i) => ({ tariff, bill: bills[i]! }));
+      const tariffs = new Map<number, PricedTariff>();
+      for (const { tariffId } of parts) {
+        if (!tariffs.has(tariffId)) tariffs.set(tariffId, await tariffAccess.usableTariff(auth, tariffId, accountId));
+      }
+      const byPeriod = new Map<string, { period: { start: Date; end: Date }; indexes: number[] }>();
+      parts.forEach(({ start, end }, index) => {
+        const key = `${start.getTime()}|${end.getTime()}`;
+        const group = byPeriod.get(key) ?? { period: { start, end }, indexes: [] };
+        group.indexes.push(index);
+        byPeriod.set(key, group);
+      });
+      const bills: Bill[] = new Array(parts.length);
+      for (const { period, indexes } of byPeriod.values()) {
+        const periodTariffs = indexes.map((i) => tariffs.get(parts[i]!.tariffId)!);
+        const priced = await billsWithTariffs(auth.userId, periodTariffs, meter, period, between);
+        indexes.forEach((partIndex, i) => {
+          bills[partIndex] = priced[i]!;
+        });
+      }
+      return parts.map((part, i) => ({ tariff: tariffs.get(part.tariffId)!, bill: bills[i]! }));
     },
+
+    /** The meter's highest half-hour demand (kVA) in [from, to); null without readings. */
+    highestHalfHourKva: (meter: CostMeterRow, from: Date, to: Date) => repo.highestHalfHourKva(db, meter, from, to),
   };
 }
 

@@ -53,7 +53,11 @@ export function registerCatalogueRoutes(app: App, catalogue: CatalogueService): 
         summary: 'Clone a catalogue tariff',
         description: `Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. The copy keeps the source's family (its eligibility fields too) unless the body names another or null: a second copy of one version in one family overlaps the first (409). ${ROLE_NEEDED.write} Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.`,
         params: catalogueParams,
-        body: withExample(cloneBody, { account_id: EXAMPLE.accountId, name: 'Homeflex for the North Building' }),
+        body: withExample(cloneBody, {
+          account_id: EXAMPLE.accountId,
+          name: 'Homeflex for the North Building',
+          family: 'north-building-homeflex',
+        }),
         response: {
           201: catalogueResponses.clone,
           ...failures({ 400: true, 403: true, 404: NOT_FOUND, 409: OVERLAPPING_VERSIONS }),

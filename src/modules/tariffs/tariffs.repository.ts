@@ -112,17 +112,28 @@ export const tariffsRepository = {
   },
 
   /**
-   * The ids of the tariffs a comparison prices by default: every live tariff of the organization,
-   * and the catalogue's live electricity tariffs in `currency` (all of them when currency is null).
+   * The ids of the tariffs a comparison may price by default: the live electricity tariffs of the
+   * organization and the catalogue in `currency` (any when null) of the DSO `dsoId` or of none (any
+   * DSO when dsoId is null).
    */
-  async comparableIds(db: Executor, accountId: string, catalogueAccountId: string, currency: string | null) {
+  async comparableIds(db: Executor, accountIds: [string, string], currency: string | null, dsoId: number | null) {
     const rows = await db.query<{ id: number }>(
-      `SELECT id FROM tariffs WHERE deleted_at IS NULL AND (account_id = $1
-         OR (account_id = $2 AND meter_type = 'ELECTRICITY' AND ($3::text IS NULL OR currency = $3)))
+      `SELECT id FROM tariffs WHERE deleted_at IS NULL AND account_id IN ($1, $2) AND meter_type = 'ELECTRICITY'
+         AND ($3::text IS NULL OR currency = $3) AND ($4::int IS NULL OR dso_id IS NULL OR dso_id = $4)
        ORDER BY id`,
-      [accountId, catalogueAccountId, currency],
+      [...accountIds, currency, dsoId],
     );
     return rows.map((r) => r.id);
+  },
+
+  /** The live versions of the families of the owners, by effective_from (callers pair owners and families). */
+  versionsOfFamilies(db: Executor, accountIds: string[], families: string[]) {
+    return db.query<TariffRow>(
+      `SELECT ${TARIFF_RECORD} FROM tariffs
+       WHERE deleted_at IS NULL AND account_id = ANY($1::uuid[]) AND family = ANY($2::text[])
+       ORDER BY effective_from, id`,
+      [accountIds, families],
+    );
   },
 
   /**
