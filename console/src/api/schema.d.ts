@@ -4896,6 +4896,7 @@ export interface operations {
                      *           "interval_minutes": 30,
                      *           "is_active": true,
                      *           "notified_max_demand_kva": null,
+                     *           "installed_on": null,
                      *           "created_at": "2026-11-23T08:00:00.000Z",
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
@@ -4913,6 +4914,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -7574,6 +7577,7 @@ export interface operations {
                      *           "interval_minutes": 30,
                      *           "is_active": true,
                      *           "notified_max_demand_kva": null,
+                     *           "installed_on": null,
                      *           "created_at": "2026-11-23T08:00:00.000Z",
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
@@ -7591,6 +7595,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -7740,6 +7746,7 @@ export interface operations {
                     account_id: string;
                     /** @description Building block of the same organization */
                     building_block_id: number;
+                    installed_on?: string | null;
                     /**
                      * @description Reading interval; 30 when not given
                      * @enum {number}
@@ -7780,6 +7787,7 @@ export interface operations {
                      *         "interval_minutes": 30,
                      *         "is_active": true,
                      *         "notified_max_demand_kva": null,
+                     *         "installed_on": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -7798,6 +7806,7 @@ export interface operations {
                          *       "interval_minutes": 30,
                          *       "is_active": true,
                          *       "notified_max_demand_kva": null,
+                         *       "installed_on": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -7809,6 +7818,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -8000,6 +8011,7 @@ export interface operations {
                      *         "interval_minutes": 30,
                      *         "is_active": true,
                      *         "notified_max_demand_kva": null,
+                     *         "installed_on": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -8018,6 +8030,7 @@ export interface operations {
                          *       "interval_minutes": 30,
                          *       "is_active": true,
                          *       "notified_max_demand_kva": null,
+                         *       "installed_on": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -8029,6 +8042,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -8201,6 +8216,7 @@ export interface operations {
                     account_id: string;
                     /** @description Building block of the same organization */
                     building_block_id?: number;
+                    installed_on?: string | null;
                     /**
                      * @description Reading interval; 30 when not given
                      * @enum {number}
@@ -8241,6 +8257,7 @@ export interface operations {
                      *         "interval_minutes": 30,
                      *         "is_active": true,
                      *         "notified_max_demand_kva": null,
+                     *         "installed_on": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -8259,6 +8276,7 @@ export interface operations {
                          *       "interval_minutes": 30,
                          *       "is_active": true,
                          *       "notified_max_demand_kva": null,
+                         *       "installed_on": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -8270,6 +8288,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;

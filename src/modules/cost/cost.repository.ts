@@ -35,6 +35,8 @@ export interface CostMeterRow {
   meter_type: string;
   interval_minutes: number;
   notified_max_demand_kva: number | null;
+  /** The local date the supply began (YYYY-MM-DD); null: the local date of the first reading. */
+  installed_on: string | null;
 }
 
 const METER_FIELDS = [
@@ -44,6 +46,7 @@ const METER_FIELDS = [
   'meter_type',
   'interval_minutes',
   'notified_max_demand_kva',
+  'installed_on',
 ] as const;
 const METER_COLUMNS = METER_FIELDS.join(', ');
 
@@ -287,6 +290,16 @@ export const costRepository = {
       .then((rows) =>
         groupByMonth(rows, (row) => row.month_ms, from, to).map(([packed]) => HourColumns.unpack(packed ?? NO_HOURS)),
       );
+  },
+
+  /** The instant of the meter's first reading (ms), null without readings. */
+  async firstReadingMs(db: Executor, meter: CostMeterRow) {
+    const [row] = await db.query<{ ms: number | null }>(
+      `SELECT floor(extract(epoch FROM min(r.ts)) * 1000)::int8 AS ms FROM readings r
+       WHERE r.meter_id = $1 AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $2)`,
+      [meter.id, meter.account_id],
+    );
+    return row?.ms ?? null;
   },
 
   /**

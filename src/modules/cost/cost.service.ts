@@ -27,6 +27,7 @@ import { assertExactBill, assertExactSum } from './exact-money.ts';
 import { groupHourlyRows } from './hourly-groups.ts';
 import { createMeterHours, type KeptMeterMonths } from './meter-hours.ts';
 import { createPlanCache } from './plan-cache.ts';
+import { createSupplyStart } from './supply-start.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
@@ -91,8 +92,47 @@ export interface CostDeps {
   turns: CpuTurns;
 }
 
+/** A bill of nothing: the meter's supply bills none of the period (supply-start.ts). */
+function unsuppliedBill(
+  tariff: PricedTariff,
+  meter: CostMeterRow,
+  period: { start: Date; end: Date },
+  { warning, complete }: { warning: string; complete: boolean },
+): KeptBill {
+  return {
+    tariff_id: tariff.id,
+    meter_sn: meter.meter_sn,
+    start: period.start.toISOString(),
+    end: period.end.toISOString(),
+    currency: tariff.currency,
+    approximate: false,
+    import_kwh: 0,
+    export_kwh: 0,
+    kvarh: 0,
+    max_kva: null,
+    lines: [],
+    subtotal: 0,
+    tax_rate: Number(tariff.tax_rate),
+    tax: 0,
+    total: 0,
+    missing_intervals: 0,
+    complete,
+    warnings: [warning],
+    months: [],
+  };
+}
+
+/** The bill with a warning first, in its own and in its first month's (a kept bill is left as it is). */
+function withWarning(bill: KeptBill, warning: string | null): KeptBill {
+  if (warning === null) return bill;
+  const [first, ...rest] = bill.months;
+  const months = first ? [{ ...first, warnings: [warning, ...first.warnings] }, ...rest] : [];
+  return { ...bill, warnings: [warning, ...bill.warnings], months };
+}
+
 export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months, turns }: CostDeps) {
   const planFor = createPlanCache(turns);
+  const suppliedPart = createSupplyStart(db, cache);
   const keptFacts = createVersionedResults<Awaited<ReturnType<typeof repo.buildingFacts>>>(KEPT_BLOCK_FACTS, () => 1);
   const meterHours = createMeterHours({ db, cache, ...months });
 
@@ -135,9 +175,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * The bill of one meter over [start, end) with one tariff of the organization or the catalogue.
    * It is kept while the meter's readings and the tariff's pricing (a new object whenever the tariff,
    * its items or its calendar change) are the ones it was priced from; the versions are taken before
-   * pricing, so a write during it leaves the bill unused.
+   * pricing, so a write during it leaves the bill unused. [start, end) lies within the meter's supply.
    */
-  async function bill(
+  async function keptBill(
     user: string,
     tariff: PricedTariff,
     meter: CostMeterRow,
@@ -160,6 +200,17 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     return bills.get([readings, context.tariff, context.calendar], key, async () =>
       billOf(meter, context, await price(user, meter, context)),
     );
+  }
+
+  /**
+   * The bill of one meter over [start, end) with one tariff, from the meter's installation on
+   * (extensions §13.2): a period wholly before it bills nothing, one that begins before it is billed
+   * from it and says so.
+   */
+  async function bill(user: string, tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
+    const supplied = await suppliedPart(meter, tariff.timezone, start, end);
+    if (supplied.start === null) return unsuppliedBill(tariff, meter, { start, end }, supplied);
+    return withWarning(await keptBill(user, tariff, meter, supplied.start, supplied.end), supplied.warning);
   }
 
   type Bill = KeptBill;
@@ -445,19 +496,27 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       for (const { tariffId } of parts) {
         if (!tariffs.has(tariffId)) tariffs.set(tariffId, await tariffAccess.usableTariff(auth, tariffId, accountId));
       }
+      const bills: Bill[] = new Array(parts.length);
       const byPeriod = new Map<string, { period: { start: Date; end: Date }; indexes: number[] }>();
-      parts.forEach(({ start, end }, index) => {
-        const key = `${start.getTime()}|${end.getTime()}`;
-        const group = byPeriod.get(key) ?? { period: { start, end }, indexes: [] };
+      const warnings: (string | null)[] = [];
+      for (const [index, part] of parts.entries()) {
+        const tariff = tariffs.get(part.tariffId)!;
+        const supplied = await suppliedPart(meter, tariff.timezone, part.start, part.end);
+        warnings.push(supplied.warning);
+        if (supplied.start === null) {
+          bills[index] = unsuppliedBill(tariff, meter, part, supplied);
+          continue;
+        }
+        const key = `${supplied.start.getTime()}|${supplied.end.getTime()}`;
+        const group = byPeriod.get(key) ?? { period: { start: supplied.start, end: supplied.end }, indexes: [] };
         group.indexes.push(index);
         byPeriod.set(key, group);
-      });
-      const bills: Bill[] = new Array(parts.length);
+      }
       for (const { period, indexes } of byPeriod.values()) {
         const periodTariffs = indexes.map((i) => tariffs.get(parts[i]!.tariffId)!);
         const priced = await billsWithTariffs(auth.userId, periodTariffs, meter, period, between);
         indexes.forEach((partIndex, i) => {
-          bills[partIndex] = priced[i]!;
+          bills[partIndex] = withWarning(priced[i]!, warnings[partIndex]!);
         });
       }
       return parts.map((part, i) => ({ tariff: tariffs.get(part.tariffId)!, bill: bills[i]! }));
