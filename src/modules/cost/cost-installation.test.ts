@@ -108,6 +108,29 @@ describe('bills from the installation on', () => {
     expect(bill.months[0].warnings[0]).toBe("Billed from the meter's installation on 2026-10-15");
     const same = await tariffCost(meter.meter_sn);
     expect([same.total, monthTotals(same.months), same.warnings]).toEqual([340, [['2026-10', 340]], bill.warnings]);
+    const recovery = await org.member.client.get(`/api/v1/building_blocks/${blockId}/recovery`, {
+      account_id: org.accountId,
+      ...PERIOD,
+    });
+    expect([recovery.status, recovery.body.data.supply.total]).toEqual([200, 340]);
+    const invoice = await org.owner.client.post('/api/v1/invoices', {
+      account_id: org.accountId,
+      building_block_id: blockId,
+      supplier: 'Eskom',
+      invoice_number: 'INSTALLED-MID-OCTOBER',
+      issued_on: '2026-11-05',
+      currency: 'ZAR',
+      ...PERIOD,
+      lines: [{ description: 'Energy and service', item_type_code: null, quantity: null, unit: null, amount: 340 }],
+      subtotal: 340,
+      tax: 0,
+      total: 340,
+    });
+    expect(invoice.status, JSON.stringify(invoice.body)).toBe(201);
+    const checked = await org.member.client.get(`/api/v1/invoices/${invoice.body.data.id}/check`, {
+      account_id: org.accountId,
+    });
+    expect([checked.status, checked.body.data.computed.total, checked.body.data.difference]).toEqual([200, 340, 0]);
   });
 
   it('without installed_on bills from the local date of the first reading', async () => {
