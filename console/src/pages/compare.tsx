@@ -283,6 +283,7 @@ function CompareForm({ blocks, blockId }: { blocks: BuildingBlock[]; blockId: nu
             type="number"
             min={0}
             step="0.001"
+            style={{ maxWidth: '12rem' }}
             value={nmdKva}
             onChange={(e) => setNmdKva(e.target.value)}
             aria-describedby="what-if-nmd-hint"
