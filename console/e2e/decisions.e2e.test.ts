@@ -1,4 +1,6 @@
 import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_ORGANIZATION, DEMO_PASSWORD, type DemoSeed } from '../../src/seed/demo.ts';
@@ -17,6 +19,8 @@ import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
  */
 
 const TZ = 'Africa/Johannesburg';
+/** The comparison page as its test leaves it, for a reviewer to look at. */
+const COMPARE_SCREENSHOT = join(tmpdir(), 'console-compare-recommendation.png');
 /** The first page may load at most this much script, compressed as the service sends it (extensions §11.8). */
 const FIRST_PAGE_GZIP_BYTES = 300 * 1024;
 describeInChromium('the decision pages in Chromium', () => {
@@ -174,14 +178,18 @@ describeInChromium('the decision pages in Chromium', () => {
     });
   });
 
-  it('marks months without readings in the 12-month view, with the reason on their bill', async () => {
+  it('starts the 12-month view at the meters’ installation, whose first bill says so', async () => {
     await page.getByLabel('Months').selectOption('12');
-    await page.waitForFunction(() => document.querySelectorAll('ul.months button').length === 12);
+    // The demo's readings begin 90 days ago, at local midnight: the months before are not billed.
+    const installed = addDays(today(TZ), -90);
+    const month = isoDate(installed).slice(0, 7);
+    await page.locator(`ul.months button[data-month="${month}"]`).waitFor();
     const first = page.getByRole('list', { name: 'Choose a month' }).getByRole('button').first();
-    expect(spaced(await textOf(first))).toMatch(/^\w+ \d{4}: no readings \(R [\d ]+,\d{2}\)$/);
+    expect(await first.getAttribute('data-month')).toBe(month);
+    expect(spaced(await textOf(first))).toMatch(/^\w+ \d{4}: R [\d ]+,\d{2}$/);
     await first.click();
-    expect(await textOf(page.getByTestId('no-readings'))).toMatch(
-      /^No readings in \w+ \d{4}: this bill has only the fixed charges, not the energy used\.$/,
+    expect(await textOf(page.getByTestId('bill-warnings').first())).toContain(
+      `Billed from the meter's installation on ${isoDate(installed)}`,
     );
   });
 
@@ -209,8 +217,10 @@ describeInChromium('the decision pages in Chromium', () => {
     await page.getByText('Display', { exact: true }).click();
   });
 
-  it('compares tariffs: the ranked table is the API’s, the chosen candidates alone, and the CSV its lines', async () => {
+  it('compares tariffs: the recommendation first, eligible tariffs ranked, the others with why, a what-if NMD, the CSV its lines', async () => {
     await visit(page, base, '/compare');
+    // It opens on a building with a dashboard (the site, which has one).
+    expect(await page.getByLabel('Building').inputValue()).toBe(String(seed.blockId));
     await page.getByRole('button', { name: 'Compare' }).click();
     const table = page.getByTestId('comparison-table');
     await table.waitFor();
@@ -222,8 +232,9 @@ describeInChromium('the decision pages in Chromium', () => {
       end: end!,
     });
     expect(answer.status).toBe(200);
-    const candidates: { tariff_id: number; name: string; total: number | null }[] = answer.body.data.candidates;
-    const shown = await table
+    type Candidate = { tariff_id: number; name: string; total: number | null; eligible: boolean };
+    const candidates: Candidate[] = answer.body.data.candidates;
+    const ranked = await table
       .locator('tbody tr')
       .evaluateAll((rows) =>
         rows.map((row) => [
@@ -231,8 +242,15 @@ describeInChromium('the decision pages in Chromium', () => {
           row.querySelector('td[data-amount]')?.getAttribute('data-amount'),
         ]),
       );
-    expect(shown).toEqual(candidates.map((c) => [c.tariff_id, c.total === null ? '' : String(c.total)]));
-    expect(await textOf(page.getByTestId('best-candidate'))).toContain(`Cheapest: ${candidates[0]!.name}`);
+    expect(ranked).toEqual(
+      candidates.filter((c) => c.eligible).map((c) => [c.tariff_id, c.total === null ? '' : String(c.total)]),
+    );
+    const headline = await textOf(page.getByTestId('recommendation'));
+    const recommendation = answer.body.data.recommendation;
+    if (recommendation) {
+      expect(headline).toContain(`Recommended: ${recommendation.name}, which would have saved R`);
+      expect(candidates.find((c) => c.tariff_id === recommendation.tariff_id)?.eligible).toBe(true);
+    } else expect(headline).toBe(`No recommendation: ${answer.body.data.recommendation_reason}.`);
 
     const lines = await exported(() => page.getByRole('button', { name: 'Export CSV' }).click());
     expect(lines[0]).toMatch(
@@ -242,19 +260,36 @@ describeInChromium('the decision pages in Chromium', () => {
     expect(lines.length).toBe(candidates.length + 2);
     expect(lines[2]!.startsWith(`1,${candidates[0]!.tariff_id},`)).toBe(true);
 
+    // Miniflex 2026/27, Megaflex 2026/27 (from 1,000 kVA) and City Power's business tariff (another
+    // supplier's, and not in force now).
     await page.getByText(/^Candidate tariffs:/).click();
-    const chosen = candidates.slice(0, 2);
-    for (const c of chosen) await page.locator(`input[type="checkbox"][data-tariff-id="${c.tariff_id}"]`).check();
+    for (const id of [18, 19, 10]) await page.locator(`input[type="checkbox"][data-tariff-id="${id}"]`).check();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const unavailable = page.getByTestId('unavailable-table');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="unavailable-table"] tbody tr').length === 2,
+    );
+    const rowIds = (locator: Locator) =>
+      locator.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-tariff-id'))));
+    expect(await rowIds(table)).toEqual([18]);
+    expect((await rowIds(unavailable)).sort()).toEqual([10, 19]);
+    expect(await textOf(unavailable.locator('tr[data-tariff-id="19"] [data-testid="reasons"]'))).toMatch(
+      /^NMD \d+ kVA below the minimum 1000 kVA$/,
+    );
+    expect(await textOf(unavailable.locator('tr[data-tariff-id="10"] [data-testid="reasons"]'))).toContain(
+      "another supplier's area (City Power Johannesburg)",
+    );
+    await page.locator('.chart[data-drawn]').waitFor();
+
+    // What if the supply's NMD were 1,500 kVA: Megaflex may be taken too.
+    await page.getByLabel('What-if NMD (kVA)').fill('1500');
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid="comparison-table"] tbody tr').length === 2,
     );
-    expect(
-      await table
-        .locator('tbody tr')
-        .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-tariff-id')))),
-    ).toEqual(chosen.map((c) => c.tariff_id));
-    await page.locator('.chart[data-drawn]').waitFor();
+    expect((await rowIds(table)).sort()).toEqual([18, 19]);
+    expect(await rowIds(unavailable)).toEqual([10]);
+    await page.screenshot({ path: COMPARE_SCREENSHOT, fullPage: true });
   });
 
   it('checks an invoice entered by hand: the flags explained, the totals side by side, printed as a statement', async () => {

@@ -43,12 +43,16 @@ export async function newBuildingBlock(page: Page, block: BlockFields): Promise<
   await page.getByRole('heading', { level: 1, name: block.name }).waitFor();
 }
 
-/** "New meter" of the building block shown, with its NMD: the meter's page shows next. */
-export async function newMeter(page: Page, meter: { serial: string; name: string; nmdKva: string }): Promise<void> {
+/** "New meter" of the building block shown, with its NMD (and installation day): the meter's page shows next. */
+export async function newMeter(
+  page: Page,
+  meter: { serial: string; name: string; nmdKva: string; installedOn?: string },
+): Promise<void> {
   await page.getByRole('link', { name: 'New meter' }).click();
   await page.getByLabel('Serial number').fill(meter.serial);
   await page.getByLabel('Name', { exact: true }).fill(meter.name);
   await page.getByLabel('Notified maximum demand (NMD, kVA)').fill(meter.nmdKva);
+  if (meter.installedOn) await page.getByLabel('Installed on').fill(meter.installedOn);
   await page.getByRole('button', { name: 'Create meter' }).click();
   await page.getByRole('heading', { level: 1, name: new RegExp(meter.name) }).waitFor();
 }

@@ -63,7 +63,7 @@ describeInChromium('setting up in the console', () => {
     accountId = created.id;
   });
 
-  it('creates a building block, then a grid meter with its NMD in it', async () => {
+  it('creates a building block, then a grid meter with its NMD and installation day in it', async () => {
     await newBuildingBlock(page, {
       name: 'Karoo House',
       type: 'COMMERCIAL',
@@ -78,10 +78,11 @@ describeInChromium('setting up in the console', () => {
       'Commercial · 12 Long Street, Cape Town · 2400 m²',
     );
 
-    await newMeter(page, { serial: SERIAL, name: 'Main incomer', nmdKva: '500' });
+    await newMeter(page, { serial: SERIAL, name: 'Main incomer', nmdKva: '500', installedOn: '2025-01-01' });
     meterId = idInUrl(/\/meters\/(\d+)$/);
     const facts = page.locator('dl.facts');
     expect(await facts.locator('dt:has-text("Notified maximum demand") + dd').textContent()).toBe('500 kVA');
+    expect(await facts.locator('dt:has-text("Installed on") + dd').textContent()).toBe('2025-01-01');
     expect(await api(`/api/v1/meters/${meterId}?account_id=${accountId}`)).toMatchObject({
       meter_sn: SERIAL,
       name: 'Main incomer',
@@ -89,6 +90,7 @@ describeInChromium('setting up in the console', () => {
       building_block_id: blockId,
       interval_minutes: 30,
       notified_max_demand_kva: 500,
+      installed_on: '2025-01-01',
       tariff_id: null,
     });
   });

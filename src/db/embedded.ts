@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction as PGliteTransaction } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { typeParsers } from './type-parsers.ts';
@@ -56,7 +57,7 @@ export async function openEmbeddedDatabase(options: {
       dataDir: options.dataDir,
       loadDataDir: options.loadDataDir,
       parsers: typeParsers,
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, btree_gist },
     });
   } catch (error) {
     lock?.release();

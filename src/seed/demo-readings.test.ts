@@ -26,11 +26,12 @@ describe('seedDemoReadings', () => {
     meters = await seededMeters();
   });
 
-  it('writes 90 days of 30-minute readings per meter, ending at the last whole interval before now', async () => {
+  it('writes 30-minute readings per meter from local midnight 90 days before now to the last whole interval before now', async () => {
     for (const meter of Object.values(meters)) {
       const readings = await storedReadings(t.db, meter.id);
-      expect(readings).toHaveLength(90 * 48);
-      expect(readings[0]!.ts).toBe('2026-08-24T10:00:00.000Z');
+      // 24 August 00:00 to 22 November 11:30 local: 90 days and 12 hours.
+      expect(readings).toHaveLength(90 * 48 + 24);
+      expect(readings[0]!.ts).toBe('2026-08-23T22:00:00.000Z');
       expect(readings.at(-1)!.ts).toBe('2026-11-22T09:30:00.000Z');
     }
   });
@@ -80,6 +81,6 @@ describe('seedDemoReadings', () => {
       start: '2026-08-01T00:00:00Z',
       end: '2026-12-01T00:00:00Z',
     });
-    expect(res.body.data.readings).toBe(90 * 48);
+    expect(res.body.data.readings).toBe(90 * 48 + 24);
   });
 });

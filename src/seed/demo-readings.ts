@@ -46,8 +46,14 @@ function solarKw(hour: number, clearness: number): number {
 
 const kwh = (kw: number) => Math.round(kw * HOURS_PER_INTERVAL * 1000) / 1000;
 
+const DAY_MS = 24 * 60 * 60_000;
+const LOCAL_OFFSET_MS = LOCAL_OFFSET_HOURS * 3_600_000;
+
+/** The instant the local day of `ms` begins. */
+const localDayStart = (ms: number) => Math.floor((ms + LOCAL_OFFSET_MS) / DAY_MS) * DAY_MS - LOCAL_OFFSET_MS;
+
 /**
- * Writes 90 days of 30-minute readings, ending at the last whole interval before now, for the
+ * Writes 30-minute readings from local midnight 90 days before now to the last whole interval before now, for the
  * demo's grid, solar and load meters (30-minute electricity meters of one organization), with
  * their rollups. The load follows an office's day and week; solar peaks at midday and what the
  * load does not use is exported through the grid meter; the load draws reactive energy.
@@ -61,14 +67,16 @@ export async function seedDemoReadings(
   if (!owner) throw new Error(`demo meter ${meters.grid} not found`);
   const random = prng(20_261_122);
   const end = Math.floor(now.getTime() / INTERVAL_MS) * INTERVAL_MS;
-  const start = end - DAYS * 24 * 60 * 60_000;
+  // From local midnight: the meters' first day is whole, so their first bill (from the local date of
+  // the first reading, extensions §13.2) misses no reading.
+  const start = localDayStart(end - DAYS * DAY_MS);
   const readings = new ReadingBatch();
   const add = (id: number, ts: Date, importKwh: number, exportKwh: number, kvarh: number) =>
     readings.append({ id, interval_minutes: INTERVAL_MINUTES }, ts.getTime(), importKwh, exportKwh, kvarh);
 
   let clearness = 1;
   for (let time = start; time < end; time += INTERVAL_MS) {
-    const local = new Date(time + LOCAL_OFFSET_HOURS * 3_600_000);
+    const local = new Date(time + LOCAL_OFFSET_MS);
     const hour = local.getUTCHours() + local.getUTCMinutes() / 60;
     if (hour === 0 || time === start) clearness = random() < 0.25 ? 0.3 + 0.4 * random() : 0.85 + 0.15 * random();
     const weekday = local.getUTCDay() >= 1 && local.getUTCDay() <= 5;

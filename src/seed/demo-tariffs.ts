@@ -11,9 +11,17 @@ export interface DemoTariffs {
   gridTariffId: number;
 }
 
-/** A copy of a catalogue Homeflex time-of-use tariff with a feed-in credit on what the meter exports. */
-export async function cloneHomeflexWithFeedIn(tx: Executor, accountId: string, catalogueId: number, name?: string) {
-  const tariff = await catalogueRepository.clone(tx, catalogueId, accountId, name);
+/**
+ * A copy of a catalogue Homeflex time-of-use tariff with a feed-in credit on what the meter exports
+ * (in the source's family unless `own` names another or null).
+ */
+export async function cloneHomeflexWithFeedIn(
+  tx: Executor,
+  accountId: string,
+  catalogueId: number,
+  own: { name?: string; family?: string | null } = {},
+) {
+  const tariff = await catalogueRepository.clone(tx, catalogueId, accountId, own);
   await tariffItemsRepository.insert(tx, accountId, tariff.id, {
     item_type_code: 'EXPORTED_ENERGY',
     price: FEED_IN_PRICE,

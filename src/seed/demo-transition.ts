@@ -38,7 +38,10 @@ async function homeflexOfYear(tx: Executor, accountId: string, year: number, own
   if (published !== undefined) return (await cloneHomeflexWithFeedIn(tx, accountId, published)).id;
   const lastYear = Math.min(year - 1, LAST_PUBLISHED_YEAR);
   const name = `Eskom Homeflex 1 ${year}/${String((year + 1) % 100).padStart(2, '0')}`;
-  const tariff = await cloneHomeflexWithFeedIn(tx, accountId, CATALOGUE_HOMEFLEX.get(lastYear)!, name);
+  const sourceId = CATALOGUE_HOMEFLEX.get(lastYear)!;
+  const { family } = (await tariffsRepository.find(tx, sourceId))!;
+  // Outside the family until dated for its year: the copy of the last year's version overlaps it.
+  const tariff = await cloneHomeflexWithFeedIn(tx, accountId, sourceId, { name, family: null });
   await tariffsRepository.update(
     tx,
     tariff.id,
@@ -46,6 +49,7 @@ async function homeflexOfYear(tx: Executor, accountId: string, year: number, own
     {
       effective_from: `${year}-04-01`,
       effective_to: `${year + 1}-03-31`,
+      family,
       notes: `The ${lastYear}/${String((lastYear + 1) % 100).padStart(2, '0')} prices until this year's are published`,
     },
     ownerId,

@@ -109,8 +109,17 @@ function buildingCost(accountId: string, blockId: number, start: string, end: st
   );
 }
 
+/**
+ * The months from the first with a bill on: a month before every meter's installation has none
+ * (extensions §13.2), so the view starts where the supply does.
+ */
+function fromInstallation(months: MonthCost[]): MonthCost[] {
+  const first = months.findIndex((m) => m.sources.some((s) => s.bills.length > 0));
+  return first <= 0 ? months : months.slice(first);
+}
+
 export async function monthlyCost(accountId: string, blockId: number, spans: MonthSpan[]): Promise<MonthCost[]> {
   if (spans.length === 0) return [];
   const cost = await buildingCost(accountId, blockId, spans[0]!.start, spans.at(-1)!.end);
-  return fromMonths(cost, spans);
+  return fromInstallation(fromMonths(cost, spans));
 }

@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * Compare tariffs for a building block
-         * @description What the source's readings of [start, end) cost now and on other tariffs. `current` is the source's bills exactly as the building cost prices them (tariff history, pending transitions); each candidate prices the same readings over the whole period with one tariff, as the one-meter cost does. Candidates: `tariff_ids` (at most 50, the organization's or the catalogue's), else every live tariff of the organization and every catalogue electricity tariff in the current bill's currency. Sorted by total, then tariff_id; a candidate that cannot price the readings has total null and the reason in warnings, after the others. difference = total - current.total. The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; a source without a meter: 400; a named tariff of another organization 403, unknown 404.
+         * @description What the source's readings of [start, end) cost now and on other tariffs (extensions §12.2, §13.1). `current` is the source's bills exactly as the building cost prices them (tariff history, pending transitions). Candidates: `tariff_ids` (at most 50, the organization's or the catalogue's), else the live electricity tariffs of the organization and the catalogue in the current bill's currency, of the current tariff's DSO (or of none; any DSO when the current tariff has none), in force on the period's last day and eligible: customer_classes holding the block's building_type, the NMD within min_nmd_kva..max_nmd_kva; one per family (the organization's own first). Each candidate is priced through its family: each day with the version whose effective dates hold it (the named tariff where none does), the capacity charges on nmd_kva_used. The NMD: the meter's, else nmd_kva (what-if), else the highest half hour of the 12 months before end rounded up (said in warnings). Each says whether the block may take it (eligible, reasons). Sorted by total, then tariff_id; a candidate that cannot price the readings or prices none of their energy has total null and the reason in warnings, after the others. difference = total - current.total. recommendation: the cheapest eligible, complete candidate that saves more than 1 % of the current total, else null with recommendation_reason. The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; a source without a meter: 400; a named tariff of another organization 403, unknown 404.
          */
         get: operations["getTariffComparison"];
         put?: never;
@@ -691,7 +691,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tariff
-         * @description Creates a tariff (FLAT by default; add its priced items next). effective_to must not be before effective_from; a TIME_OF_USE tariff needs tou_schedule_id of an existing schedule, other types must not have one; tax_rate is a percentage (0 to 100); dso_id must be a DSO. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
+         * @description Creates a tariff (FLAT by default; add its priced items next). effective_to must not be before effective_from; a TIME_OF_USE tariff needs tou_schedule_id of an existing schedule, other types must not have one; tax_rate is a percentage (0 to 100); dso_id must be a DSO. Eligibility (extensions §13.1): customer_classes, min_nmd_kva <= max_nmd_kva (0 to 1,000,000 kVA), family; two versions of one family whose effective dates overlap: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403.
          */
         post: operations["createTariff"];
         delete?: never;
@@ -714,7 +714,7 @@ export interface paths {
         get: operations["getTariff"];
         /**
          * Update a tariff
-         * @description Changes the fields sent; the rules of creation hold for the result. deleted_at (a time) deletes the tariff, which a meter, config or transition naming it prevents (409). Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
+         * @description Changes the fields sent; the rules of creation hold for the result. deleted_at (a time) deletes the tariff, which a meter, config or transition naming it prevents (409); dates or a family that make two versions of one family overlap: 409. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 400 `Catalogue is read-only` for a write on a catalogue tariff; 403 when the caller is not a member of account_id or the role may not do this; then 404 when no live tariff has this id; 403 when it belongs to another organization.
          */
         put: operations["updateTariff"];
         post?: never;
@@ -947,7 +947,7 @@ export interface paths {
         put?: never;
         /**
          * Clone a catalogue tariff
-         * @description Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.
+         * @description Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. The copy keeps the source's family (its eligibility fields too) unless the body names another or null: a second copy of one version in one family overlaps the first (409). Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.
          */
         post: operations["cloneCatalogueTariff"];
         delete?: never;
@@ -4989,6 +4989,7 @@ export interface operations {
                      *           "interval_minutes": 30,
                      *           "is_active": true,
                      *           "notified_max_demand_kva": null,
+                     *           "installed_on": null,
                      *           "created_at": "2026-11-23T08:00:00.000Z",
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
@@ -5006,6 +5007,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -5465,6 +5468,8 @@ export interface operations {
                 account_id: string;
                 /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
+                /** @description What-if NMD in kVA (0 to 1,000,000) for a meter without a notified maximum demand; without either, the highest half hour of the 12 months before end, rounded up */
+                nmd_kva?: string;
                 /** @description The block's energy source whose readings are priced */
                 source?: "grid" | "solar" | "genset" | "inverter" | "load";
                 /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
@@ -5508,12 +5513,21 @@ export interface operations {
                      *           "complete": true,
                      *           "warnings": []
                      *         },
+                     *         "recommendation": null,
+                     *         "recommendation_reason": "the current tariff is the cheapest eligible one",
+                     *         "warnings": [
+                     *           "NMD estimated from the highest demand: 412 kVA"
+                     *         ],
                      *         "candidates": [
                      *           {
                      *             "tariff_id": 1001,
                      *             "name": "Demo Commercial TOU",
                      *             "catalogue": false,
                      *             "currency": "ZAR",
+                     *             "family": "eskom-homeflex-1",
+                     *             "eligible": true,
+                     *             "reasons": [],
+                     *             "nmd_kva_used": 412,
                      *             "total": 43450.99,
                      *             "difference": 0,
                      *             "months": [
@@ -5549,12 +5563,21 @@ export interface operations {
                          *         "complete": true,
                          *         "warnings": []
                          *       },
+                         *       "recommendation": null,
+                         *       "recommendation_reason": "the current tariff is the cheapest eligible one",
+                         *       "warnings": [
+                         *         "NMD estimated from the highest demand: 412 kVA"
+                         *       ],
                          *       "candidates": [
                          *         {
                          *           "tariff_id": 1001,
                          *           "name": "Demo Commercial TOU",
                          *           "catalogue": false,
                          *           "currency": "ZAR",
+                         *           "family": "eskom-homeflex-1",
+                         *           "eligible": true,
+                         *           "reasons": [],
+                         *           "nmd_kva_used": 412,
                          *           "total": 43450.99,
                          *           "difference": 0,
                          *           "months": [
@@ -5578,6 +5601,10 @@ export interface operations {
                                 currency: string;
                                 /** @description total - current.total; negative: this tariff costs less */
                                 difference: number | null;
+                                /** @description The building may take it: class, NMD, in force on the last day, its supplier */
+                                eligible: boolean;
+                                /** @description Priced through the versions of this family, each day with the one in force */
+                                family: string | null;
                                 /** @description The total of each calendar month of the period */
                                 months: {
                                     /** @description YYYY-MM in the tariff’s timezone */
@@ -5586,8 +5613,12 @@ export interface operations {
                                     total: number;
                                 }[];
                                 name: string;
+                                /** @description The NMD (kVA) eligibility and pricing used; null: unknown */
+                                nmd_kva_used: number | null;
+                                /** @description Why it is not eligible; empty when it is */
+                                reasons: string[];
                                 tariff_id: number;
-                                /** @description null when the tariff cannot price these readings (the reason in warnings) */
+                                /** @description null when the tariff cannot price these readings or prices none of their energy (the reason in warnings) */
                                 total: number | null;
                                 warnings: string[];
                             }[];
@@ -5609,10 +5640,24 @@ export interface operations {
                             /** Format: date-time */
                             end: string;
                             meter_sn: string;
+                            /** @description The cheapest eligible, complete candidate in force, when it saves more than 1 % of the current total */
+                            recommendation: {
+                                family: string | null;
+                                name: string;
+                                /** @description current.total - the candidate’s total */
+                                saving: number;
+                                /** @description saving as a percentage of current.total, 2 decimals */
+                                saving_pct: number;
+                                tariff_id: number;
+                            } | null;
+                            /** @description Why there is no recommendation; null when there is one */
+                            recommendation_reason: string | null;
                             /** @enum {string} */
                             source: "grid" | "solar" | "genset" | "inverter" | "load";
                             /** Format: date-time */
                             start: string;
+                            /** @description About the comparison as a whole, e.g. an estimated NMD */
+                            warnings: string[];
                         };
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -8806,6 +8851,7 @@ export interface operations {
                      *           "interval_minutes": 30,
                      *           "is_active": true,
                      *           "notified_max_demand_kva": null,
+                     *           "installed_on": null,
                      *           "created_at": "2026-11-23T08:00:00.000Z",
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
@@ -8823,6 +8869,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -8972,6 +9020,7 @@ export interface operations {
                     account_id: string;
                     /** @description Building block of the same organization */
                     building_block_id: number;
+                    installed_on?: string | null;
                     /**
                      * @description Reading interval; 30 when not given
                      * @enum {number}
@@ -9012,6 +9061,7 @@ export interface operations {
                      *         "interval_minutes": 30,
                      *         "is_active": true,
                      *         "notified_max_demand_kva": null,
+                     *         "installed_on": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -9030,6 +9080,7 @@ export interface operations {
                          *       "interval_minutes": 30,
                          *       "is_active": true,
                          *       "notified_max_demand_kva": null,
+                         *       "installed_on": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -9041,6 +9092,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -9232,6 +9285,7 @@ export interface operations {
                      *         "interval_minutes": 30,
                      *         "is_active": true,
                      *         "notified_max_demand_kva": null,
+                     *         "installed_on": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -9250,6 +9304,7 @@ export interface operations {
                          *       "interval_minutes": 30,
                          *       "is_active": true,
                          *       "notified_max_demand_kva": null,
+                         *       "installed_on": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -9261,6 +9316,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -9433,6 +9490,7 @@ export interface operations {
                     account_id: string;
                     /** @description Building block of the same organization */
                     building_block_id?: number;
+                    installed_on?: string | null;
                     /**
                      * @description Reading interval; 30 when not given
                      * @enum {number}
@@ -9473,6 +9531,7 @@ export interface operations {
                      *         "interval_minutes": 30,
                      *         "is_active": true,
                      *         "notified_max_demand_kva": null,
+                     *         "installed_on": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -9491,6 +9550,7 @@ export interface operations {
                          *       "interval_minutes": 30,
                          *       "is_active": true,
                          *       "notified_max_demand_kva": null,
+                         *       "installed_on": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -9502,6 +9562,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             id: number;
+                            /** @description The local date the supply began; null: bills start at the local date of the meter's first reading */
+                            installed_on: string | null;
                             /** @enum {number} */
                             interval_minutes: 5 | 10 | 15 | 30 | 60;
                             is_active: boolean;
@@ -11894,6 +11956,12 @@ export interface operations {
                      *           "timezone": "Africa/Johannesburg",
                      *           "notes": null,
                      *           "cloned_from": 6,
+                     *           "customer_classes": [
+                     *             "RESIDENTIAL"
+                     *           ],
+                     *           "min_nmd_kva": null,
+                     *           "max_nmd_kva": 100,
+                     *           "family": "eskom-homeflex-1",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
@@ -11913,16 +11981,24 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso_id: number | null;
                             /** Format: date */
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @enum {string} */
@@ -12071,6 +12147,8 @@ export interface operations {
                     cloned_from?: number | null;
                     /** @enum {string} */
                     currency?: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                    /** @description The supplies that may take the tariff, by building_type; null: any */
+                    customer_classes?: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                     description?: string | null;
                     /** @description Energy provider (DSO); must exist */
                     dso_id?: number | null;
@@ -12078,9 +12156,15 @@ export interface operations {
                     effective_from: string;
                     /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                     effective_to: string;
+                    /** @description The tariff's versions share a family (e.g. eskom-megaflex), each with its own effective dates; two versions of one family of one organization whose dates overlap: 409 */
+                    family?: string | null;
                     is_active?: boolean;
+                    /** @description The highest notified maximum demand (kVA) of a supply that may take the tariff; null: no bound */
+                    max_nmd_kva?: number | null;
                     /** @enum {string} */
                     meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                    /** @description The lowest notified maximum demand (kVA) of a supply that may take the tariff; null: no bound */
+                    min_nmd_kva?: number | null;
                     name: string;
                     notes?: string | null;
                     /**
@@ -12125,6 +12209,12 @@ export interface operations {
                      *         "timezone": "Africa/Johannesburg",
                      *         "notes": null,
                      *         "cloned_from": 6,
+                     *         "customer_classes": [
+                     *           "RESIDENTIAL"
+                     *         ],
+                     *         "min_nmd_kva": null,
+                     *         "max_nmd_kva": 100,
+                     *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
                      *         "tariff_items": [
@@ -12180,6 +12270,12 @@ export interface operations {
                          *       "timezone": "Africa/Johannesburg",
                          *       "notes": null,
                          *       "cloned_from": 6,
+                         *       "customer_classes": [
+                         *         "RESIDENTIAL"
+                         *       ],
+                         *       "min_nmd_kva": null,
+                         *       "max_nmd_kva": 100,
+                         *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
                          *       "tariff_items": [
@@ -12224,6 +12320,8 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso: {
                                 id: number;
@@ -12236,10 +12334,16 @@ export interface operations {
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @description In creation order */
@@ -12354,6 +12458,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request conflicts with the stored records */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Conflict",
+                     *       "error": "Another version of the tariff family has effective dates that overlap these"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
             /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
             429: {
                 headers: {
@@ -12444,6 +12569,12 @@ export interface operations {
                      *         "timezone": "Africa/Johannesburg",
                      *         "notes": null,
                      *         "cloned_from": 6,
+                     *         "customer_classes": [
+                     *           "RESIDENTIAL"
+                     *         ],
+                     *         "min_nmd_kva": null,
+                     *         "max_nmd_kva": 100,
+                     *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
                      *         "tariff_items": [
@@ -12499,6 +12630,12 @@ export interface operations {
                          *       "timezone": "Africa/Johannesburg",
                          *       "notes": null,
                          *       "cloned_from": 6,
+                         *       "customer_classes": [
+                         *         "RESIDENTIAL"
+                         *       ],
+                         *       "min_nmd_kva": null,
+                         *       "max_nmd_kva": 100,
+                         *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
                          *       "tariff_items": [
@@ -12543,6 +12680,8 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso: {
                                 id: number;
@@ -12555,10 +12694,16 @@ export interface operations {
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @description In creation order */
@@ -12760,6 +12905,8 @@ export interface operations {
                     cloned_from?: number | null;
                     /** @enum {string} */
                     currency?: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                    /** @description The supplies that may take the tariff, by building_type; null: any */
+                    customer_classes?: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                     /** @description A time deletes the tariff (soft). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                     deleted_at?: string | null;
                     description?: string | null;
@@ -12769,9 +12916,15 @@ export interface operations {
                     effective_from?: string;
                     /** @description The last day of the tariff, on or after effective_from. YYYY-MM-DD, a year from 1900 to 9999, or a date-time (ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z) whose date as written is kept */
                     effective_to?: string;
+                    /** @description The tariff's versions share a family (e.g. eskom-megaflex), each with its own effective dates; two versions of one family of one organization whose dates overlap: 409 */
+                    family?: string | null;
                     is_active?: boolean;
+                    /** @description The highest notified maximum demand (kVA) of a supply that may take the tariff; null: no bound */
+                    max_nmd_kva?: number | null;
                     /** @enum {string} */
                     meter_type?: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                    /** @description The lowest notified maximum demand (kVA) of a supply that may take the tariff; null: no bound */
+                    min_nmd_kva?: number | null;
                     name?: string;
                     notes?: string | null;
                     /** @enum {string} */
@@ -12818,6 +12971,12 @@ export interface operations {
                      *         "timezone": "Africa/Johannesburg",
                      *         "notes": null,
                      *         "cloned_from": 6,
+                     *         "customer_classes": [
+                     *           "RESIDENTIAL"
+                     *         ],
+                     *         "min_nmd_kva": null,
+                     *         "max_nmd_kva": 100,
+                     *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
                      *         "tariff_items": [
@@ -12873,6 +13032,12 @@ export interface operations {
                          *       "timezone": "Africa/Johannesburg",
                          *       "notes": null,
                          *       "cloned_from": 6,
+                         *       "customer_classes": [
+                         *         "RESIDENTIAL"
+                         *       ],
+                         *       "min_nmd_kva": null,
+                         *       "max_nmd_kva": 100,
+                         *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
                          *       "tariff_items": [
@@ -12917,6 +13082,8 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso: {
                                 id: number;
@@ -12929,10 +13096,16 @@ export interface operations {
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @description In creation order */
@@ -16752,6 +16925,12 @@ export interface operations {
                      *           "timezone": "Africa/Johannesburg",
                      *           "notes": null,
                      *           "cloned_from": null,
+                     *           "customer_classes": [
+                     *             "RESIDENTIAL"
+                     *           ],
+                     *           "min_nmd_kva": null,
+                     *           "max_nmd_kva": 100,
+                     *           "family": "eskom-homeflex-1",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
                      *           "updated_at": "2026-11-23T08:00:00.000Z"
                      *         }
@@ -16771,16 +16950,24 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso_id: number | null;
                             /** Format: date */
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @enum {string} */
@@ -16932,6 +17119,12 @@ export interface operations {
                      *         "timezone": "Africa/Johannesburg",
                      *         "notes": null,
                      *         "cloned_from": null,
+                     *         "customer_classes": [
+                     *           "RESIDENTIAL"
+                     *         ],
+                     *         "min_nmd_kva": null,
+                     *         "max_nmd_kva": 100,
+                     *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
                      *         "tariff_items": [
@@ -16975,6 +17168,12 @@ export interface operations {
                          *       "timezone": "Africa/Johannesburg",
                          *       "notes": null,
                          *       "cloned_from": null,
+                         *       "customer_classes": [
+                         *         "RESIDENTIAL"
+                         *       ],
+                         *       "min_nmd_kva": null,
+                         *       "max_nmd_kva": 100,
+                         *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
                          *       "tariff_items": [
@@ -17007,6 +17206,8 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso: {
                                 id: number;
@@ -17019,10 +17220,16 @@ export interface operations {
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @description In creation order */
@@ -17203,6 +17410,8 @@ export interface operations {
                      * @description Destination organization
                      */
                     account_id: string;
+                    /** @description Defaults to the source's family; another name or null keeps a second copy of one version (two copies in one family overlap: 409) */
+                    family?: string | null;
                     /** @description Defaults to the source tariff's name */
                     name?: string;
                 };
@@ -17236,6 +17445,12 @@ export interface operations {
                      *         "timezone": "Africa/Johannesburg",
                      *         "notes": null,
                      *         "cloned_from": 6,
+                     *         "customer_classes": [
+                     *           "RESIDENTIAL"
+                     *         ],
+                     *         "min_nmd_kva": null,
+                     *         "max_nmd_kva": 100,
+                     *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
                      *         "tariff_items": [
@@ -17291,6 +17506,12 @@ export interface operations {
                          *       "timezone": "Africa/Johannesburg",
                          *       "notes": null,
                          *       "cloned_from": 6,
+                         *       "customer_classes": [
+                         *         "RESIDENTIAL"
+                         *       ],
+                         *       "min_nmd_kva": null,
+                         *       "max_nmd_kva": 100,
+                         *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
                          *       "tariff_items": [
@@ -17335,6 +17556,8 @@ export interface operations {
                             created_at: string;
                             /** @enum {string} */
                             currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** @description The supplies that may take it, by building_type; null: any */
+                            customer_classes: ("RESIDENTIAL" | "COMMERCIAL" | "INDUSTRIAL" | "AGRICULTURAL")[] | null;
                             description: string | null;
                             dso: {
                                 id: number;
@@ -17347,10 +17570,16 @@ export interface operations {
                             effective_from: string;
                             /** Format: date */
                             effective_to: string;
+                            /** @description The name its versions share, each with its own effective dates */
+                            family: string | null;
                             id: number;
                             is_active: boolean;
+                            /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
+                            max_nmd_kva: number | null;
                             /** @enum {string} */
                             meter_type: "ELECTRICITY" | "WATER" | "GAS" | "SOLAR" | "GENSET" | "HVAC" | "CARBON" | "EV";
+                            /** @description The lowest NMD (kVA) of a supply that may take it; null: no bound */
+                            min_nmd_kva: number | null;
                             name: string;
                             notes: string | null;
                             /** @description In creation order */
@@ -17476,6 +17705,27 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Catalogue tariff not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request conflicts with the stored records */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Conflict",
+                     *       "error": "Another version of the tariff family has effective dates that overlap these"
                      *     }
                      */
                     "application/json": {

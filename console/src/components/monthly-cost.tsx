@@ -231,7 +231,12 @@ export function MonthlyCostSection({
               <ul className="months" aria-label="Choose a month">
                 {months.map((m) => (
                   <li key={m.month}>
-                    <button type="button" aria-pressed={m === shown} onClick={() => setChosen(m.month)}>
+                    <button
+                      type="button"
+                      aria-pressed={m === shown}
+                      data-month={m.month}
+                      onClick={() => setChosen(m.month)}
+                    >
                       {formatMonth(m.month)}: {monthSummary(m)}
                     </button>
                   </li>

@@ -16,7 +16,7 @@ export async function candidateTariffs(accountId: string): Promise<{ tariff: Tar
   ];
 }
 
-/** Tick the tariffs to compare; none ticked compares them all. */
+/** Tick the tariffs to compare; none ticked compares those the building may take. */
 export function CandidatePicker({
   candidates,
   chosen,
@@ -35,12 +35,14 @@ export function CandidatePicker({
   return (
     <details className="candidates">
       <summary>
-        Candidate tariffs: {chosen.size === 0 ? 'all of the organization and the catalogue' : `${chosen.size} chosen`}
+        Candidate tariffs:{' '}
+        {chosen.size === 0 ? 'those of the current supplier this building may take' : `${chosen.size} chosen`}
       </summary>
       <fieldset>
         <legend className="visually-hidden">Candidate tariffs</legend>
         <p className="muted" style={{ margin: '0.25rem 0' }}>
-          Tick the tariffs to compare; with none ticked, every electricity tariff in the bill's currency is compared.
+          Tick the tariffs to compare, whether the building may take them or not; with none ticked, the current
+          supplier's tariffs in force that the building may take are compared, one version of each.
         </p>
         {candidates.map(({ tariff, catalogue }) => (
           <label key={tariff.id} className="check">

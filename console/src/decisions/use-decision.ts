@@ -16,12 +16,16 @@ export interface DecisionRequest {
 }
 
 /**
- * A decision form's state: the choice (the first site, the grid, the last months by default), why
+ * A decision form's state: the choice (the block given, else the first site; the grid; the last months by default), why
  * a choice is refused, and the answer once asked (none before).
  */
-export function useDecision<T>(blocks: BuildingBlock[], run: (request: DecisionRequest) => Promise<T>) {
+export function useDecision<T>(
+  blocks: BuildingBlock[],
+  run: (request: DecisionRequest) => Promise<T>,
+  blockId: number | undefined = firstRoot(blocks),
+) {
   const { current, tz } = useOrganization();
-  const [choice, setChoice] = useState(() => defaultChoice(firstRoot(blocks), tz));
+  const [choice, setChoice] = useState(() => defaultChoice(blockId, tz));
   const [invalid, setInvalid] = useState<string | null>(null);
   const [request, setRequest] = useState<DecisionRequest | null>(null);
   const result = useResource(() => (request ? run(request) : Promise.resolve(null)), [request]);

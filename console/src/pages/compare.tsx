@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { api, read } from '../api/client.ts';
-import type { BuildingBlock, TariffComparison } from '../api/models.ts';
+import type { BuildingBlock, ComparisonCandidate, TariffComparison } from '../api/models.ts';
 import { Chart } from '../components/chart.tsx';
 import { periodAttributes, StatementHeader } from '../components/statement-header.tsx';
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
 import { TableWrap } from '../components/table-wrap.tsx';
+import { firstConfigured } from '../decisions/blocks.ts';
 import { CandidatePicker, candidateTariffs } from '../decisions/candidate-picker.tsx';
 import { DecisionPage } from '../decisions/decision-page.tsx';
 import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
@@ -21,7 +22,7 @@ import { useOrganization } from '../organization.tsx';
 const SAVING_COLOR = '#1a7f37';
 const COST_COLOR = '#b3261e';
 
-function compare(request: DecisionRequest): Promise<TariffComparison> {
+function compare(request: DecisionRequest, nmdKva: string): Promise<TariffComparison> {
   return read<TariffComparison>(
     api.GET('/api/v1/building_blocks/{id}/tariff-comparison', {
       params: {
@@ -32,6 +33,7 @@ function compare(request: DecisionRequest): Promise<TariffComparison> {
           start: request.start,
           end: request.end,
           ...(request.tariffIds.length > 0 ? { tariff_ids: request.tariffIds.join(',') } : {}),
+          ...(nmdKva === '' ? {} : { nmd_kva: nmdKva }),
         },
       },
     }),
@@ -106,15 +108,67 @@ function SavingsChart({
   );
 }
 
+/** The headline: the tariff to move to and what it saves, or why there is none. */
+function Recommendation({ comparison, money }: { comparison: TariffComparison; money: (amount: number) => string }) {
+  const recommended = comparison.recommendation;
+  return (
+    <p data-testid="recommendation" className="headline">
+      {recommended ? (
+        <>
+          Recommended: <strong>{recommended.name}</strong>, which would have saved{' '}
+          <strong>{money(recommended.saving)}</strong> ({recommended.saving_pct} %) over this period.
+        </>
+      ) : (
+        <>No recommendation: {comparison.recommendation_reason}.</>
+      )}
+    </p>
+  );
+}
+
+/** The candidates the building may not take, each with why. */
+function UnavailableCandidates({
+  candidates,
+  money,
+}: {
+  candidates: ComparisonCandidate[];
+  money: (amount: number) => string;
+}) {
+  if (candidates.length === 0) return null;
+  return (
+    <>
+      <h3>Not available to this building</h3>
+      <TableWrap>
+        <table data-testid="unavailable-table" className="wide-names">
+          <caption className="visually-hidden">Tariffs this building may not take, and why</caption>
+          <TableHead columns={['Tariff', numeric('Total'), 'Why not']} />
+          <tbody>
+            {candidates.map((c) => (
+              <tr key={c.tariff_id} data-tariff-id={c.tariff_id}>
+                <th scope="row" style={{ fontWeight: 400 }}>
+                  {c.name}
+                  <span className="muted"> · {c.catalogue ? 'catalogue' : 'yours'}</span>
+                </th>
+                <td className="number">{c.total === null ? 'cannot price' : money(c.total)}</td>
+                <td data-testid="reasons">{c.reasons.join('; ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+    </>
+  );
+}
+
 function ComparisonResult({ comparison, blockName }: { comparison: TariffComparison; blockName: string }) {
   const { tz } = useOrganization();
-  const priced = comparison.candidates.filter((c) => c.total !== null);
+  const eligible = comparison.candidates.filter((c) => c.eligible);
+  const unavailable = comparison.candidates.filter((c) => !c.eligible);
+  const priced = eligible.filter((c) => c.total !== null);
   const [shown, setShown] = useState(priced[0]?.tariff_id ?? null);
   // The current bill's currency; when nothing is priced now, the candidates'.
   const currency = comparison.currency ?? comparison.candidates[0]?.currency ?? 'ZAR';
   const money = (amount: number) => formatMoney(amount, currency);
   const period = formatPeriod(comparison.start, comparison.end, tz);
-  const best = priced[0];
   const exportCsv = () => {
     const { header, rows } = comparisonCsv(comparison);
     downloadCsv(`${fileSafe(blockName)}_tariff-comparison_${comparison.start.slice(0, 10)}.csv`, header, rows);
@@ -129,6 +183,7 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
       <h2 id="result-heading">
         {SOURCE_LABELS[comparison.source]} of {blockName}, {period}
       </h2>
+      <Recommendation comparison={comparison} money={money} />
       <p data-testid="current-total">
         Now (meter {comparison.meter_sn}):{' '}
         <strong>
@@ -138,10 +193,9 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
           <span className="muted"> (incomplete: {comparison.current.warnings.join('; ')})</span>
         )}
       </p>
-      {best && (
-        <p data-testid="best-candidate">
-          Cheapest: <strong>{best.name}</strong>, which {differenceText(best.difference, currency)}
-          {best.warnings.length > 0 ? ' (see its notes before deciding).' : '.'}
+      {comparison.warnings.length > 0 && (
+        <p className="muted" data-testid="comparison-warnings">
+          {comparison.warnings.join('; ')}
         </p>
       )}
       <div className="row no-print">
@@ -154,10 +208,10 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
       </div>
       <TableWrap>
         <table data-testid="comparison-table" className="wide-names">
-          <caption className="visually-hidden">Candidate tariffs from cheapest to dearest</caption>
+          <caption className="visually-hidden">Tariffs this building may take, from cheapest to dearest</caption>
           <TableHead columns={[numeric('Rank'), 'Tariff', numeric('Total'), 'Against now', 'Notes']} />
           <tbody>
-            {comparison.candidates.map((c, i) => (
+            {eligible.map((c, i) => (
               <tr key={c.tariff_id} data-tariff-id={c.tariff_id}>
                 <td className="number">{c.total === null ? '–' : i + 1}</td>
                 <th scope="row" style={{ fontWeight: 400 }}>
@@ -182,6 +236,8 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
           </tbody>
         </table>
       </TableWrap>
+      {eligible.length === 0 && <p className="muted">No tariff this building may take was compared.</p>}
+      <UnavailableCandidates candidates={unavailable} money={money} />
       {shown !== null && (
         <>
           <h3>Saving per month</h3>
@@ -205,9 +261,14 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
   );
 }
 
-function CompareForm({ blocks }: { blocks: BuildingBlock[] }) {
+function CompareForm({ blocks, blockId }: { blocks: BuildingBlock[]; blockId: number | undefined }) {
   const { current } = useOrganization();
-  const { choice, setChoice, invalid, request, result, submit, block } = useDecision(blocks, compare);
+  const [nmdKva, setNmdKva] = useState('');
+  const { choice, setChoice, invalid, request, result, submit, block } = useDecision(
+    blocks,
+    (decision) => compare(decision, nmdKva),
+    blockId,
+  );
   const [chosen, setChosen] = useState(new Set<number>());
   const candidates = useResource(() => candidateTariffs(current.id), [current.id]);
 
@@ -215,6 +276,22 @@ function CompareForm({ blocks }: { blocks: BuildingBlock[] }) {
     <>
       <form onSubmit={(event) => submit(event, [...chosen])} className="no-print" aria-label="What to compare">
         <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} withSource />
+        <div className="field">
+          <label htmlFor="what-if-nmd">What-if NMD (kVA)</label>
+          <input
+            id="what-if-nmd"
+            type="number"
+            min={0}
+            step="0.001"
+            style={{ maxWidth: '12rem' }}
+            value={nmdKva}
+            onChange={(e) => setNmdKva(e.target.value)}
+            aria-describedby="what-if-nmd-hint"
+          />
+          <p id="what-if-nmd-hint" className="muted hint">
+            For a meter without a notified maximum demand; empty: estimated from the highest demand of the year.
+          </p>
+        </div>
         <Async resource={candidates} label="Loading the tariffs…">
           {(list) => <CandidatePicker candidates={list} chosen={chosen} onChange={setChosen} />}
         </Async>
@@ -230,14 +307,25 @@ function CompareForm({ blocks }: { blocks: BuildingBlock[] }) {
   );
 }
 
+/** The form, on the first building that has a dashboard config (a comparison needs one). */
+function CompareOnConfigured({ blocks }: { blocks: BuildingBlock[] }) {
+  const { current } = useOrganization();
+  const configured = useResource(() => firstConfigured(blocks, current.id), [blocks, current.id]);
+  return (
+    <Async resource={configured} label="Finding a building with a dashboard…">
+      {(blockId) => <CompareForm blocks={blocks} blockId={blockId} />}
+    </Async>
+  );
+}
+
 /** Which tariff should a building be on (extensions §12.2): its readings priced on each candidate. */
 export function ComparePage() {
   return (
     <DecisionPage
       title="Compare tariffs"
-      intro="What a building's readings over a period cost on its tariffs now, and what they would have cost on each other tariff."
+      intro="What a building's readings over a period cost on its tariff now, what they would have cost on each tariff it may take, and which one to move to."
     >
-      {(blocks) => <CompareForm blocks={blocks} />}
+      {(blocks) => <CompareOnConfigured blocks={blocks} />}
     </DecisionPage>
   );
 }

@@ -123,6 +123,8 @@ export function MeterPage({ id }: { id: number }) {
             <dd>{m.tariff_id === null ? 'none' : <TariffLink id={m.tariff_id} accountId={current.id} />}</dd>
             <dt>Notified maximum demand</dt>
             <dd>{m.notified_max_demand_kva === null ? 'none' : `${m.notified_max_demand_kva} kVA`}</dd>
+            <dt>Installed on</dt>
+            <dd>{m.installed_on ?? 'the day of its first reading'}</dd>
             <dt>Active</dt>
             <dd>{m.is_active ? 'yes' : 'no'}</dd>
           </dl>

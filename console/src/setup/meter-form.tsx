@@ -8,7 +8,7 @@ import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { allBlocks } from './blocks.ts';
 import { INTERVALS, METER_TYPES } from './enums.ts';
-import { Choice, Field, numberOf, optionsOf, SetupForm, textOf } from './form-kit.tsx';
+import { Choice, DayField, Field, numberOf, optionsOf, SetupForm, textOf } from './form-kit.tsx';
 import { allTariffs, tariffOptions } from './tariff-options.ts';
 
 function meterFields(data: FormData) {
@@ -19,6 +19,7 @@ function meterFields(data: FormData) {
     meter_type: (textOf(data, 'meter_type') ?? 'ELECTRICITY') as Meter['meter_type'],
     interval_minutes: (numberOf(data, 'interval_minutes') ?? 30) as Meter['interval_minutes'],
     notified_max_demand_kva: numberOf(data, 'notified_max_demand_kva'),
+    installed_on: textOf(data, 'installed_on'),
     tariff_id: numberOf(data, 'tariff_id'),
     is_active: data.get('is_active') === 'on',
   };
@@ -78,6 +79,12 @@ function MeterFields({
         step="0.001"
         defaultValue={meter?.notified_max_demand_kva ?? ''}
         hint="What the utility agreed to supply; capacity charges are priced on it."
+      />
+      <DayField
+        label="Installed on"
+        name="installed_on"
+        defaultValue={meter?.installed_on ?? ''}
+        hint="No bill charges a day before it. Empty: the day of the first reading."
       />
       <Choice
         label="Tariff"

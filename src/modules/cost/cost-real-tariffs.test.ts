@@ -98,7 +98,9 @@ describe('Megaflex-style day in June', () => {
   });
 
   it('warns when the meter has no NMD and counts it as 0', async () => {
-    await meterWithNmd('MEGA-2', null);
+    const meterId = await meterWithNmd('MEGA-2', null);
+    // Installed before the day, which has no readings.
+    await t.db.query(`UPDATE meters SET installed_on = '2025-06-01' WHERE id = $1`, [meterId]);
     const res = await r.member.client.get(`/api/v1/tariffs/${MEGAFLEX}/cost`, {
       account_id: r.accountId,
       meter_sn: 'MEGA-2',

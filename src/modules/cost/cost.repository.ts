@@ -35,6 +35,8 @@ export interface CostMeterRow {
   meter_type: string;
   interval_minutes: number;
   notified_max_demand_kva: number | null;
+  /** The local date the supply began (YYYY-MM-DD); null: the local date of the first reading. */
+  installed_on: string | null;
 }
 
 const METER_FIELDS = [
@@ -44,6 +46,7 @@ const METER_FIELDS = [
   'meter_type',
   'interval_minutes',
   'notified_max_demand_kva',
+  'installed_on',
 ] as const;
 const METER_COLUMNS = METER_FIELDS.join(', ');
 
@@ -53,7 +56,7 @@ const CONFIG_COLUMNS = [...CONFIG_METERS, ...SOURCES.map((source) => `${source}_
 /** The facts of buildingFacts() (the column names come from the constants above, never from input). */
 const BUILDING_FACTS = `WITH config AS (
     SELECT * FROM energy_dashboard_configs WHERE building_block_id = $1 AND account_id = $2)
-  SELECT b.account_id,
+  SELECT b.account_id, b.building_type,
     (SELECT json_build_object(${CONFIG_COLUMNS.map((c) => `'${c}', c.${c}`).join(', ')}) FROM config c) AS config,
     (SELECT coalesce(json_agg(json_build_object(${METER_FIELDS.map((c) => `'${c}', m.${c}`).join(', ')})), '[]')
      FROM meters m JOIN config c ON m.id IN (${CONFIG_METERS.map((c) => `c.${c}`).join(', ')})
@@ -69,6 +72,7 @@ const BUILDING_FACTS = `WITH config AS (
 
 interface BuildingFactsRow {
   account_id: string;
+  building_type: string;
   config: Record<(typeof CONFIG_COLUMNS)[number], number | null> | null;
   meters: CostMeterRow[];
   history: { source: string; tariff_id: number | null; effective_from: string | null }[];
@@ -288,6 +292,34 @@ export const costRepository = {
       );
   },
 
+  /** The instant of the meter's first reading (ms), null without readings. */
+  async firstReadingMs(db: Executor, meter: CostMeterRow) {
+    const [row] = await db.query<{ ms: number | null }>(
+      `SELECT floor(extract(epoch FROM min(r.ts)) * 1000)::int8 AS ms FROM readings r
+       WHERE r.meter_id = $1 AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $2)`,
+      [meter.id, meter.account_id],
+    );
+    return row?.ms ?? null;
+  },
+
+  /**
+   * The meter's highest half-hour demand (kVA) in [from, to), null without readings: its readings'
+   * kVA averaged by clock-aligned half hour (a reading of 30 minutes or more is its half hours' demand).
+   */
+  async highestHalfHourKva(db: Executor, meter: CostMeterRow, from: Date, to: Date) {
+    const [row] = await db.query<{ kva: number | null }>(
+      meter.interval_minutes >= 30
+        ? `SELECT max(h.max_kva) AS kva ${HOURS_OF_METER}`
+        : `SELECT max(kva) AS kva FROM (
+             SELECT avg(r.kva) AS kva FROM readings r
+             WHERE r.meter_id = $1 AND r.ts >= $2 AND r.ts < $3
+               AND EXISTS (SELECT 1 FROM meters m WHERE m.id = $1 AND m.account_id = $4)
+             GROUP BY date_part('epoch', r.ts)::bigint / 1800) h`,
+      [meter.id, from, to, meter.account_id],
+    );
+    return row?.kva ?? null;
+  },
+
   /**
    * In one round trip, what a building cost needs before it prices: the block's organization (its
    * own, to check), and of the organization addressed: the block's dashboard config (null: none),
@@ -301,6 +333,7 @@ export const costRepository = {
     const date = (iso: string | null) => (iso === null ? null : new Date(iso));
     return {
       account_id: row.account_id,
+      building_type: row.building_type,
       config: row.config,
       meters: new Map(row.meters.map((meter) => [meter.id, meter])),
       history: row.history.map((record) => ({ ...record, effective_from: date(record.effective_from) })),

@@ -27,6 +27,7 @@ import { assertExactBill, assertExactSum } from './exact-money.ts';
 import { groupHourlyRows } from './hourly-groups.ts';
 import { createMeterHours, type KeptMeterMonths } from './meter-hours.ts';
 import { createPlanCache } from './plan-cache.ts';
+import { createSupplyStart } from './supply-start.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
@@ -65,6 +66,13 @@ function unpricedReason(meterId: number | null, tariffId: number | null): string
 
 type PricedTariff = Awaited<ReturnType<TariffAccess['usableTariff']>>;
 
+/** A part of a period priced with one tariff. */
+export interface PricedPart {
+  tariffId: number;
+  start: Date;
+  end: Date;
+}
+
 /** One meter's bill of a period with one tariff, as the cost endpoints answer it. */
 export type KeptBill = EngineBill & { meter_sn: string; start: string; end: string };
 
@@ -82,8 +90,47 @@ export interface CostDeps {
   months: KeptMeterMonths;
 }
 
+/** A bill of nothing: the meter's supply bills none of the period (supply-start.ts). */
+function unsuppliedBill(
+  tariff: PricedTariff,
+  meter: CostMeterRow,
+  period: { start: Date; end: Date },
+  { warning, complete }: { warning: string; complete: boolean },
+): KeptBill {
+  return {
+    tariff_id: tariff.id,
+    meter_sn: meter.meter_sn,
+    start: period.start.toISOString(),
+    end: period.end.toISOString(),
+    currency: tariff.currency,
+    approximate: false,
+    import_kwh: 0,
+    export_kwh: 0,
+    kvarh: 0,
+    max_kva: null,
+    lines: [],
+    subtotal: 0,
+    tax_rate: Number(tariff.tax_rate),
+    tax: 0,
+    total: 0,
+    missing_intervals: 0,
+    complete,
+    warnings: [warning],
+    months: [],
+  };
+}
+
+/** The bill with a warning first, in its own and in its first month's (a kept bill is left as it is). */
+function withWarning(bill: KeptBill, warning: string | null): KeptBill {
+  if (warning === null) return bill;
+  const [first, ...rest] = bill.months;
+  const months = first ? [{ ...first, warnings: [warning, ...first.warnings] }, ...rest] : [];
+  return { ...bill, warnings: [warning, ...bill.warnings], months };
+}
+
 export function createCostService({ db, cache, guard, tariffAccess, admission, bills, months }: CostDeps) {
   const planFor = createPlanCache();
+  const suppliedPart = createSupplyStart(db, cache);
   const keptFacts = createVersionedResults<Awaited<ReturnType<typeof repo.buildingFacts>>>(KEPT_BLOCK_FACTS, () => 1);
   const meterHours = createMeterHours({ db, cache, ...months });
 
@@ -126,9 +173,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * The bill of one meter over [start, end) with one tariff of the organization or the catalogue.
    * It is kept while the meter's readings and the tariff's pricing (a new object whenever the tariff,
    * its items or its calendar change) are the ones it was priced from; the versions are taken before
-   * pricing, so a write during it leaves the bill unused.
+   * pricing, so a write during it leaves the bill unused. [start, end) lies within the meter's supply.
    */
-  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<KeptBill> {
+  async function keptBill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<KeptBill> {
     const readings = cache.version(cacheKeys.meterReadings(meter.id));
     const context = await contextOf(tariff, meter, start, end);
     const { meter_sn, account_id, id, interval_minutes, notified_max_demand_kva } = meter;
@@ -145,6 +192,17 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     return bills.get([readings, context.tariff, context.calendar], key, async () =>
       billOf(meter, context, await price(meter, context)),
     );
+  }
+
+  /**
+   * The bill of one meter over [start, end) with one tariff, from the meter's installation on
+   * (extensions §13.2): a period wholly before it bills nothing, one that begins before it is billed
+   * from it and says so.
+   */
+  async function bill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date) {
+    const supplied = await suppliedPart(meter, tariff.timezone, start, end);
+    if (supplied.start === null) return unsuppliedBill(tariff, meter, { start, end }, supplied);
+    return withWarning(await keptBill(tariff, meter, supplied.start, supplied.end), supplied.warning);
   }
 
   type Bill = KeptBill;
@@ -401,34 +459,61 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       const facts = await blockFacts(accountId, blockId, end);
       if (!facts.config) {
         if (configRequired) throw notFound('Dashboard config');
-        return { meter: undefined, cost: unconfigured(source) };
+        return { meter: undefined, buildingType: facts.building_type, cost: unconfigured(source) };
       }
       const configured = { ...facts, config: facts.config };
       const meterId = facts.config[`${source}_meter_id`] ?? null;
       const meter = meterId === null ? undefined : facts.meters.get(meterId);
-      return { meter, cost: await sourceCost(auth, accountId, configured, source, start, end) };
+      const cost = await sourceCost(auth, accountId, configured, source, start, end);
+      return { meter, buildingType: facts.building_type, cost };
     },
 
     /**
-     * The meter's bills over [start, end) with each of the tariffs, the readings read once. The
-     * tariffs are resolved as the one-meter cost resolves its tariff (403 another organization's,
-     * 404 unknown), in order, before anything is priced. `between` is awaited before each bill is
-     * priced: the admission's hand-over of the request calling, so that another user's request
-     * waits for one bill, not for them all.
+     * The meter's bills of parts of a period, each with its tariff, the readings read once per
+     * period. The tariffs are resolved as the one-meter cost resolves its tariff (403 another
+     * organization's, 404 unknown), in order, before anything is priced. `between` is awaited
+     * before each bill is priced: the admission's hand-over of the request calling, so that another
+     * user's request waits for one bill, not for them all.
      */
-    async priceWithTariffs(
+    async priceParts(
       auth: AuthContext,
       accountId: string,
       meter: CostMeterRow,
-      tariffIds: number[],
-      period: { start: Date; end: Date },
+      parts: readonly PricedPart[],
       between: () => Promise<void>,
     ) {
-      const tariffs: PricedTariff[] = [];
-      for (const id of tariffIds) tariffs.push(await tariffAccess.usableTariff(auth, id, accountId));
-      const bills = await billsWithTariffs(tariffs, meter, period, between);
-      return tariffs.map((tariff, i) => ({ tariff, bill: bills[i]! }));
+      const tariffs = new Map<number, PricedTariff>();
+      for (const { tariffId } of parts) {
+        if (!tariffs.has(tariffId)) tariffs.set(tariffId, await tariffAccess.usableTariff(auth, tariffId, accountId));
+      }
+      const bills: Bill[] = new Array(parts.length);
+      const byPeriod = new Map<string, { period: { start: Date; end: Date }; indexes: number[] }>();
+      const warnings: (string | null)[] = [];
+      for (const [index, part] of parts.entries()) {
+        const tariff = tariffs.get(part.tariffId)!;
+        const supplied = await suppliedPart(meter, tariff.timezone, part.start, part.end);
+        warnings.push(supplied.warning);
+        if (supplied.start === null) {
+          bills[index] = unsuppliedBill(tariff, meter, part, supplied);
+          continue;
+        }
+        const key = `${supplied.start.getTime()}|${supplied.end.getTime()}`;
+        const group = byPeriod.get(key) ?? { period: { start: supplied.start, end: supplied.end }, indexes: [] };
+        group.indexes.push(index);
+        byPeriod.set(key, group);
+      }
+      for (const { period, indexes } of byPeriod.values()) {
+        const periodTariffs = indexes.map((i) => tariffs.get(parts[i]!.tariffId)!);
+        const priced = await billsWithTariffs(periodTariffs, meter, period, between);
+        indexes.forEach((partIndex, i) => {
+          bills[partIndex] = withWarning(priced[i]!, warnings[partIndex]!);
+        });
+      }
+      return parts.map((part, i) => ({ tariff: tariffs.get(part.tariffId)!, bill: bills[i]! }));
     },
+
+    /** The meter's highest half-hour demand (kVA) in [from, to); null without readings. */
+    highestHalfHourKva: (meter: CostMeterRow, from: Date, to: Date) => repo.highestHalfHourKva(db, meter, from, to),
   };
 }
 

@@ -16,6 +16,7 @@ export interface Meter {
   interval_minutes: number;
   is_active: boolean;
   notified_max_demand_kva: number | null;
+  installed_on: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -29,6 +30,7 @@ const WRITABLE_COLUMNS = [
   'interval_minutes',
   'is_active',
   'notified_max_demand_kva',
+  'installed_on',
 ] as const;
 const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
-import { integer, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
+import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 import { INTERVAL_MINUTES } from './meters.schemas.ts';
 
@@ -16,6 +16,9 @@ const meter = z
     interval_minutes: z.literal(INTERVAL_MINUTES),
     is_active: z.boolean(),
     notified_max_demand_kva: z.number().nullable().describe('Notified maximum demand (NMD) in kVA'),
+    installed_on: isoDate
+      .nullable()
+      .describe("The local date the supply began; null: bills start at the local date of the meter's first reading"),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -32,6 +35,7 @@ const meter = z
         interval_minutes: 30,
         is_active: true,
         notified_max_demand_kva: null,
+        installed_on: null,
         created_at: EXAMPLE.createdAt,
         updated_at: EXAMPLE.createdAt,
       },

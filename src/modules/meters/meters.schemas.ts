@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountQuery, bodyId, decimal, recordId, text } from '../../http/fields.ts';
+import { accountQuery, bodyId, dateText, decimal, recordId, text } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
 import { METER_TYPES } from '../tariffs/tariff-enums.ts';
 
@@ -19,10 +19,20 @@ const meterFields = z.strictObject({
     .describe(
       'Notified maximum demand (NMD) in kVA, 0 to 1,000,000, at most 3 decimals: what NMD, UTILISED_CAPACITY and EXCESS tariff items charge on. Null: none (counted as 0)',
     ),
+  installed_on: dateText(
+    "The local date the supply began: no bill charges a day before it. Null: the local date of the meter's first reading",
+  ).nullable(),
 });
 
 export const createMeterBody = meterFields
-  .partial({ name: true, tariff_id: true, interval_minutes: true, is_active: true, notified_max_demand_kva: true })
+  .partial({
+    name: true,
+    tariff_id: true,
+    interval_minutes: true,
+    is_active: true,
+    notified_max_demand_kva: true,
+    installed_on: true,
+  })
   .extend(accountQuery.shape);
 export type CreateMeter = z.infer<typeof createMeterBody>;
 

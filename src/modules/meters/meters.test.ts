@@ -48,6 +48,7 @@ describe('POST /meters', () => {
         interval_minutes: 30,
         is_active: true,
         notified_max_demand_kva: null,
+        installed_on: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },
@@ -176,6 +177,7 @@ describe('meter lists', () => {
       interval_minutes: 30,
       is_active: true,
       notified_max_demand_kva: null,
+      installed_on: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedTemplateDump } from '../../../test/helpers/embedded-template.ts';
@@ -16,7 +17,7 @@ async function rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
 // A freshly migrated database: a copy of the template every test file starts from.
 beforeAll(async () => {
   const loadDataDir = new Blob([await readFile(await embeddedTemplateDump())]);
-  db = await PGlite.create({ extensions: { pg_trgm }, loadDataDir });
+  db = await PGlite.create({ extensions: { pg_trgm, btree_gist }, loadDataDir });
 }, 60_000);
 
 afterAll(async () => {

@@ -19,7 +19,15 @@ const candidate = z.strictObject({
   name: z.string(),
   catalogue: z.boolean().describe('A catalogue tariff (else the organization’s own)'),
   currency: z.string(),
-  total: money.nullable().describe('null when the tariff cannot price these readings (the reason in warnings)'),
+  family: z.string().nullable().describe('Priced through the versions of this family, each day with the one in force'),
+  eligible: z.boolean().describe('The building may take it: class, NMD, in force on the last day, its supplier'),
+  reasons: z.array(z.string()).describe('Why it is not eligible; empty when it is'),
+  nmd_kva_used: z.number().nullable().describe('The NMD (kVA) eligibility and pricing used; null: unknown'),
+  total: money
+    .nullable()
+    .describe(
+      'null when the tariff cannot price these readings or prices none of their energy (the reason in warnings)',
+    ),
   difference: money.nullable().describe('total - current.total; negative: this tariff costs less'),
   months,
   complete: z.boolean(),
@@ -35,6 +43,18 @@ const comparison = z
     end: timestamp,
     currency: z.string().nullable().describe('The current bill’s currency; null when it is not priced'),
     current,
+    recommendation: z
+      .strictObject({
+        tariff_id: integer,
+        name: z.string(),
+        family: z.string().nullable(),
+        saving: money.describe('current.total - the candidate’s total'),
+        saving_pct: z.number().describe('saving as a percentage of current.total, 2 decimals'),
+      })
+      .nullable()
+      .describe('The cheapest eligible, complete candidate in force, when it saves more than 1 % of the current total'),
+    recommendation_reason: z.string().nullable().describe('Why there is no recommendation; null when there is one'),
+    warnings: z.array(z.string()).describe('About the comparison as a whole, e.g. an estimated NMD'),
     candidates: z.array(candidate),
   })
   .meta({
@@ -47,12 +67,19 @@ const comparison = z
         end: '2026-10-31T22:00:00.000Z',
         currency: 'ZAR',
         current: { total: 43450.99, months: [{ month: '2026-10', total: 43450.99 }], complete: true, warnings: [] },
+        recommendation: null,
+        recommendation_reason: 'the current tariff is the cheapest eligible one',
+        warnings: ['NMD estimated from the highest demand: 412 kVA'],
         candidates: [
           {
             tariff_id: 1001,
             name: 'Demo Commercial TOU',
             catalogue: false,
             currency: 'ZAR',
+            family: 'eskom-homeflex-1',
+            eligible: true,
+            reasons: [],
+            nmd_kva_used: 412,
             total: 43450.99,
             difference: 0,
             months: [{ month: '2026-10', total: 43450.99 }],

@@ -30,6 +30,15 @@ export const comparisonQuery = z
     source: z.enum(SOURCES).default('grid').describe("The block's energy source whose readings are priced"),
     ...periodFields,
     tariff_ids: tariffIds.optional(),
+    nmd_kva: z
+      .string()
+      .regex(/^[0-9]{1,7}(\.[0-9]{1,3})?$/, 'Must be a number in plain decimal digits, at most 3 decimals')
+      .transform(Number)
+      .pipe(z.number().max(1_000_000))
+      .optional()
+      .describe(
+        'What-if NMD in kVA (0 to 1,000,000) for a meter without a notified maximum demand; without either, the highest half hour of the 12 months before end, rounded up',
+      ),
   })
   .superRefine(validPeriod);
 export type ComparisonQuery = z.infer<typeof comparisonQuery>;

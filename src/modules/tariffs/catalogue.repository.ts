@@ -1,17 +1,27 @@
 import type { Executor } from '../../db/types.ts';
 import { TARIFF_RECORD, type TariffRow, WRITABLE_COLUMNS } from './tariffs.repository.ts';
 
-const COPIED_COLUMNS = WRITABLE_COLUMNS.filter((c) => c !== 'name' && c !== 'cloned_from').join(', ');
+const OWN_COLUMNS: readonly string[] = ['name', 'cloned_from', 'family'];
+const COPIED_COLUMNS = WRITABLE_COLUMNS.filter((c) => !OWN_COLUMNS.includes(c)).join(', ');
 const COPIED_ITEM_COLUMNS = 'item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio';
 
 export const catalogueRepository = {
-  /** Copies the tariff, its items and their blocks into accountId; run it inside a transaction. */
-  async clone(tx: Executor, sourceId: number, accountId: string, name?: string): Promise<TariffRow> {
+  /**
+   * Copies the tariff, its items and their blocks into accountId, with the source's name and family
+   * unless given (family null: none); run it inside a transaction.
+   */
+  async clone(
+    tx: Executor,
+    sourceId: number,
+    accountId: string,
+    own: { name?: string | undefined; family?: string | null | undefined },
+  ): Promise<TariffRow> {
     const [copy] = await tx.query<TariffRow>(
-      `INSERT INTO tariffs (account_id, name, cloned_from, ${COPIED_COLUMNS})
-       SELECT $2, coalesce($3, name), id, ${COPIED_COLUMNS} FROM tariffs WHERE id = $1
+      `INSERT INTO tariffs (account_id, name, family, cloned_from, ${COPIED_COLUMNS})
+       SELECT $2, coalesce($3, name), CASE WHEN $4 THEN $5 ELSE family END, id, ${COPIED_COLUMNS}
+       FROM tariffs WHERE id = $1
        RETURNING ${TARIFF_RECORD}`,
-      [sourceId, accountId, name ?? null],
+      [sourceId, accountId, own.name ?? null, own.family !== undefined, own.family ?? null],
     );
     await tx.query(
       `INSERT INTO tariff_items (tariff_id, ${COPIED_ITEM_COLUMNS})

@@ -6,6 +6,7 @@ import type { App } from '../../http/types.ts';
 import { catalogueResponses } from './catalogue.responses.ts';
 import { catalogueIdParams, catalogueListQuery, cloneBody } from './catalogue.schemas.ts';
 import type { CatalogueService } from './catalogue.service.ts';
+import { OVERLAPPING_VERSIONS } from './tariff-rules.ts';
 
 const tags = ['Tariff catalogue'];
 // Static segments win over /api/v1/tariffs/:id in Fastify's router, whatever the registration order.
@@ -50,10 +51,17 @@ export function registerCatalogueRoutes(app: App, catalogue: CatalogueService): 
         tags,
         operationId: 'cloneCatalogueTariff',
         summary: 'Clone a catalogue tariff',
-        description: `Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. ${ROLE_NEEDED.write} Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.`,
+        description: `Copies a catalogue tariff with its items and tiers into the organization account_id, all at once, as a tariff of its own (name defaults to the source's). Catalogue tariffs themselves are read-only. The copy keeps the source's family (its eligibility fields too) unless the body names another or null: a second copy of one version in one family overlaps the first (409). ${ROLE_NEEDED.write} Refusals in this order: 403 for the organization, then 404 for an unknown catalogue tariff.`,
         params: catalogueParams,
-        body: withExample(cloneBody, { account_id: EXAMPLE.accountId, name: 'Homeflex for the North Building' }),
-        response: { 201: catalogueResponses.clone, ...failures({ 400: true, 403: true, 404: NOT_FOUND }) },
+        body: withExample(cloneBody, {
+          account_id: EXAMPLE.accountId,
+          name: 'Homeflex for the North Building',
+          family: 'north-building-homeflex',
+        }),
+        response: {
+          201: catalogueResponses.clone,
+          ...failures({ 400: true, 403: true, 404: NOT_FOUND, 409: OVERLAPPING_VERSIONS }),
+        },
       },
     },
     async (req, reply) => reply.code(201).send(ok(await catalogue.clone(req.auth, req.params.id, req.body))),

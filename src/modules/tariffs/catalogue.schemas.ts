@@ -15,5 +15,11 @@ export const catalogueIdParams = z.object({ id: recordId.describe('Catalogue tar
 export const cloneBody = z.strictObject({
   account_id: uuid.describe('Destination organization'),
   name: text(1, 200).optional().describe("Defaults to the source tariff's name"),
+  family: text(1, 100)
+    .nullable()
+    .optional()
+    .describe(
+      "Defaults to the source's family; another name or null keeps a second copy of one version (two copies in one family overlap: 409)",
+    ),
 });
 export type CloneBody = z.infer<typeof cloneBody>;

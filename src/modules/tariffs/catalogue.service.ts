@@ -5,6 +5,7 @@ import { catalogueRepository } from './catalogue.repository.ts';
 import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
 import type { TariffAccess } from './tariff-access.ts';
 import type { TariffDetails } from './tariff-details.ts';
+import { overlappingVersions } from './tariff-rules.ts';
 import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { tariffsRepository } from './tariffs.repository.ts';
 
@@ -36,7 +37,7 @@ export function createCatalogueService({ db, tariffAccess: access, details: tari
       await access.requireAccount(auth, body.account_id, 'write');
       const source = await catalogueTariff(id);
       return access.transaction(auth, body.account_id, async (tx) =>
-        tariffDetails(tx, await catalogueRepository.clone(tx, source.id, body.account_id, body.name)),
+        tariffDetails(tx, await overlappingVersions(catalogueRepository.clone(tx, source.id, body.account_id, body))),
       );
     },
   };

@@ -207,7 +207,7 @@ describe('clone', () => {
   });
 
   it('makes a fully mutable tariff: its fields, items and blocks can change and it can be deleted', async () => {
-    const r = shared;
+    const r = await organizationWithRoles(t.app);
     const copy: Tariff = (await r.owner.client.post(`${base}/1/clone`, { account_id: r.accountId })).body.data;
     const item = copy.tariff_items[0]!;
     const tariffs = '/api/v1/tariffs';
@@ -303,7 +303,7 @@ describe('the catalogue is read-only', () => {
   });
 
   it('holds only tariffs that pass the same validation as an organization’s tariffs', async () => {
-    const r = shared;
+    const r = await organizationWithRoles(t.app);
     const catalogue = (await r.owner.client.get(base, { limit: 100 })).body.data as { id: number }[];
     for (const { id } of catalogue) {
       const source: Tariff = (await r.owner.client.get(`${base}/${id}`)).body.data;

@@ -5,9 +5,12 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
 import type { TariffDetails } from './tariff-details.ts';
 import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
-import { tariffsRepository } from './tariffs.repository.ts';
+import { type TariffRow, tariffsRepository } from './tariffs.repository.ts';
 
 export type TariffAccess = ReturnType<typeof createTariffAccess>;
+
+/** What pricing through a family needs of each version: its id and its local effective dates. */
+export type TariffVersion = Pick<TariffRow, 'id' | 'effective_from' | 'effective_to' | 'timezone'>;
 
 /**
  * Access to tariffs and what hangs off them (items, blocks, schedule), in the contract's order:
@@ -60,12 +63,29 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
     },
 
     /**
-     * The tariffs a comparison for the organization prices when none are named: its own live ones
-     * and the catalogue's electricity tariffs in `currency` (any currency when null). The caller
-     * has checked read access to accountId.
+     * The tariffs a comparison for the organization may price when none are named: the live
+     * electricity tariffs of the organization and the catalogue in `currency` (any when null), of
+     * the DSO `dsoId` or of none (any DSO when dsoId is null). The caller has checked read access
+     * to accountId.
      */
-    comparableTariffIds: (accountId: string, currency: string | null) =>
-      tariffsRepository.comparableIds(db, accountId, CATALOGUE_ACCOUNT_ID, currency),
+    comparableTariffIds: (accountId: string, currency: string | null, dsoId: number | null) =>
+      tariffsRepository.comparableIds(db, [accountId, CATALOGUE_ACCOUNT_ID], currency, dsoId),
+
+    /**
+     * The live versions of each tariff's family with the tariff's owner (the organization or the
+     * catalogue), by effective_from: [the tariff] for a tariff without a family. The caller may use
+     * the tariffs.
+     */
+    async versionsOf(tariffs: readonly TariffRow[]): Promise<TariffVersion[][]> {
+      const families = tariffs.flatMap((tariff) => (tariff.family === null ? [] : [tariff.family]));
+      const owners = [...new Set(tariffs.map((tariff) => tariff.account_id))];
+      const rows = families.length === 0 ? [] : await tariffsRepository.versionsOfFamilies(db, owners, families);
+      return tariffs.map((tariff) =>
+        tariff.family === null
+          ? [tariff]
+          : rows.filter((row) => row.account_id === tariff.account_id && row.family === tariff.family),
+      );
+    },
 
     /** For a record naming tariffs: which of ids are live tariffs of the organization, locked until the transaction ends. */
     lockLive: (tx: Executor, accountId: string, ids: number[]) => tariffsRepository.lockLive(tx, accountId, ids),

@@ -23,3 +23,7 @@ export const DEMAND_BASES = ['MONTH_MAX', 'NMD', 'UTILISED_CAPACITY', 'EXCESS'] 
 export type TariffType = (typeof TARIFF_TYPES)[number];
 export type ItemUnit = (typeof ITEM_UNITS)[number];
 export type DemandBasis = (typeof DEMAND_BASES)[number];
+
+/** The supplies a tariff may be for (extensions §13.1): a building's building_type names its class. */
+export const CUSTOMER_CLASSES = ['RESIDENTIAL', 'COMMERCIAL', 'INDUSTRIAL', 'AGRICULTURAL'] as const;
+export type CustomerClass = (typeof CUSTOMER_CLASSES)[number];

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { PG_ERROR } from '../../db/postgres-errors.ts';
+import { conflictOn } from '../../http/database-conflicts.ts';
 import { badRequest, formatIssues } from '../../http/errors.ts';
 import type { TariffType } from './tariff-enums.ts';
 
@@ -21,6 +23,8 @@ interface TariffRuleFields {
   tou_schedule_id?: number | null | undefined;
   effective_from: string;
   effective_to: string;
+  min_nmd_kva?: number | null | undefined;
+  max_nmd_kva?: number | null | undefined;
 }
 
 /** What is wrong with a tariff's combination of fields. */
@@ -28,6 +32,10 @@ function tariffRuleViolations(tariff: TariffRuleFields): RuleViolation[] {
   const violations: RuleViolation[] = [];
   if (tariff.effective_to < tariff.effective_from) {
     violations.push({ path: ['effective_to'], message: 'Must be on or after effective_from' });
+  }
+  const { min_nmd_kva: min, max_nmd_kva: max } = tariff;
+  if (typeof min === 'number' && typeof max === 'number' && min > max) {
+    violations.push({ path: ['max_nmd_kva'], message: 'Must be at least min_nmd_kva' });
   }
   const hasSchedule = tariff.tou_schedule_id !== null && tariff.tou_schedule_id !== undefined;
   if (tariff.tariff_type === 'TIME_OF_USE' && !hasSchedule) {
@@ -115,3 +123,9 @@ export function touScheduleId(tariff: { tariff_type: TariffType; tou_schedule_id
 
 /** Why an item of a tariff of another type may not have demand_periods (a rule of items and of tariff types). */
 export const DEMAND_PERIODS_NEED_TIME_OF_USE = 'Only the items of a TIME_OF_USE tariff may have demand_periods';
+
+/** 409: the database's constraint keeps two live versions of one family of one owner from sharing a day. */
+export const overlappingVersions = <T>(write: Promise<T>) =>
+  conflictOn(write, PG_ERROR.EXCLUSION_VIOLATION, OVERLAPPING_VERSIONS);
+
+export const OVERLAPPING_VERSIONS = 'Another version of the tariff family has effective dates that overlap these';

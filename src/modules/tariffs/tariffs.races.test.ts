@@ -13,6 +13,7 @@ import {
 } from '../../../test/helpers/races.ts';
 import { insertBuildingBlock, insertMeter, insertTariff } from '../../../test/helpers/sql-fixtures.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
+import { OVERLAPPING_VERSIONS } from './tariff-rules.ts';
 
 const base = '/api/v1/tariffs';
 
@@ -80,6 +81,55 @@ describe.runIf(onPostgres)('tariff rules under concurrent requests (PostgreSQL)'
         wrongAnswers.push(replies.map(summary));
       }
       return row.effective_to < row.effective_from;
+    });
+    expect(violations).toBe(0);
+    expect(wrongAnswers).toEqual([]);
+  });
+
+  it('never stores two overlapping versions of one family when two creates race: one 201, one 409', async () => {
+    const wrongAnswers: unknown[] = [];
+    const violations = await countViolations(async (round) => {
+      const family = `race-family-${round}`;
+      const version = (effective_from: string, effective_to: string) =>
+        owner.client.post(base, { account_id: accountId, name: 'Version', family, effective_from, effective_to });
+      const replies = await Promise.all([version('2026-04-01', '2027-03-31'), version('2027-01-01', '2027-12-31')]);
+      const loser = replies.find((r) => r.status !== 201);
+      if (!same(statuses(replies), [201, 409]) || !same(loser?.body, conflict(OVERLAPPING_VERSIONS))) {
+        wrongAnswers.push(replies.map(summary));
+      }
+      const [row] = await t.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM tariffs WHERE account_id = $1 AND family = $2',
+        [accountId, family],
+      );
+      return row!.n !== 1;
+    });
+    expect(violations).toBe(0);
+    expect(wrongAnswers).toEqual([]);
+  });
+
+  it('never leaves two versions of one family overlapping when two updates move them onto each other', async () => {
+    const wrongAnswers: unknown[] = [];
+    const violations = await countViolations(async (round) => {
+      const family = `moving-family-${round}`;
+      const version = async (effective_from: string, effective_to: string) =>
+        (await owner.client.post(base, { account_id: accountId, name: 'V', family, effective_from, effective_to })).body
+          .data.id as number;
+      const [first, second] = [await version('2025-01-01', '2025-06-30'), await version('2025-10-01', '2025-12-31')];
+      // Each alone leaves a gap; both together overlap in August.
+      const replies = await Promise.all([
+        put(first, { effective_to: '2025-08-31' }),
+        put(second, { effective_from: '2025-08-01' }),
+      ]);
+      const loser = replies.find((r) => r.status !== 200);
+      if (!same(statuses(replies), [200, 409]) || !same(loser?.body, conflict(OVERLAPPING_VERSIONS))) {
+        wrongAnswers.push(replies.map(summary));
+      }
+      const [row] = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM tariffs a JOIN tariffs b ON a.id < b.id AND a.family = b.family
+         WHERE a.family = $1 AND a.effective_from <= b.effective_to AND b.effective_from <= a.effective_to`,
+        [family],
+      );
+      return row!.n > 0;
     });
     expect(violations).toBe(0);
     expect(wrongAnswers).toEqual([]);

@@ -1,7 +1,7 @@
 import { type ListParams, listPage } from '../../db/list-page.ts';
 import { SqlParams } from '../../db/sql-params.ts';
 import type { Executor } from '../../db/types.ts';
-import type { TariffType } from './tariff-enums.ts';
+import type { CustomerClass, TariffType } from './tariff-enums.ts';
 import { TARIFF_SORT, type TariffChanges } from './tariffs.schemas.ts';
 
 export interface TariffRow {
@@ -21,6 +21,10 @@ export interface TariffRow {
   timezone: string;
   notes: string | null;
   cloned_from: number | null;
+  customer_classes: CustomerClass[] | null;
+  min_nmd_kva: number | null;
+  max_nmd_kva: number | null;
+  family: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -41,6 +45,10 @@ export const WRITABLE_COLUMNS = [
   'timezone',
   'notes',
   'cloned_from',
+  'customer_classes',
+  'min_nmd_kva',
+  'max_nmd_kva',
+  'family',
 ] as const satisfies readonly (keyof TariffChanges)[];
 
 const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'] as const;
@@ -104,17 +112,28 @@ export const tariffsRepository = {
   },
 
   /**
-   * The ids of the tariffs a comparison prices by default: every live tariff of the organization,
-   * and the catalogue's live electricity tariffs in `currency` (all of them when currency is null).
+   * The ids of the tariffs a comparison may price by default: the live electricity tariffs of the
+   * organization and the catalogue in `currency` (any when null) of the DSO `dsoId` or of none (any
+   * DSO when dsoId is null).
    */
-  async comparableIds(db: Executor, accountId: string, catalogueAccountId: string, currency: string | null) {
+  async comparableIds(db: Executor, accountIds: [string, string], currency: string | null, dsoId: number | null) {
     const rows = await db.query<{ id: number }>(
-      `SELECT id FROM tariffs WHERE deleted_at IS NULL AND (account_id = $1
-         OR (account_id = $2 AND meter_type = 'ELECTRICITY' AND ($3::text IS NULL OR currency = $3)))
+      `SELECT id FROM tariffs WHERE deleted_at IS NULL AND account_id IN ($1, $2) AND meter_type = 'ELECTRICITY'
+         AND ($3::text IS NULL OR currency = $3) AND ($4::int IS NULL OR dso_id IS NULL OR dso_id = $4)
        ORDER BY id`,
-      [accountId, catalogueAccountId, currency],
+      [...accountIds, currency, dsoId],
     );
     return rows.map((r) => r.id);
+  },
+
+  /** The live versions of the families of the owners, by effective_from (callers pair owners and families). */
+  versionsOfFamilies(db: Executor, accountIds: string[], families: string[]) {
+    return db.query<TariffRow>(
+      `SELECT ${TARIFF_RECORD} FROM tariffs
+       WHERE deleted_at IS NULL AND account_id = ANY($1::uuid[]) AND family = ANY($2::text[])
+       ORDER BY effective_from, id`,
+      [accountIds, families],
+    );
   },
 
   /**

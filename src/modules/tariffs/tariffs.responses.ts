@@ -4,6 +4,7 @@ import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from
 import { dsoRecord, scheduleRecord } from '../reference/reference.responses.ts';
 import {
   CURRENCIES,
+  CUSTOMER_CLASSES,
   DEMAND_BASES,
   ITEM_TYPE_CODES,
   ITEM_UNITS,
@@ -77,6 +78,10 @@ export const GRID_TARIFF_EXAMPLE = {
   timezone: 'Africa/Johannesburg',
   notes: null,
   cloned_from: 6,
+  customer_classes: ['RESIDENTIAL'],
+  min_nmd_kva: null,
+  max_nmd_kva: 100,
+  family: 'eskom-homeflex-1',
   created_at: EXAMPLE.createdAt,
   updated_at: EXAMPLE.createdAt,
 };
@@ -98,6 +103,13 @@ const tariffFields = {
   timezone: z.string().describe('IANA time zone of its calendar'),
   notes: z.string().nullable(),
   cloned_from: integer.nullable().describe('The catalogue tariff it was cloned from'),
+  customer_classes: z
+    .array(z.enum(CUSTOMER_CLASSES))
+    .nullable()
+    .describe('The supplies that may take it, by building_type; null: any'),
+  min_nmd_kva: z.number().nullable().describe('The lowest NMD (kVA) of a supply that may take it; null: no bound'),
+  max_nmd_kva: z.number().nullable().describe('The highest NMD (kVA) of a supply that may take it; null: no bound'),
+  family: z.string().nullable().describe('The name its versions share, each with its own effective dates'),
   created_at: timestamp,
   updated_at: timestamp,
 };

@@ -4,6 +4,7 @@ import { accountQuery } from '../../http/fields.ts';
 import { failures, noContent } from '../../http/responses.ts';
 import { LIST_PARAMETERS, ROLE_NEEDED, TARIFF_CHECKS } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
+import { OVERLAPPING_VERSIONS } from './tariff-rules.ts';
 import { tariffResponses } from './tariffs.responses.ts';
 import { createTariffBody, tariffIdParams, tariffListQuery, updateTariffBody } from './tariffs.schemas.ts';
 import type { TariffsService } from './tariffs.service.ts';
@@ -37,7 +38,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
         tags,
         operationId: 'createTariff',
         summary: 'Create a tariff',
-        description: `Creates a tariff (FLAT by default; add its priced items next). effective_to must not be before effective_from; a TIME_OF_USE tariff needs tou_schedule_id of an existing schedule, other types must not have one; tax_rate is a percentage (0 to 100); dso_id must be a DSO. ${ROLE_NEEDED.write}`,
+        description: `Creates a tariff (FLAT by default; add its priced items next). effective_to must not be before effective_from; a TIME_OF_USE tariff needs tou_schedule_id of an existing schedule, other types must not have one; tax_rate is a percentage (0 to 100); dso_id must be a DSO. Eligibility (extensions §13.1): customer_classes, min_nmd_kva <= max_nmd_kva (0 to 1,000,000 kVA), family; two versions of one family whose effective dates overlap: 409. ${ROLE_NEEDED.write}`,
         body: withExample(createTariffBody, {
           account_id: EXAMPLE.accountId,
           name: 'Site flat rate 2026/27',
@@ -50,7 +51,11 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
         }),
         response: {
           201: tariffResponses.created,
-          ...failures({ 400: 'tou_schedule_id: Required for a TIME_OF_USE tariff', 403: true }),
+          ...failures({
+            400: 'tou_schedule_id: Required for a TIME_OF_USE tariff',
+            403: true,
+            409: OVERLAPPING_VERSIONS,
+          }),
         },
       },
     },
@@ -78,7 +83,7 @@ export function registerTariffRoutes(app: App, tariffs: TariffsService): void {
         tags,
         operationId: 'updateTariff',
         summary: 'Update a tariff',
-        description: `Changes the fields sent; the rules of creation hold for the result. deleted_at (a time) deletes the tariff, which a meter, config or transition naming it prevents (409). ${ROLE_NEEDED.write} ${TARIFF_CHECKS}`,
+        description: `Changes the fields sent; the rules of creation hold for the result. deleted_at (a time) deletes the tariff, which a meter, config or transition naming it prevents (409); dates or a family that make two versions of one family overlap: 409. ${ROLE_NEEDED.write} ${TARIFF_CHECKS}`,
         params: tariffParams,
         body: withExample(updateTariffBody, {
           account_id: EXAMPLE.accountId,

@@ -4,6 +4,7 @@ import {
   DATE_TIME_RULE,
   dateOrDateTimeText,
   dateTimeText,
+  decimal,
   recordId,
   recordIdParams,
   storable,
@@ -11,7 +12,7 @@ import {
   uuid,
 } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
-import { CURRENCIES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
+import { CURRENCIES, CUSTOMER_CLASSES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { checkTariffRules } from './tariff-rules.ts';
 
 export const tariffIdParams = recordIdParams('Tariff');
@@ -26,6 +27,11 @@ function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+const nmdBound = (bound: string) =>
+  decimal(0, 1_000_000, 3)
+    .nullable()
+    .describe(`The ${bound} notified maximum demand (kVA) of a supply that may take the tariff; null: no bound`);
 
 const tariffFields = {
   name: text(1, 200),
@@ -46,6 +52,19 @@ const tariffFields = {
   tax_rate: z.number().min(0).max(100).describe('Percentage, 0 to 100'),
   is_active: z.boolean(),
   cloned_from: bodyId.nullable(),
+  customer_classes: z
+    .array(z.enum(CUSTOMER_CLASSES))
+    .min(1)
+    .refine((classes) => new Set(classes).size === classes.length, 'Each class once')
+    .nullable()
+    .describe('The supplies that may take the tariff, by building_type; null: any'),
+  min_nmd_kva: nmdBound('lowest'),
+  max_nmd_kva: nmdBound('highest'),
+  family: text(1, 100)
+    .nullable()
+    .describe(
+      "The tariff's versions share a family (e.g. eskom-megaflex), each with its own effective dates; two versions of one family of one organization whose dates overlap: 409",
+    ),
 };
 
 const optionalTariffFields = z.strictObject(tariffFields).partial();

@@ -4,7 +4,12 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TariffAccess } from './tariff-access.ts';
 import type { ReferenceReader, TariffDetails, TariffItemsReader } from './tariff-details.ts';
 import type { TariffType } from './tariff-enums.ts';
-import { assertTariffRules, DEMAND_PERIODS_NEED_TIME_OF_USE, touScheduleId } from './tariff-rules.ts';
+import {
+  assertTariffRules,
+  DEMAND_PERIODS_NEED_TIME_OF_USE,
+  overlappingVersions,
+  touScheduleId,
+} from './tariff-rules.ts';
 import { tariffsRepository as repo } from './tariffs.repository.ts';
 import type { CreateTariffBody, TariffChanges, TariffListQuery, UpdateTariffBody } from './tariffs.schemas.ts';
 
@@ -85,7 +90,7 @@ export function createTariffsService({
       await access.requireAccount(auth, account_id, 'write');
       return access.transaction(auth, account_id, async (tx) => {
         await assertReferencesExist(tx, fields);
-        return tariffDetails(tx, await repo.insert(tx, account_id, fields));
+        return tariffDetails(tx, await overlappingVersions(repo.insert(tx, account_id, fields)));
       });
     },
 
@@ -105,7 +110,7 @@ export function createTariffsService({
         await assertItemsAllowType(tx, id, current.tariff_type, changes.tariff_type ?? current.tariff_type);
         await assertReferencesExist(tx, changes);
         await access.changed(tx, id);
-        const updated = await repo.update(tx, id, account_id, changes, auth.userId);
+        const updated = await overlappingVersions(repo.update(tx, id, account_id, changes, auth.userId));
         if (deleted_at) await softDelete(tx, id, account_id, deleted_at);
         return tariffDetails(tx, updated);
       });

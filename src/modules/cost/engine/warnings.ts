@@ -1,12 +1,9 @@
-import { DAY_MS, fromLocalMs } from '../../../lib/time-zone.ts';
+import { localMidnight } from '../../../lib/local-dates.ts';
+import { DAY_MS } from '../../../lib/time-zone.ts';
 import type { BillingMonth } from './calendar.ts';
 import { millionthsToNumber } from './money.ts';
 import type { MonthNotes } from './month-notes.ts';
 import type { BillingContext } from './types.ts';
-
-function localMidnightMs(timeZone: string, isoDate: string): number {
-  return fromLocalMs(timeZone, Date.parse(`${isoDate}T00:00:00Z`));
-}
 
 /** The part of the timeline the tariff's effective dates (local, inclusive) cover, and what a bill outside says. */
 interface Validity {
@@ -18,8 +15,8 @@ interface Validity {
 /** Null when the whole of [start, end) lies within the tariff's effective dates (or it has none). */
 export function validityOf({ tariff, start, end }: BillingContext): Validity | null {
   if (!tariff.effective_from || !tariff.effective_to) return null;
-  const fromMs = localMidnightMs(tariff.timezone, tariff.effective_from);
-  const toMs = localMidnightMs(tariff.timezone, tariff.effective_to) + DAY_MS;
+  const fromMs = localMidnight(tariff.timezone, tariff.effective_from);
+  const toMs = localMidnight(tariff.timezone, tariff.effective_to) + DAY_MS;
   const [startMs, endMs] = [start.getTime(), end.getTime()];
   if (startMs >= fromMs && endMs <= toMs) return null;
   const extent = endMs <= fromMs || startMs >= toMs ? 'The period is' : 'Part of the period is';
