@@ -7,11 +7,29 @@
  * drives each workload with autocannon at 50 connections in all: 50 on the first process alone,
  * then 25 on each process at once. The order alternates round by round. Prints requests/s (the
  * sum over the processes) and the latency percentiles (the higher of the two).
+ *
+ * With DATABASE_REPLICA_URL (a streaming standby of that server, e.g. scripts/pg-topology.sh's on
+ * port 5433), the month profile once more, on two processes that keep no months of readings
+ * (KEPT_MONTHS_BYTES=0: every profile reads the database), without and with the replica serving
+ * them: requests/s and the CPU the primary's and the standby's processes used, as a share of the
+ * machine (read from /proc: both servers run on this machine).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../src/seed/demo.ts';
-import { apiClient, freshDatabase, machine, requireDatabaseUrl, startProcess, stopProcess } from './support.ts';
+import {
+  apiClient,
+  freshDatabase,
+  machine,
+  requireDatabaseUrl,
+  startProcess,
+  stopProcess,
+  withDatabase,
+} from './support.ts';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const ROUNDS = Number(process.argv[3] ?? 2);
@@ -38,6 +56,43 @@ async function drive(bases: string[], path: string, headers: Record<string, stri
     p99: Math.max(...results.map((r) => r.latency.p99)),
     failures: results.reduce((sum, r) => sum + r.errors + r.timeouts + r.non2xx, 0),
   };
+}
+
+/** The CPU time (ms) used so far by a PostgreSQL server's processes: its postmaster and every child. */
+function serverCpuMs(dataDirectory: string): number {
+  const postmaster = readFileSync(join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]!;
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // Fields after the command's closing parenthesis: state, ppid, ... utime (14th field), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (pid === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10; // 100 ticks a second
+}
+
+async function dataDirectory(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ data_directory: string }>('SHOW data_directory')).rows[0]!.data_directory;
+  } finally {
+    await client.end();
+  }
+}
+
+/** drive(), with the share of the machine's CPU each server's processes used meanwhile. */
+async function driveMeasured(bases: string[], path: string, headers: Record<string, string>, servers: string[]) {
+  const before = servers.map(serverCpuMs);
+  const started = performance.now();
+  const result = await drive(bases, path, headers);
+  const machineMs = (performance.now() - started) * cpus().length;
+  return { ...result, cpuShares: servers.map((dir, i) => (serverCpuMs(dir) - before[i]!) / machineMs) };
 }
 
 const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_processes');
@@ -112,6 +167,53 @@ try {
         .map((r) => `${Math.round(r.requestsPerSecond)} req/s p50 ${r.p50} p99 ${r.p99} ms, ${r.failures} failed`)
         .join('; ');
       console.log(`${workload.name.padEnd(56)} ${processes} process${processes === 'two' ? 'es' : '  '}: ${line}`);
+    }
+  }
+
+  const replicaServer = process.env.DATABASE_REPLICA_URL;
+  if (replicaServer) {
+    const profile = workloads.find((w) => w.name.startsWith('energy profile'))!.path;
+    const replicaUrl = withDatabase(replicaServer, new URL(database.url).pathname.slice(1));
+    const servers = [await dataDirectory(database.url), await dataDirectory(replicaUrl)];
+    const pairs = { primary: ['3913', '3914'], replica: ['3915', '3916'] } as const;
+    for (const [kind, ports] of Object.entries(pairs)) {
+      for (const port of ports) {
+        const replica: Record<string, string> = kind === 'replica' ? { DATABASE_REPLICA_URL: replicaUrl } : {};
+        const base = `http://127.0.0.1:${port}`;
+        services.push(
+          await startProcess(
+            ['src/server.ts'],
+            { ...env, ...replica, PORT: port, KEPT_MONTHS_BYTES: '0' },
+            `${base}/readyz`,
+          ),
+        );
+      }
+    }
+    // The replica in use on both of its processes (it has replayed the seed) before it is measured.
+    for (const port of pairs.replica) {
+      for (;;) {
+        const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as {
+          data: { replica?: { in_use: boolean } };
+        };
+        if (ready.data.replica?.in_use) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    console.log('month profiles, two processes keeping no months (KEPT_MONTHS_BYTES=0):');
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['primary', 'replica'] as const) : (['replica', 'primary'] as const);
+      for (const kind of order) {
+        const r = await driveMeasured(
+          pairs[kind].map((port) => `http://127.0.0.1:${port}`),
+          profile,
+          headers,
+          servers,
+        );
+        const [primaryShare, standbyShare] = r.cpuShares.map((share) => `${Math.round(share * 100)}%`);
+        console.log(
+          `  ${kind === 'replica' ? 'profiles on the replica' : 'all on the primary    '}: ${Math.round(r.requestsPerSecond)} req/s p50 ${r.p50} p99 ${r.p99} ms, ${r.failures} failed; CPU of the machine: primary ${primaryShare}, standby ${standbyShare}`,
+        );
+      }
     }
   }
 } finally {
