@@ -104,6 +104,8 @@ const env = {
   EXPENSIVE_CONCURRENCY_TOTAL: '64',
   EXPENSIVE_CONCURRENCY_PER_USER: '64',
   JWT_PRIVATE_KEY: generateSigningKeys().privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  // This run's server is named by DATABASE_REPLICA_URL: the services get the replica of their own database, or none.
+  DATABASE_REPLICA_URL: '',
 };
 const bases = PORTS.map((port) => `http://127.0.0.1:${port}`);
 const services = [];

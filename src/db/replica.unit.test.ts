@@ -89,13 +89,15 @@ describe('reads between a primary and its replica', () => {
     expect(await readFrom(routing.reads([]))).toBe('primary');
   });
 
-  it('that the replica cannot run (down, restarting) are run on the primary; a failure of the query itself is not', async () => {
+  it('that the replica cannot run (down, restarting, its schema behind) are run on the primary; a failure of the query itself is not', async () => {
     const reads = routing.reads([]);
     replica.failure = Object.assign(new Error('terminating connection due to administrator command'), {
       code: '57P01',
     });
     expect(await readFrom(reads)).toBe('primary');
     expect(routing.state()).toMatchObject({ inUse: false, bypassed: 'down' });
+    replica.failure = Object.assign(new Error('relation "readings" does not exist'), { code: '42P01' });
+    expect(await readFrom(reads)).toBe('primary');
     replica.failure = Object.assign(new Error('division by zero'), { code: '22012' });
     await expect(readFrom(reads)).rejects.toThrow('division by zero');
   });
