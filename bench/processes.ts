@@ -9,10 +9,10 @@
  * sum over the processes) and the latency percentiles (the higher of the two).
  *
  * With DATABASE_REPLICA_URL (a streaming standby of that server, e.g. scripts/pg-topology.sh's on
- * port 5433), month profiles of random periods (few asked twice: the kept answers rarely serve), on two processes that keep no months of readings
- * (KEPT_MONTHS_BYTES=0: every profile reads the database), without and with the replica serving
- * them: requests/s and the CPU the primary's and the standby's processes used, as a share of the
- * machine (read from /proc: both servers run on this machine).
+ * port 5433), then month profiles of random periods (few asked twice: the kept answers rarely
+ * serve them) on two processes that keep no months of readings (KEPT_MONTHS_BYTES=0), without and
+ * with the replica serving their readings: requests/s, and the CPU the primary's and the standby's
+ * processes used as a share of the machine (read from /proc: both servers run on this machine).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -186,8 +186,9 @@ try {
 
   const replicaServer = process.env.DATABASE_REPLICA_URL;
   if (replicaServer) {
-    // A month by 30 or 60 minutes from a random half hour of the 30 days before last month (the demo has 90 days of readings):
-    // few requests ask what an earlier one asked, so the processes' kept answers rarely serve them.
+    // A month by 30 or 60 minutes from a random half hour of the 30 days before last month (the
+    // demo has 90 days of readings): few requests ask what an earlier one asked, so the processes'
+    // kept answers rarely serve them.
     const monthStart = Date.parse(month.start);
     const profile = () => {
       const start = monthStart - Math.floor(Math.random() * 30 * 48) * 1_800_000;
