@@ -17,7 +17,7 @@ export function requireDatabaseUrl(): string {
   return url;
 }
 
-function withDatabase(url: string, name: string): string {
+export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
   return parsed.toString();

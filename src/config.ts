@@ -33,6 +33,10 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOLED: bool.default(false),
+  DATABASE_LISTEN_URL: z.string().url().optional(),
+  DATABASE_REPLICA_URL: z.string().url().optional(),
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
   REFRESH_TOKEN_TTL_S: z.coerce.number().int().positive().default(2592000),
@@ -68,6 +72,14 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** DATABASE_URL is a pooler in transaction mode (PgBouncer): no session state kept across transactions. */
+  readonly databasePooled: boolean;
+  /** Where the read cache's LISTEN connection goes: PostgreSQL itself, past any pooler (default DATABASE_URL). */
+  readonly databaseListenUrl: string | undefined;
+  /** A streaming replica of DATABASE_URL's database for the expensive reads (profiles, sums, bills). */
+  readonly databaseReplicaUrl: string | undefined;
+  /** A replica further behind than this (or not answering for this long) is bypassed: its reads go to the primary. */
+  readonly replicaMaxLagMs: number;
   readonly logLevel: string;
   readonly accessTokenTtlS: number;
   readonly refreshTokenTtlS: number;
@@ -127,6 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databasePooled: e.DATABASE_POOLED,
+    databaseListenUrl: e.DATABASE_LISTEN_URL,
+    databaseReplicaUrl: e.DATABASE_REPLICA_URL,
+    replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
     logLevel: e.LOG_LEVEL,
     accessTokenTtlS: e.ACCESS_TOKEN_TTL_S,
     refreshTokenTtlS: e.REFRESH_TOKEN_TTL_S,

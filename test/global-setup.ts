@@ -5,7 +5,7 @@ import { buildConsole, consoleIsStale } from '../scripts/build.mjs';
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { type CompiledScripts, compileScripts } from './helpers/compiled-scripts.ts';
-import { databaseUrlFor } from './helpers/database-url.ts';
+import { databaseUrlFor, directUrl } from './helpers/database-url.ts';
 import { embeddedTemplateDump } from './helpers/embedded-template.ts';
 
 declare module 'vitest' {
@@ -36,10 +36,10 @@ async function provideDatabaseTemplate(project: TestProject) {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = `ums_template_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
+    const admin = new pg.Client({ connectionString: directUrl(url) });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${template}`);
-    const db = openPostgresDatabase(databaseUrlFor(url, template), { max: 1 });
+    const db = openPostgresDatabase(databaseUrlFor(directUrl(url), template), { max: 1 });
     await migrate(db);
     await db.close();
     project.provide('databaseTemplate', { kind: 'postgres', url, template });

@@ -236,6 +236,7 @@ describe('import command', () => {
                     return tx.query(text, params, options);
                   },
                   exec: (script) => tx.exec(script),
+                  changes: (keys) => tx.changes(keys),
                   copyBinary: async (table, columns, data) => {
                     await beforeStatement();
                     const load = () => tx.copyBinary(table, columns, data);

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../test/helpers/building-factories.ts';
+import { directUrl } from '../../test/helpers/database-url.ts';
 import { createOrganization, registerUser, type TestUser } from '../../test/helpers/factories.ts';
 import { listenerProxy } from '../../test/helpers/listener-proxy.ts';
 import { onPostgres } from '../../test/helpers/races.ts';
@@ -40,12 +41,18 @@ describe.runIf(onPostgres)('a process whose LISTEN connection stops forwarding w
   const logs: { cacheListener?: string; msg: string; level: number }[] = [];
 
   beforeAll(async () => {
-    proxy = await listenerProxy(t.databaseUrl!);
+    // The LISTEN connection goes to PostgreSQL itself (past the pooler, when the tests run through one).
+    proxy = await listenerProxy(directUrl(t.databaseUrl!));
     const logStream = new PassThrough();
     logStream.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
     });
-    other = await secondProcess(proxy.url, owner, { CACHE_STALE_MS: String(STALE_MS), LOG_LEVEL: 'info' }, logStream);
+    other = await secondProcess(
+      t.databaseUrl!,
+      owner,
+      { DATABASE_LISTEN_URL: proxy.url, CACHE_STALE_MS: String(STALE_MS), LOG_LEVEL: 'info' },
+      logStream,
+    );
   });
   afterAll(async () => {
     proxy?.resume();

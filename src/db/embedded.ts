@@ -27,6 +27,8 @@ function transactionOf(tx: PGliteTransaction): Transaction {
         blob: new Blob([data]),
       });
     },
+    // One database, no replica.
+    changes() {},
   };
 }
 
@@ -63,9 +65,13 @@ export async function openEmbeddedDatabase(options: {
     lock?.release();
     throw error;
   }
+  const executor = executorOf(pg);
   return {
     kind: 'embedded',
-    ...executorOf(pg),
+    ...executor,
+    reads: () => executor,
+    changed() {},
+    replica: () => undefined,
     transaction: (fn) => pg.transaction((tx) => fn(transactionOf(tx))),
     async ping() {
       await pg.query('SELECT 1');

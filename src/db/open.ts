@@ -11,6 +11,13 @@ import type { Database } from './types.ts';
  */
 export async function openDatabase(config: Config, owner?: string): Promise<Database> {
   if (config.databaseUrl)
-    return openPostgresDatabase(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutS * 1000 });
+    return openPostgresDatabase(config.databaseUrl, {
+      statementTimeoutMs: config.statementTimeoutS * 1000,
+      pooled: config.databasePooled,
+      listenUrl: config.databaseListenUrl,
+      replica: config.databaseReplicaUrl
+        ? { url: config.databaseReplicaUrl, maxLagMs: config.replicaMaxLagMs }
+        : undefined,
+    });
   return openEmbeddedDatabase({ dataDir: join(config.dataDir, 'pglite'), owner });
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { busyOr } from './database-busy.ts';
 import { listenOn } from './postgres-listener.ts';
+import { createReplicaRouting } from './replica.ts';
 import { typeParsers } from './type-parsers.ts';
 import type { Database, Executor, QueryOptions, Transaction } from './types.ts';
 
@@ -25,12 +26,13 @@ function rethrowBusy(error: unknown): never {
   throw busyOr(error);
 }
 
-function executorOf(client: pg.Pool | pg.PoolClient): Executor {
+/** An executor on a pool or one of its connections; prepared says whether statements may be kept prepared (QueryOptions.reusePlan). */
+function executorOf(client: pg.Pool | pg.PoolClient, prepared: boolean): Executor {
   return {
     async query<T>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) {
       const values = params as unknown[];
       const result = await client
-        .query(options.reusePlan ? { name: statementName(text), text, values } : { text, values })
+        .query(prepared && options.reusePlan ? { name: statementName(text), text, values } : { text, values })
         .catch(rethrowBusy);
       return result.rows as T[];
     },
@@ -40,12 +42,15 @@ function executorOf(client: pg.Pool | pg.PoolClient): Executor {
   };
 }
 
-function transactionOf(client: pg.PoolClient): Transaction {
+function transactionOf(client: pg.PoolClient, prepared: boolean, changed: Set<string>): Transaction {
   return {
-    ...executorOf(client),
+    ...executorOf(client, prepared),
     async copyBinary(table, columns, data) {
       const copy = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
       await pipeline(Readable.from([data]), copy).catch(rethrowBusy);
+    },
+    changes(keys) {
+      for (const key of keys) changed.add(key);
     },
   };
 }
@@ -87,11 +92,24 @@ interface PoolOptions {
   statementTimeoutMs?: number;
 }
 
-/** A node-postgres pool behind the same interface as the embedded database. */
-export function openPostgresDatabase(
+interface DatabaseOptions extends PoolOptions {
+  /**
+   * The connection string is a pooler in transaction mode (PgBouncer, DATABASE_POOLED): a server
+   * connection is ours for one transaction only, so no statement is kept prepared, and the
+   * statement timeout, which such a pooler does not take at connect, is set in each transaction
+   * (a single statement then runs in a transaction of its own: two more round trips).
+   */
+  pooled?: boolean;
+  /** Where the LISTEN connection goes (DATABASE_LISTEN_URL): PostgreSQL itself, past any pooler. */
+  listenUrl?: string;
+  /** A streaming replica for the expensive reads (DATABASE_REPLICA_URL), and how far it may lag. */
+  replica?: { url: string; maxLagMs: number };
+}
+
+function openPool(
   connectionString: string,
-  { max = 10, connectionTimeoutMs = 5000, statementTimeoutMs = 0 }: PoolOptions = {},
-): PostgresDatabase {
+  { max = 10, connectionTimeoutMs = 5000, statementTimeoutMs = 0 }: PoolOptions,
+) {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -102,35 +120,78 @@ export function openPostgresDatabase(
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  return pool;
+}
+
+/** How long a read waits to connect to the replica before it goes to the primary. */
+const REPLICA_CONNECTION_TIMEOUT_MS = 1000;
+
+/** A node-postgres pool (and one on the replica, when set) behind the same interface as the embedded database. */
+export function openPostgresDatabase(
+  connectionString: string,
+  { pooled = false, listenUrl = connectionString, replica, ...poolOptions }: DatabaseOptions = {},
+): PostgresDatabase {
+  const statementTimeoutMs = Math.round(poolOptions.statementTimeoutMs ?? 0);
+  const timedInTransactions = pooled && statementTimeoutMs > 0;
+  const pool = openPool(
+    connectionString,
+    timedInTransactions ? { ...poolOptions, statementTimeoutMs: 0 } : poolOptions,
+  );
+  const begin = timedInTransactions ? `BEGIN; SET LOCAL statement_timeout = ${statementTimeoutMs}` : 'BEGIN';
+  const prepared = !pooled;
+
+  async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client = await pool.connect().catch(rethrowBusy);
+    const changed = new Set<string>();
+    try {
+      await client.query(begin);
+      const result = await fn(transactionOf(client, prepared, changed));
+      await client.query('COMMIT');
+      if (changed.size > 0) routing?.changed(changed);
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  const onPool = executorOf(pool, prepared);
+  const primary: Executor = timedInTransactions
+    ? {
+        query: (text, params, options) => transaction((tx) => tx.query(text, params, options)),
+        exec: (script) => transaction((tx) => tx.exec(script)),
+      }
+    : onPool;
+  const replicaPool = replica
+    ? openPool(replica.url, { ...poolOptions, connectionTimeoutMs: REPLICA_CONNECTION_TIMEOUT_MS })
+    : undefined;
+  const routing =
+    replica && replicaPool
+      ? createReplicaRouting(primary, executorOf(replicaPool, true), { maxLagMs: replica.maxLagMs })
+      : undefined;
+
   return {
     kind: 'postgres',
     pool,
-    ...executorOf(pool),
-    async transaction(fn) {
-      const client = await pool.connect().catch(rethrowBusy);
-      try {
-        await client.query('BEGIN');
-        const result = await fn(transactionOf(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    ...primary,
+    transaction,
+    reads: (...keys) => routing?.reads(keys) ?? primary,
+    changed: (keys) => routing?.changed(keys),
+    replica: () => routing?.state(),
     async ping() {
       await pool.query('SELECT 1');
     },
     async listen(channel, onPayload, onState, staleMs) {
-      const listener = listenOn(connectionString, channel, onPayload, onState, staleMs);
+      const listener = listenOn(listenUrl, channel, onPayload, onState, staleMs);
       await listener.connect();
       return listener;
     },
     connectionsInUse: () => pool.totalCount - pool.idleCount,
     async close() {
-      await pool.end();
+      routing?.stop();
+      await Promise.all([pool.end(), replicaPool?.end()]);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from './deep-freeze.ts';
 import { createPendingWrites } from './pending-writes.ts';
-import type { Database, Executor, ListenerState, Subscription } from './types.ts';
+import type { Database, Executor, ListenerState, Subscription, Transaction } from './types.ts';
 
 const CHANNEL = 'ums_cache';
 /** The payload that tells a write committed (its id follows); every other payload is a key. */
@@ -117,7 +117,10 @@ export function createReadCache(
 
   function received(payload: string) {
     if (payload.startsWith(COMMITTED_PREFIX)) pending.committed(payload.slice(COMMITTED_PREFIX.length));
-    else drop(payload);
+    else {
+      drop(payload);
+      db.changed([payload]);
+    }
   }
 
   /**
@@ -172,10 +175,14 @@ export function createReadCache(
       return token;
     },
 
-    /** Marks keys as changed by the transaction tx; every process drops them once it commits. */
-    async invalidate(tx: Executor, ...keys: string[]) {
+    /**
+     * Marks keys as changed by the transaction tx; every process drops them once it commits, and
+     * reads them from the primary until the replica has replayed it.
+     */
+    async invalidate(tx: Transaction, ...keys: string[]) {
       const write = pending.begin(keys);
       for (const key of keys) drop(key);
+      tx.changes(keys);
       await notifyChanged(tx, [...keys, `${COMMITTED_PREFIX}${write}`]);
     },
 
@@ -203,7 +210,10 @@ export type CacheInvalidation = Pick<ReadCache, 'invalidate'>;
  * database drop the keys once the transaction commits.
  */
 export const notifyOtherProcesses: CacheInvalidation = {
-  invalidate: (tx, ...keys) => notifyChanged(tx, keys),
+  invalidate(tx, ...keys) {
+    tx.changes(keys);
+    return notifyChanged(tx, keys);
+  },
 };
 
 /** The cache keys of the data that is cached. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createReadCache, TTL_MS } from './read-cache.ts';
-import type { Database, ListenerState } from './types.ts';
+import type { Database, ListenerState, Transaction } from './types.ts';
 
 /** A promise settled by the test: a load that is still reading. */
 function deferred<T>() {
@@ -33,7 +33,9 @@ function fakeDatabase() {
       sent.push(params[1]);
       return [];
     },
-  } as unknown as Database;
+    changes() {},
+    changed() {},
+  } as unknown as Database & Transaction;
   /** Delivers what the oldest transaction not committed yet sent, as its commit would. */
   const commit = () => {
     for (const payload of sent.shift() ?? []) listener.payload(payload);

@@ -22,6 +22,11 @@ export interface Transaction extends Executor {
    * statement, on a constraint violation. table and columns are the caller's constants.
    */
   copyBinary(table: string, columns: readonly string[], data: Buffer<ArrayBuffer>): Promise<void>;
+  /**
+   * Names what the transaction changes (read cache keys): once it commits, this process reads them
+   * from the primary until the replica has replayed the commit (Database.reads).
+   */
+  changes(keys: readonly string[]): void;
 }
 
 /**
@@ -35,6 +40,19 @@ export interface Subscription {
   /** Whether every notification committed more than the staleness bound ago has arrived (now, to the millisecond). */
   isCurrent(): boolean;
   stop(): Promise<void>;
+}
+
+/** What /metrics and /readyz tell of a replica. */
+export interface ReplicaState {
+  /** Whether expensive reads go to the replica now (else all go to the primary). */
+  inUse: boolean;
+  /**
+   * How far the replica's replay is behind the primary, in ms: how long ago the oldest position of
+   * the primary's WAL it is not known to have replayed was seen (0 when it has replayed all seen).
+   */
+  lagMs: number;
+  /** Why it is bypassed: not answering, or lagging more than REPLICA_MAX_LAG_MS. */
+  bypassed?: 'down' | 'lagging';
 }
 
 export type DatabaseKind = 'embedded' | 'postgres';
@@ -56,6 +74,17 @@ export interface Database extends Executor {
     onState: (state: ListenerState) => void,
     staleMs: number,
   ): Promise<Subscription>;
+  /**
+   * The executor for an expensive read (profiles, sums, a bill's readings) of what keys name (read
+   * cache keys): the replica (DATABASE_REPLICA_URL) while it is current and has replayed the changes
+   * of these keys this process knows of, else the primary. Never for a rule's check or inside a
+   * transaction; on the embedded database, the database itself.
+   */
+  reads(...keys: string[]): Executor;
+  /** keys changed in a commit already made, by another process (its notice has arrived): as Transaction.changes. */
+  changed(keys: readonly string[]): void;
+  /** The replica's state, when one is set (for metrics and readiness). */
+  replica(): ReplicaState | undefined;
   /** Connections currently checked out (for metrics). */
   connectionsInUse(): number;
   close(): Promise<void>;

@@ -29,6 +29,7 @@ export function createMetrics(db: Database, cache: Pick<ReadCache, 'stats'>) {
     },
   });
   registerCacheMetrics(registry, cache);
+  if (db.replica()) registerReplicaMetrics(registry, db);
   const schedulerRuns = new Counter({
     name: 'transition_scheduler_runs_total',
     help: 'Runs of the tariff transition scheduler, by outcome',
@@ -81,6 +82,26 @@ function registerCacheMetrics(registry: Registry, cache: Pick<ReadCache, 'stats'
       },
     });
   }
+}
+
+/** The replica's state (DATABASE_REPLICA_URL), read when scraped. */
+function registerReplicaMetrics(registry: Registry, db: Pick<Database, 'replica'>) {
+  new Gauge({
+    name: 'ums_replica_in_use',
+    help: 'Whether the expensive reads go to the replica: 0 while it is bypassed (down, or lagging more than REPLICA_MAX_LAG_MS)',
+    registers: [registry],
+    collect() {
+      this.set(db.replica()?.inUse ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'ums_replica_lag_ms',
+    help: "How far the replica's replay is behind the primary, in ms",
+    registers: [registry],
+    collect() {
+      this.set(db.replica()?.lagMs ?? 0);
+    },
+  });
 }
 
 /** Scrapes a client address may make a minute: a scraper every few seconds is far below it; past it 429. */

@@ -8,6 +8,7 @@ import { openPostgresDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { App } from '../../src/http/types.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { databaseEnv, directUrl } from '../helpers/database-url.ts';
 import { failure } from '../helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
@@ -27,7 +28,7 @@ async function appOn(db: Database, env: Record<string, string> = {}): Promise<{ 
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
-    DATABASE_URL: database.url,
+    ...databaseEnv(database.url!),
     ...env,
   });
   const app = await buildApp({ config, db, keys: generateSigningKeys() });
@@ -46,7 +47,11 @@ function deferred() {
 
 describe('a pool with no free connection in time', () => {
   it.runIf(onPostgres)('answers 503 with Retry-After, and serves again once a connection is free', async () => {
-    const db = openPostgresDatabase(database.url!, { max: 1, connectionTimeoutMs: 100 });
+    const db = openPostgresDatabase(database.url!, {
+      max: 1,
+      connectionTimeoutMs: 100,
+      pooled: process.env.DATABASE_POOLED === 'true',
+    });
     const { app, user } = await appOn(db);
     const release = deferred();
     const taken = deferred();
@@ -78,7 +83,7 @@ describe('a pool with no free connection in time', () => {
 
 describe('a statement past its timeout', () => {
   it.runIf(onPostgres)('answers 503 with Retry-After (STATEMENT_TIMEOUT_S on the pool)', async () => {
-    const config = loadConfig({ DATABASE_URL: database.url, STATEMENT_TIMEOUT_S: '0.2' });
+    const config = loadConfig({ ...databaseEnv(database.url!), STATEMENT_TIMEOUT_S: '0.2' });
     const db = await openDatabase(config);
     const { app, user } = await appOn(db);
     const locker = new pg.Client({ connectionString: database.url });
@@ -108,8 +113,9 @@ describe('a statement past its timeout', () => {
 
 describe('migrations', () => {
   it.runIf(onPostgres)('are not held to the statement timeout (they wait for another process migrating)', async () => {
-    const db = await openDatabase(loadConfig({ DATABASE_URL: database.url, STATEMENT_TIMEOUT_S: '0.2' }));
-    const other = new pg.Client({ connectionString: database.url });
+    const db = await openDatabase(loadConfig({ ...databaseEnv(database.url!), STATEMENT_TIMEOUT_S: '0.2' }));
+    // A session's lock: on PostgreSQL itself, past any pooler.
+    const other = new pg.Client({ connectionString: directUrl(database.url!) });
     await other.connect();
     try {
       // The lock migrate() takes, held by "another process" for longer than the statement timeout.

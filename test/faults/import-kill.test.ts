@@ -82,9 +82,14 @@ async function importerBlockedInBatch(): Promise<number | undefined> {
   return row?.pid;
 }
 
-async function importerSessions(): Promise<number> {
+/**
+ * The importer's sessions inside a transaction (behind a pooler, its server connection outlives the
+ * client and keeps its name, idle).
+ */
+async function importerTransactions(): Promise<number> {
   const [row] = await t.db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+    `SELECT count(*)::int AS count FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = $1 AND xact_start IS NOT NULL`,
     [IMPORTER_NAME],
   );
   return row!.count;
@@ -164,8 +169,10 @@ describe('readings import killed with SIGKILL', () => {
         await blocker.query('ROLLBACK');
         await blocker.end();
       }
-      // The server notices the lost client once its statement ends, and rolls the batch back.
-      await waitFor('the importer session to end', async () => ((await importerSessions()) === 0 ? true : undefined));
+      // The server (or the pooler) notices the lost client once its statement ends, and rolls the batch back.
+      await waitFor('the importer transaction to end', async () =>
+        (await importerTransactions()) === 0 ? true : undefined,
+      );
 
       expect(committedAtKill).toBe(BATCHES_BEFORE_KILL * BATCH_SIZE);
       expect(await storedCount()).toBe(committedAtKill);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { databaseEnv } from '../helpers/database-url.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // Compiled once for the run (test/global-setup.ts): a process starts without a TypeScript compiler.
@@ -49,7 +50,7 @@ function startScript(args: string[], env: Record<string, string | undefined>, sc
 
 /** The import command as its own process, on the PostgreSQL database at databaseUrl. */
 export function startImport(args: string[], databaseUrl: string, dataDir: string): ImportProcess {
-  return startScript(args, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME });
+  return startScript(args, { ...databaseEnv(databaseUrl), DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME });
 }
 
 /** Runs a script to its end. */
@@ -61,7 +62,7 @@ export async function runScript(args: string[], env: Record<string, string | und
 
 /** Runs the import command to its end. */
 export async function runImport(args: string[], databaseUrl: string, dataDir: string) {
-  return runScript(args, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME });
+  return runScript(args, { ...databaseEnv(databaseUrl), DATA_DIR: dataDir, PGAPPNAME: IMPORTER_NAME });
 }
 
 /** The server as its own process: address resolves once it listens, and rejects if it exits before. */

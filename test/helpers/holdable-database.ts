@@ -23,6 +23,13 @@ export function holdable(db: Database, table = 'readings') {
       await holdIf(touches(text));
       return db.query(text, params, options);
     },
+    reads: (...keys) => ({
+      async query(text, params, options) {
+        await holdIf(touches(text));
+        return db.reads(...keys).query(text, params, options);
+      },
+      exec: (script) => db.reads(...keys).exec(script),
+    }),
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({

@@ -1,7 +1,8 @@
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openPostgresDatabase } from '../../src/db/postgres.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { databaseEnv } from './database-url.ts';
 import { type Client, clientFor } from './http.ts';
 
 /**
@@ -15,8 +16,8 @@ export async function secondProcess(
   env: Record<string, string> = {},
   logStream?: NodeJS.WritableStream,
 ) {
-  const db = openPostgresDatabase(databaseUrl);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT_PER_MIN: '0', ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...databaseEnv(databaseUrl), AUTH_RATE_LIMIT_PER_MIN: '0', ...env });
+  const db = await openDatabase(config);
   const app = await buildApp({ config, db, keys: generateSigningKeys(), logStream });
   await app.ready();
   const login = await app.inject({

@@ -56,7 +56,7 @@ export async function startTestApp(
     serveFrom?: (db: Database) => Database;
   } = {},
 ): Promise<TestApp> {
-  const { db, url, drop } = await createTestDatabase();
+  const { db, url, drop } = await createTestDatabase(env);
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MIN: '0',

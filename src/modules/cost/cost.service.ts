@@ -133,6 +133,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
   const suppliedPart = createSupplyStart(db, cache);
   const keptFacts = createVersionedResults<Awaited<ReturnType<typeof repo.buildingFacts>>>(KEPT_BLOCK_FACTS, () => 1);
   const meterHours = createMeterHours({ db, cache, ...months });
+  /** Where a bill's readings of a meter are read: the replica, unless it has not replayed this process's known changes of them. */
+  const readingsOf = (meterId: number) => db.reads(cacheKeys.meterReadings(meterId));
 
   /**
    * The tariff's items as the engine takes them and its calendar (the reference data it names does
@@ -220,13 +222,13 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
         edgeReadings(meter, { start, hoursStart: plan.hoursStart, hoursEnd: plan.hoursEnd, end }),
         demandFromRollups(meter.interval_minutes)
           ? undefined
-          : repo.halfHourPeaks(db, meter.account_id, meter.id, plan, start),
+          : repo.halfHourPeaks(readingsOf(meter.id), meter.account_id, meter.id, plan, start),
       ]);
       if (!rows) {
         return priceHourly(
           context,
           plan,
-          await repo.hourlyAggregates(db, meter.account_id, meter.id, plan),
+          await repo.hourlyAggregates(readingsOf(meter.id), meter.account_id, meter.id, plan),
           edges,
           halfHours,
         );
@@ -238,8 +240,10 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     }
     const windowStart = utilisationWindowStart(context);
     const [readings, earlierReadings] = await Promise.all([
-      repo.readings(db, meter.account_id, meter.id, start, end),
-      windowStart ? repo.readings(db, meter.account_id, meter.id, windowStart, start) : Promise.resolve([]),
+      repo.readings(readingsOf(meter.id), meter.account_id, meter.id, start, end),
+      windowStart
+        ? repo.readings(readingsOf(meter.id), meter.account_id, meter.id, windowStart, start)
+        : Promise.resolve([]),
     ]);
     return priceReadings({ ...context, readings, earlierReadings });
   }
@@ -413,7 +417,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       edgeReadings(meter, { start, hoursStart, hoursEnd, end }),
     ]);
     return {
-      rows: rows ?? [await repo.hourlyColumns(db, meter.account_id, meter.id, from, hoursEnd)],
+      rows: rows ?? [await repo.hourlyColumns(readingsOf(meter.id), meter.account_id, meter.id, from, hoursEnd)],
       edges,
     };
   }
@@ -424,7 +428,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       meterHours.readings(meter, hours.start, hours.hoursStart),
       meterHours.readings(meter, hours.hoursEnd, hours.end),
     ]);
-    return before && after ? [...before, ...after] : repo.edgeReadings(db, meter.account_id, meter.id, hours);
+    return before && after
+      ? [...before, ...after]
+      : repo.edgeReadings(readingsOf(meter.id), meter.account_id, meter.id, hours);
   }
 
   // Admission comes right after the organization's access check: a refused request costs no

@@ -1,6 +1,6 @@
 import { groupByMonth, keptMonths } from '../../db/kept-months.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Database, Executor } from '../../db/types.ts';
 import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
 import { type CostMeterRow, costRepository as repo } from './cost.repository.ts';
 import type { Reading } from './engine/index.ts';
@@ -30,7 +30,7 @@ export function createKeptMeterMonths(maxBytes: number): KeptMeterMonths {
 }
 
 interface MeterHoursDeps extends KeptMeterMonths {
-  db: Executor;
+  db: Pick<Database, 'reads'>;
   cache: ReadCache;
 }
 
@@ -58,7 +58,8 @@ export function createMeterHours({ db, cache, hours, readings }: MeterHoursDeps)
       },
       from.getTime(),
       to.getTime(),
-      (runStart, runEnd) => read(db, meter.account_id, meter.id, runStart, runEnd),
+      (runStart, runEnd) =>
+        read(db.reads(cacheKeys.meterReadings(meter.id)), meter.account_id, meter.id, runStart, runEnd),
     );
 
   return {

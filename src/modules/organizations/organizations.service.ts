@@ -1,7 +1,7 @@
 import type { ListParams } from '../../db/list-page.ts';
 import type { Role } from '../../db/memberships.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
-import type { Database, Executor } from '../../db/types.ts';
+import type { Database, Executor, Transaction } from '../../db/types.ts';
 import { type AccessGuard, roleAllows } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -24,7 +24,7 @@ const tooManyCreated = (limit: number, retryAfterS: number) =>
   });
 
 export function createOrganizationsService({ db, guard, cache, perUserPerDay }: OrganizationsDeps) {
-  const membershipsChange = (tx: Executor, id: string) => cache.invalidate(tx, cacheKeys.memberships(id));
+  const membershipsChange = (tx: Transaction, id: string) => cache.invalidate(tx, cacheKeys.memberships(id));
 
   /** 404 for an unknown organization, then the guard's 403 for a non-member or a role too weak. */
   async function access(auth: AuthContext, id: string, need: 'read' | 'write' | 'owner') {
@@ -62,7 +62,7 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
    * is not the primary owner (409 with the refusal given) and may be managed by the caller (403).
    */
   async function lockedMemberChange(
-    tx: Executor,
+    tx: Transaction,
     auth: AuthContext,
     id: string,
     userId: string,

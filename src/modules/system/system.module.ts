@@ -4,7 +4,7 @@ import type { SigningKeys } from '../auth/signing-keys.ts';
 import { registerSystemRoutes } from './system.routes.ts';
 
 interface SystemDeps {
-  db: Pick<Database, 'ping'>;
+  db: Pick<Database, 'ping' | 'replica'>;
   keys: SigningKeys;
 }
 

@@ -7,13 +7,16 @@ import { systemResponses } from './system.responses.ts';
 const config = { public: true };
 const hide = true;
 
-/** Liveness, readiness (the database answers) and the public key set. */
-export function registerSystemRoutes(app: App, db: Pick<Database, 'ping'>, keys: SigningKeys): void {
+/** Liveness, readiness (the database answers; the replica's state, when one is set) and the public key set. */
+export function registerSystemRoutes(app: App, db: Pick<Database, 'ping' | 'replica'>, keys: SigningKeys): void {
   app.get('/healthz', { config, schema: { hide, response: systemResponses.health } }, async () => ok({ status: 'ok' }));
   app.get('/readyz', { config, schema: { hide, response: systemResponses.readiness } }, async (_req, reply) => {
     try {
       await db.ping();
-      return ok({ status: 'ready' });
+      const replica = db.replica();
+      if (!replica) return ok({ status: 'ready' });
+      const { inUse, lagMs, bypassed } = replica;
+      return ok({ status: 'ready', replica: { in_use: inUse, lag_ms: lagMs, ...(bypassed ? { bypassed } : {}) } });
     } catch {
       return reply.code(503).send(failure('Service unavailable', 'The database is unreachable'));
     }

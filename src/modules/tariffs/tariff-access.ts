@@ -108,7 +108,7 @@ export function createTariffAccess(db: Executor, guard: AccessGuard, cache: Read
     confirm: (tx: Transaction, auth: AuthContext, accountId: string) => guard.confirm(tx, auth, accountId, 'write'),
 
     /** Within a write's transaction: the tariff (or its items or blocks) changes, so cached copies go. */
-    changed: (tx: Executor, id: number) => cache.invalidate(tx, ...tariffCacheKeys(id)),
+    changed: (tx: Transaction, id: number) => cache.invalidate(tx, ...tariffCacheKeys(id)),
 
     /**
      * The tariff `id`, not deleted. With accountId (given by the client) it must belong to that

@@ -8,6 +8,7 @@ import type { Client } from '../../../test/helpers/http.ts';
 import { secondProcess } from '../../../test/helpers/second-process.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { at, ingest, TIMESERIES } from '../../../test/helpers/timeseries-factories.ts';
+import { cacheKeys } from '../../db/read-cache.ts';
 import { importIntoDatabase } from './import/import-into-database.ts';
 
 let t: TestApp;
@@ -51,6 +52,16 @@ async function meterProfile(
 /** The imported kWh of each bucket of the meter's month in 30-minute buckets. */
 const imported = async (meter: Meter, client?: Client) =>
   (await meterProfile(meter, 'energy-profile', {}, client)).map((b: { import_kwh: number }) => b.import_kwh);
+
+/**
+ * A write of the meter's readings behind the service: the read cache is not told (what it keeps
+ * stays), but the meter's reads go to the primary until a replica has replayed the write, as they
+ * would after a write the service made, so that a first read sees it.
+ */
+async function writeBehind(meterId: number, sql: string, params: unknown[]) {
+  await t.db.query(sql, params);
+  t.db.changed([cacheKeys.meterReadings(meterId)]);
+}
 
 /** What read() answers once it satisfies done (a NOTIFY from elsewhere takes a moment), or its last answer after 5 s. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -109,12 +120,13 @@ describe('profiles kept until their meter readings change', () => {
   it('keeps a profile: a write that does not go through the service is not seen until the meter is written to', async () => {
     const meter = await newMeter();
     // Written without telling: no notice is on its way, the profile is kept at once.
-    await t.db.query(`INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)`, [
+    await writeBehind(
       meter.id,
-      MONTH.start,
-    ]);
+      'INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)',
+      [meter.id, MONTH.start],
+    );
     expect(await imported(meter)).toEqual([1]);
-    await t.db.query('UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
+    await writeBehind(meter.id, 'UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
     expect(await imported(meter)).toEqual([1]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 30), import_kwh: 2 }]);
     expect(await imported(meter)).toEqual([8, 2]);
@@ -191,12 +203,13 @@ const importedFrom = async (meter: Meter, minutes: number, client?: Client) =>
 describe("energy profiles added up from a meter's months of readings kept in memory", () => {
   it('keeps the month: a write behind the service is not seen in a period never asked for, until the meter is written to', async () => {
     const meter = await newMeter();
-    await t.db.query(`INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)`, [
+    await writeBehind(
       meter.id,
-      at(MONTH.start, 30),
-    ]);
+      'INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)',
+      [meter.id, at(MONTH.start, 30)],
+    );
     expect(await importedFrom(meter, 0)).toEqual([1]);
-    await t.db.query('UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
+    await writeBehind(meter.id, 'UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
     // Another period of the same month: a profile of its own, added up from the month kept.
     expect(await importedFrom(meter, 10)).toEqual([1]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 60), import_kwh: 2 }]);
@@ -230,12 +243,13 @@ describe('energy-sums kept until their meter readings change', () => {
     const meter = await newMeter();
     // From half past: the readings of its first hour are read as they are, not from the hourly sums.
     const range = { start: at(MONTH.start, 30), end: MONTH.end };
-    await t.db.query(`INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)`, [
+    await writeBehind(
       meter.id,
-      range.start,
-    ]);
+      'INSERT INTO readings (meter_id, ts, import_kwh, power_kw, kva) VALUES ($1, $2, 1, 2, 2)',
+      [meter.id, range.start],
+    );
     expect(await monthSum(meter, range)).toEqual([1, 1]);
-    await t.db.query('UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
+    await writeBehind(meter.id, 'UPDATE readings SET import_kwh = 8 WHERE meter_id = $1', [meter.id]);
     expect(await monthSum(meter, range)).toEqual([1, 1]);
     await ingest(org.owner.client, org.accountId, meter.meter_sn, [{ ts: at(MONTH.start, 60), import_kwh: 2 }]);
     expect(await monthSum(meter, range)).toEqual([10, 2]);

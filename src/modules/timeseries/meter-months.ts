@@ -1,6 +1,6 @@
 import { firstAtOrAfter, groupByMonth, keptMonths } from '../../db/kept-months.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Database } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { TimeRange } from './aggregates.repository.ts';
 import { energyValuesJson } from './energy-points.ts';
@@ -68,7 +68,7 @@ function readingJson(month: MonthOfReadings, index: number): string {
 }
 
 interface MeterMonthsDeps {
-  db: Executor;
+  db: Pick<Database, 'reads'>;
   cache: ReadCache;
   /** Months of readings, kept until the meter's readings change. */
   months: VersionedResults<MonthOfReadings>;
@@ -104,7 +104,13 @@ export function createMeterMonths({ db, cache, months }: MeterMonthsDeps) {
         end,
         async (from, to) =>
           groupByMonth(
-            await readingsRepository.energyMicrosByMonth(db, accountId, meterId, from, to),
+            await readingsRepository.energyMicrosByMonth(
+              db.reads(cacheKeys.meterReadings(meterId)),
+              accountId,
+              meterId,
+              from,
+              to,
+            ),
             (row) => row.month_ms,
             from,
             to,

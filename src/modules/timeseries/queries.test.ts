@@ -219,18 +219,25 @@ describe('energy-sums', () => {
 
   /** Counts the sums queries the service sends while fn runs. */
   async function countSumQueries(fn: () => Promise<unknown>): Promise<number> {
-    const db = t.db as Executor;
-    const original = db.query;
+    // The sums are reads of readings: through the executor db.reads gives.
+    const db = t.db;
+    const original = db.reads;
     let count = 0;
-    db.query = ((text: string, params?: readonly unknown[]) => {
-      // Totals per meter alone: the sums (a profile's are per meter and bucket).
-      if (text.includes('ORDER BY meter_id) AS rows')) count++;
-      return original.call(db, text, params);
-    }) as Executor['query'];
+    db.reads = (...keys) => {
+      const executor = original.apply(db, keys);
+      return {
+        ...executor,
+        query: ((text: string, params?: readonly unknown[]) => {
+          // Totals per meter alone: the sums (a profile's are per meter and bucket).
+          if (text.includes('ORDER BY meter_id) AS rows')) count++;
+          return executor.query(text, params);
+        }) as Executor['query'],
+      };
+    };
     try {
       await fn();
     } finally {
-      db.query = original;
+      db.reads = original;
     }
     return count;
   }

@@ -74,6 +74,8 @@ export function createTimeseriesService({
 }: TimeseriesDeps) {
   const meterStores = createMeterStores();
   const meterMonths = createMeterMonths({ db, cache, months });
+  /** Where the meters' readings are read: the replica, unless it has not replayed this process's known changes of them. */
+  const readingsOf = (meterIds: readonly number[]) => db.reads(...meterIds.map(cacheKeys.meterReadings));
 
   /**
    * The meters with these serials, in the same order: 403 when one belongs to another
@@ -99,12 +101,8 @@ export function createTimeseriesService({
 
   /** The energy-sum of each meter, in the same order, by one set-based query. */
   async function energySums(accountId: string, meters: readonly MeterRow[], range: TimeRange) {
-    const sums = await aggregates.sums(
-      db,
-      accountId,
-      meters.map((m) => m.id),
-      range,
-    );
+    const meterIds = meters.map((m) => m.id);
+    const sums = await aggregates.sums(readingsOf(meterIds), accountId, meterIds, range);
     const asText = { start: range.start.toISOString(), end: range.end.toISOString() };
     return meters.map((m) => energySum(m.meter_sn, asText, sums.get(m.id)));
   }
@@ -165,7 +163,9 @@ export function createTimeseriesService({
     ) =>
     async (buckets: ProfileBuckets) => {
       const rows =
-        meterIds.length > 0 ? await aggregates.profile(db, report, accountId, meterIds, range, buckets.bucketing) : [];
+        meterIds.length > 0
+          ? await aggregates.profile(readingsOf(meterIds), report, accountId, meterIds, range, buckets.bucketing)
+          : [];
       // Each step over a month's buckets holds the main thread about a millisecond: other
       // requests run in between, not after all three.
       await yieldToEventLoop();
@@ -263,7 +263,7 @@ export function createTimeseriesService({
 
     async latestPower(auth: AuthContext, query: MeterRangeQuery) {
       const meter = await readableMeter(auth, query);
-      const latest = await aggregates.latest(db, query.account_id, meter.id, query);
+      const latest = await aggregates.latest(readingsOf([meter.id]), query.account_id, meter.id, query);
       return latest ? { ts: latest.ts.toISOString(), power_kw: latest.power_kw, kva: latest.kva } : null;
     },
 
@@ -278,7 +278,7 @@ export function createTimeseriesService({
       const key = JSON.stringify([meter.id, query.start, query.end]);
       const totals = await admission.admit(auth, query.account_id, () =>
         sums.get(versions, key, async () => {
-          const found = await aggregates.sums(db, query.account_id, [meter.id], query);
+          const found = await aggregates.sums(readingsOf([meter.id]), query.account_id, [meter.id], query);
           return found.get(meter.id) ?? null;
         }),
       );

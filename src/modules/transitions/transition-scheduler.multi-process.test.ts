@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { databaseEnv } from '../../../test/helpers/database-url.ts';
 import { createOrganization, registerUser } from '../../../test/helpers/factories.ts';
 import {
   insertBuildingBlock,
@@ -24,7 +25,7 @@ function startServer(databaseUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [inject('compiledScripts').server], {
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl,
+      ...databaseEnv(databaseUrl),
       PORT: '0',
       TRANSITION_POLL_S: '0.2',
       SEED_DEMO: 'false',
