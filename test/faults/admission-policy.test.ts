@@ -6,13 +6,7 @@ import { addMember, createOrganization, registerUser, type TestUser } from '../h
 import { holdable } from '../helpers/holdable-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { ownPeriods } from '../helpers/own-periods.ts';
-import {
-  insertBuildingBlock,
-  insertDashboardConfig,
-  insertMeter,
-  insertReadings,
-  insertTariff,
-} from '../helpers/sql-fixtures.ts';
+import { insertPricedBuilding } from '../helpers/sql-fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const START = '2025-03-03T00:00:00.000Z';
@@ -46,16 +40,8 @@ function heldService(env: Record<string, string>, users: string[]) {
     for (const name of users) {
       const user = await registerUser(s.t.app, name);
       const accountId = await createOrganization(user, name);
-      const blockId = await insertBuildingBlock(s.t.db, accountId);
-      const tariffId = await insertTariff(s.t.db, accountId);
-      await s.t.db.query(
-        `INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`,
-        [tariffId],
-      );
       const meterSn = `POLICY-${name}`;
-      const meterId = await insertMeter(s.t.db, accountId, blockId, { meterSn });
-      await insertReadings(s.t.db, meterId, START, 4, () => ({ import_kwh: 1 }));
-      await insertDashboardConfig(s.t.db, accountId, blockId, { grid: tariffId }, { grid: meterId });
+      const { blockId } = await insertPricedBuilding(s.t.db, accountId, meterSn, START);
       s.users.set(name, { ...user, accountId, blockId, meterSn });
     }
   }, 120_000);

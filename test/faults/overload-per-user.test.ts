@@ -8,13 +8,7 @@ import { holdable } from '../helpers/holdable-database.ts';
 import type { Reply } from '../helpers/http.ts';
 import { ownPeriods } from '../helpers/own-periods.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
-import {
-  insertBuildingBlock,
-  insertDashboardConfig,
-  insertMeter,
-  insertReadings,
-  insertTariff,
-} from '../helpers/sql-fixtures.ts';
+import { insertPricedBuilding } from '../helpers/sql-fixtures.ts';
 import { TEST_PASSWORD_HASHING, TEST_SIGNING_KEYS } from '../helpers/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
@@ -51,14 +45,7 @@ beforeAll(async () => {
   const db = database.db;
   for (let i = 0; i < 3; i++) {
     const accountId = await createOrganization(flooder, `Org ${i}`);
-    const blockId = await insertBuildingBlock(db, accountId);
-    const tariffId = await insertTariff(db, accountId);
-    await db.query(`INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`, [
-      tariffId,
-    ]);
-    const meterId = await insertMeter(db, accountId, blockId, { meterSn: `PER-USER-${i}` });
-    await insertReadings(db, meterId, START, 4, () => ({ import_kwh: 1 }));
-    await insertDashboardConfig(db, accountId, blockId, { grid: tariffId }, { grid: meterId });
+    const { blockId } = await insertPricedBuilding(db, accountId, `PER-USER-${i}`, START);
     organizations.push({ accountId, blockId });
   }
   await addMember(flooder, organizations[2]!.accountId, neighbour, 'MEMBER');

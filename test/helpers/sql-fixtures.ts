@@ -135,3 +135,19 @@ export async function countReadings(db: Executor, meterId: number): Promise<numb
   ]);
   return row!.count;
 }
+
+/**
+ * A building of the organization whose grid meter (`meterSn`) has four 30-minute readings of 1 kWh
+ * from `start`, priced by a tariff of 2.00 a kWh: its cost of the day is 8.00.
+ */
+export async function insertPricedBuilding(db: Database, accountId: string, meterSn: string, start: string) {
+  const blockId = await insertBuildingBlock(db, accountId);
+  const tariffId = await insertTariff(db, accountId);
+  await db.query(`INSERT INTO tariff_items (tariff_id, item_type_code, price) VALUES ($1, 'IMPORT_ENERGY', 2)`, [
+    tariffId,
+  ]);
+  const meterId = await insertMeter(db, accountId, blockId, { meterSn });
+  await insertReadings(db, meterId, start, 4, () => ({ import_kwh: 1 }));
+  await insertDashboardConfig(db, accountId, blockId, { grid: tariffId }, { grid: meterId });
+  return { blockId, tariffId, meterId };
+}
