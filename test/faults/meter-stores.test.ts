@@ -15,8 +15,9 @@ const transactions = { open: 0, most: 0 };
 /** How many times the meters of a readings body were looked up. */
 let meterLookups = 0;
 
+/** The work of the scheduler running or waiting: stores, here. */
 async function smallStores(state: 'running' | 'waiting'): Promise<number> {
-  return admissionGauge(t.app, 'ums_ingest_small_stores', state);
+  return admissionGauge(t.app, 'ums_expensive_requests', state);
 }
 
 const body = (hour: number, meterSn = 'ONE-AT-A-TIME') => ({
@@ -83,7 +84,7 @@ describe.runIf(onPostgres)("a meter's stores one after the other in the process 
     expect(transactions).toEqual({ open: 0, most: 1 });
   });
 
-  it('stores four small batches of other meters at once, and the fifth when one has ended', async () => {
+  it('stores four batches of other meters of one organization at once (its cap), and the fifth when one has ended', async () => {
     const holds: ReturnType<typeof hold>[] = [];
     const posts: Promise<Reply>[] = [];
     for (const n of [1, 2, 3, 4]) {
