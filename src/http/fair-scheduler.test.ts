@@ -125,6 +125,24 @@ describe('the fair scheduler', () => {
     expect(h.started).toEqual(['flood-1', 'neighbour']);
   });
 
+  it('starts a neighbour’s second request from the reserve while its first runs, once the flood has moved on', async () => {
+    const h = harness({ reserve: 2 });
+    for (const n of [1, 2, 3, 4]) for (const name of ['a', 'b', 'c']) void h.ask(`${name}${n}`, of(name, name));
+    await h.settled();
+    /** Ends the flood's running work, 10 ms each, one after the other. */
+    const floodMovesOn = async (times: number) => {
+      for (let i = 0; i < times; i++) await h.finish(h.runningNames().find((name) => /^[abc]/.test(name))!, 10);
+    };
+    await floodMovesOn(6);
+    void h.ask('first', of('neighbour', 'quiet'));
+    await h.settled();
+    expect(h.isRunning('first')).toBe(true);
+    await floodMovesOn(3);
+    void h.ask('second', of('neighbour', 'quiet'));
+    await h.settled();
+    expect([h.isRunning('first'), h.isRunning('second')]).toEqual([true, true]);
+  });
+
   it('starts a quiet request that found the reserve taken from it once it frees, before the slot does', async () => {
     const h = harness({ reserve: 1 });
     void h.ask('flood-1', of('flooder', 'flooded'));

@@ -4,7 +4,7 @@ import { AppError } from './errors.ts';
 const RETRY_AFTER_S = 1;
 /**
  * How far ahead of the last one chosen an organization or user comes back after a pause (ms of
- * work): a quiet one goes before those level with it that keep asking, and a pause buys no more
+ * work): one that comes back goes before those level with it that keep asking, and a pause buys no more
  * than this (the sleeper credit of Linux's fair scheduler).
  */
 export const COME_BACK_AHEAD_MS = 5;
@@ -14,7 +14,7 @@ const REMEMBERED = 10_000;
 export interface SchedulerLimits {
   /** Work run at once in the process. */
   slots: number;
-  /** More work that may start at once beyond `slots`: a request of a quiet organization and user (nothing of theirs runs or waits). */
+  /** More work that may start at once beyond `slots`: a request that would be chosen before all waiting work. */
   reserve: number;
   /** Work one user runs at once, over all the organizations they address. */
   perUser: number;
@@ -51,9 +51,9 @@ export interface FairScheduler {
 
 interface Waiter {
   ticket: Ticket;
-  /** Its organization and user were quiet when it came: it may start from the reserve. */
-  quiet: boolean;
-  start: () => void;
+  /** It would have been chosen before all waiting work when it came: it may start from the reserve. */
+  first: boolean;
+  start: (fromReserve: boolean) => void;
 }
 
 export const queueFull = (whose: string) =>
@@ -84,9 +84,13 @@ function virtualTime() {
   let level = 0;
   return {
     of: (key: string) => served.get(key) ?? level,
+    /** The key's time were it to come back now. */
+    comingBack: (key: string) => Math.max(served.get(key) ?? Number.NEGATIVE_INFINITY, level - COME_BACK_AHEAD_MS),
     comeBack(key: string) {
       served.set(key, Math.max(served.get(key) ?? Number.NEGATIVE_INFINITY, level - COME_BACK_AHEAD_MS));
     },
+    /** The time of the last key chosen. */
+    level: () => level,
     chosen(key: string) {
       level = Math.max(level, served.get(key) ?? level);
     },
@@ -101,9 +105,9 @@ function virtualTime() {
  * Start-time fair queuing by organization, then by user. A free slot goes to the waiting work of
  * the organization whose work has taken the least time, then of its user whose work has taken the
  * least, then the earliest of that user's; an organization or user that comes back after a pause
- * starts a little ahead of the last one chosen (COME_BACK_AHEAD_MS). A request of a quiet organization and user (nothing of
- * theirs runs or waits) starts at once from the reserve when every slot is taken: an organization
- * with nothing queued goes now, however many others flood. Per-user and per-organization caps;
+ * starts a little ahead of the last one chosen (COME_BACK_AHEAD_MS). A request that would be chosen
+ * before all waiting work (goesFirst) starts at once from the reserve when every slot is taken: an
+ * organization with nothing queued goes now, however many others flood. Per-user and per-organization caps;
  * bounded queues (429 at once beyond); the ticket's signal ends a wait and is honoured on entry and
  * between steps.
  */
@@ -118,7 +122,9 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
   /** Waiting work by organization, then user, each user's in order of arrival. */
   const waiting = new Map<string, Map<string, Waiter[]>>();
   let waitingCount = 0;
+  /** Work running in the slots, and from the reserve. */
   let running = 0;
+  let reserved = 0;
 
   const active = (key: string, count: ReturnType<typeof counter>, queued: ReturnType<typeof counter>) =>
     count.of(key) + queued.of(key) > 0;
@@ -129,13 +135,13 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
     users.of(userId) < limits.perUser && organizations.of(organizationId) < limits.perOrganization;
 
   /** The organization's waiting work chosen next: the head of its user's queue whose work has taken least, within the caps. */
-  function nextOfOrganization(byUser: Map<string, Waiter[]>, quietOnly: boolean): Waiter | undefined {
+  function nextOfOrganization(byUser: Map<string, Waiter[]>, firstOnly: boolean): Waiter | undefined {
     let best: Waiter | undefined;
     let least = Number.POSITIVE_INFINITY;
     for (const [userId, queue] of byUser) {
       const served = userTime.of(userId);
       const head = queue[0]!;
-      if (served < least && withinCaps(head.ticket) && (head.quiet || !quietOnly)) [best, least] = [head, served];
+      if (served < least && withinCaps(head.ticket) && (head.first || !firstOnly)) [best, least] = [head, served];
     }
     return best;
   }
@@ -145,20 +151,34 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
    * whose work has taken least, among equals the one running least (one that comes back goes before
    * those level with it whose work runs).
    */
-  function next(quietOnly: boolean): Waiter | undefined {
+  function next(firstOnly: boolean): Waiter | undefined {
     let best: Waiter | undefined;
     let least = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
     for (const [organizationId, byUser] of waiting) {
       const rank = [organizationTime.of(organizationId), organizations.of(organizationId)];
       if (rank[0]! > least[0]! || (rank[0] === least[0] && rank[1]! >= least[1]!)) continue;
-      const chosen = nextOfOrganization(byUser, quietOnly);
+      const chosen = nextOfOrganization(byUser, firstOnly);
       if (chosen) [best, least] = [chosen, rank];
     }
     return best;
   }
 
-  /** Whether the ticket's organization and user are quiet: nothing of theirs runs or waits. */
-  const quiet = ({ userId, organizationId }: Ticket) => !organizationActive(organizationId) && !userActive(userId);
+  /**
+   * Whether a request of the ticket would be chosen before all waiting work: nothing of its
+   * organization or user waits, its organization's work has taken no more time than the last one
+   * chosen (less by COME_BACK_AHEAD_MS while some of it runs), nor than any organization's with work
+   * waiting. A flood always has work waiting or has taken more; a neighbour's second request, while
+   * its first runs, has not.
+   */
+  function goesFirst({ userId, organizationId }: Ticket): boolean {
+    if (organizationsWaiting.of(organizationId) > 0 || usersWaiting.of(userId) > 0) return false;
+    // Work of its own running, it must be as far behind the last one chosen as one coming back is.
+    const busy = organizationActive(organizationId);
+    const served = busy ? organizationTime.of(organizationId) : organizationTime.comingBack(organizationId);
+    if (served > organizationTime.level() - (busy ? COME_BACK_AHEAD_MS : 0)) return false;
+    for (const other of waiting.keys()) if (organizationTime.of(other) < served) return false;
+    return true;
+  }
 
   function enqueue(waiter: Waiter, first = false): void {
     const { userId, organizationId } = waiter.ticket;
@@ -187,41 +207,52 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
     waitingCount--;
   }
 
-  function begin({ userId, organizationId }: Ticket): number {
+  /** What a piece of work that began holds: since when, and whether it came from the reserve. */
+  interface Started {
+    since: number;
+    fromReserve: boolean;
+  }
+
+  function begin({ userId, organizationId }: Ticket, fromReserve: boolean): Started {
     if (!organizationActive(organizationId)) organizationTime.comeBack(organizationId);
     if (!userActive(userId)) userTime.comeBack(userId);
     organizationTime.chosen(organizationId);
     userTime.chosen(userId);
+    // A millisecond at once: work that has begun counts before it ends, and work that takes no time
+    // still takes its turn.
+    organizationTime.charge(organizationId, 1, organizationActive);
+    userTime.charge(userId, 1, userActive);
     users.add(userId, 1);
     organizations.add(organizationId, 1);
-    running++;
-    return now();
+    if (fromReserve) reserved++;
+    else running++;
+    return { since: now(), fromReserve };
   }
 
-  function end({ userId, organizationId }: Ticket, since: number): void {
+  function end({ userId, organizationId }: Ticket, { since, fromReserve }: Started): void {
     users.add(userId, -1);
     organizations.add(organizationId, -1);
-    running--;
-    // At least a millisecond a turn: work that takes no time still takes its turn.
-    const ms = Math.max(1, now() - since);
+    if (fromReserve) reserved--;
+    else running--;
+    const ms = Math.max(0, now() - since - 1);
     organizationTime.charge(organizationId, ms, organizationActive);
     userTime.charge(userId, ms, userActive);
     dispatch();
   }
 
-  /** Starts waiting work while slots are free, and quiet work while the reserve lasts. */
+  /** Starts waiting work while slots are free, and work that came as goesFirst while the reserve lasts. */
   function dispatch(): void {
     for (;;) {
-      const quietOnly = running >= limits.slots;
-      const chosen = running < limits.slots + limits.reserve ? next(quietOnly) : undefined;
+      const fromReserve = running >= limits.slots;
+      const chosen = !fromReserve || reserved < limits.reserve ? next(fromReserve) : undefined;
       if (!chosen) return;
       dequeue(chosen);
-      chosen.start();
+      chosen.start(fromReserve);
     }
   }
 
-  /** Resolves with the time the ticket's work began, once it is chosen. */
-  function admitted(ticket: Ticket, { first = false, quiet = false } = {}): Promise<number> {
+  /** Resolves with what the ticket's work holds once it is chosen. */
+  function admitted(ticket: Ticket, { inFront = false, first = false } = {}): Promise<Started> {
     const { signal } = ticket;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
@@ -231,43 +262,42 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
       };
       const waiter: Waiter = {
         ticket,
-        quiet,
-        start: () => {
+        first,
+        start: (fromReserve) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(begin(ticket));
+          resolve(begin(ticket, fromReserve));
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      enqueue(waiter, first);
+      enqueue(waiter, inFront);
       dispatch();
     });
   }
 
-  function enter(ticket: Ticket): Promise<number> {
+  function enter(ticket: Ticket): Promise<Started> {
     if (ticket.signal?.aborted) return Promise.reject(ticket.signal.reason);
     // With a slot free, whatever waits is held back by its caps.
-    const isQuiet = quiet(ticket);
-    const free = running < limits.slots;
-    const reserved = running < limits.slots + limits.reserve && isQuiet;
-    if (withinCaps(ticket) && (free || reserved)) return Promise.resolve(begin(ticket));
+    const first = goesFirst(ticket);
+    if (withinCaps(ticket) && running < limits.slots) return Promise.resolve(begin(ticket, false));
+    if (withinCaps(ticket) && first && reserved < limits.reserve) return Promise.resolve(begin(ticket, true));
     if (waitingCount >= limits.queue) return Promise.reject(queueFull('on this server'));
     if (usersWaiting.of(ticket.userId) >= limits.queuePerUser) return Promise.reject(queueFull('of yours'));
-    return admitted(ticket, { quiet: isQuiet });
+    return admitted(ticket, { first });
   }
 
   async function run<T>(ticket: Ticket, work: (step: Step) => Promise<T>): Promise<T> {
-    let since: number | undefined = await enter(ticket);
+    let started: Started | undefined = await enter(ticket);
     const step: Step = async () => {
       if (ticket.signal?.aborted) throw ticket.signal.reason;
       if (waitingCount === 0) return;
-      end(ticket, since!);
-      since = undefined;
-      since = await admitted(ticket, { first: true });
+      end(ticket, started!);
+      started = undefined;
+      started = await admitted(ticket, { inFront: true });
     };
     try {
       return await work(step);
     } finally {
-      if (since !== undefined) end(ticket, since);
+      if (started !== undefined) end(ticket, started);
     }
   }
 
@@ -283,6 +313,6 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
         }).catch(reject);
       });
     },
-    load: () => ({ running, waiting: waitingCount }),
+    load: () => ({ running: running + reserved, waiting: waitingCount }),
   };
 }
