@@ -79,7 +79,7 @@ function counter() {
  * comes back after a pause starts COME_BACK_AHEAD_MS ahead of the last key chosen, no further: no
  * more credit is saved up by waiting.
  */
-function virtualTime() {
+export function virtualTime() {
   const served = new Map<string, number>();
   let level = 0;
   return {

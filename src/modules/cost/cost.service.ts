@@ -215,7 +215,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    */
   async function price(meter: CostMeterRow, context: BillingContext) {
     const { start, end } = context;
-    const plan = await planFor(context);
+    const plan = await planFor(context, meter.account_id);
     if (plan) {
       const [rows, edges, halfHours] = await Promise.all([
         meterHours.hourlyMonths(meter, plan.from, plan.hoursEnd),
@@ -235,7 +235,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       }
       // From months kept in memory nothing above waits: each bill is priced in a round of the event
       // loop of its own, so that other requests run between a building's bills (a year's takes a few ms).
-      await yieldToEventLoop();
+      await yieldToEventLoop(meter.account_id);
       return priceHourly(context, plan, groupHourlyRows(plan, rows), edges, halfHours);
     }
     const windowStart = utilisationWindowStart(context);
@@ -353,7 +353,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     }
     const totals = new Map([...byCurrency].map(([currency, amounts]) => [currency, exactTotal(amounts, start, end)]));
     // Its answer (a year's bills are some 100 kB of JSON) is written in a round of its own too.
-    await yieldToEventLoop();
+    await yieldToEventLoop(query.account_id);
     return {
       building_block_id: blockId,
       start: start.toISOString(),
@@ -367,8 +367,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * The plan of a bill priced from hourly rows shared with other tariffs (hourly-groups.ts), or
    * null when this bill needs its own reads: no plan, or demand from half hours.
    */
-  async function sharedPlan(context: BillingContext) {
-    const plan = await planFor(context);
+  async function sharedPlan(context: BillingContext, accountId: string) {
+    const plan = await planFor(context, accountId);
     return plan && demandFromRollups(context.intervalMinutes) ? plan : null;
   }
 
@@ -388,7 +388,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const planned = await Promise.all(
       tariffs.map(async (tariff) => {
         const context = await contextOf(tariff, meter, start, end);
-        return { context, plan: await sharedPlan(context) };
+        return { context, plan: await sharedPlan(context, meter.account_id) };
       }),
     );
     const plans = planned.flatMap(({ plan }) => (plan ? [plan] : []));
@@ -398,7 +398,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       await between();
       if (!plan || !shared) bills.push(billOf(meter, context, await price(meter, context)));
       else {
-        await yieldToEventLoop();
+        await yieldToEventLoop(meter.account_id);
         bills.push(
           billOf(meter, context, priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges)),
         );

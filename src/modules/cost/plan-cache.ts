@@ -38,12 +38,12 @@ export function createPlanCache() {
   }
 
   /** The plan of the context's period, made in a round of its own unless kept; null when it cannot be planned hourly. */
-  return async function planFor(context: BillingContext): Promise<HourlyPlan | null> {
+  return async function planFor(context: BillingContext, accountId?: string): Promise<HourlyPlan | null> {
     const byPeriod = periodsOf(context.tariff);
     const key = planKey(context);
     const kept = byPeriod.get(key);
     if (kept !== undefined) return kept;
-    await yieldToEventLoop();
+    await yieldToEventLoop(accountId);
     // Another request may have made it meanwhile.
     let plan = byPeriod.get(key);
     if (plan === undefined) {

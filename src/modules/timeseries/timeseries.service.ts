@@ -168,10 +168,10 @@ export function createTimeseriesService({
           : [];
       // Each step over a month's buckets holds the main thread about a millisecond: other
       // requests run in between, not after all three.
-      await yieldToEventLoop();
+      await yieldToEventLoop(accountId);
       const points = then(buckets, rows);
       if (points instanceof JsonText) return points;
-      await yieldToEventLoop();
+      await yieldToEventLoop(accountId);
       return JsonText.of(JSON.stringify(points));
     };
 
@@ -227,7 +227,7 @@ export function createTimeseriesService({
         if (!values) return database(buckets);
         // From months kept nothing above waited: the JSON is written in a turn of its own, so that
         // profiles that take their turns one after another let other requests run in between.
-        await yieldToEventLoop();
+        await yieldToEventLoop(query.account_id);
         return energyPointsJson(buckets, values, fill);
       };
       return keptProfile('energy', auth, query.account_id, [meter.id], query, write);
