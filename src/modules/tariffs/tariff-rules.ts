@@ -124,8 +124,16 @@ export function touScheduleId(tariff: { tariff_type: TariffType; tou_schedule_id
 /** Why an item of a tariff of another type may not have demand_periods (a rule of items and of tariff types). */
 export const DEMAND_PERIODS_NEED_TIME_OF_USE = 'Only the items of a TIME_OF_USE tariff may have demand_periods';
 
-/** 409: the database's constraint keeps two live versions of one family of one owner from sharing a day. */
+/**
+ * 409: the database's constraint keeps two live versions of one family of one owner from sharing a
+ * day. Two writes that each move a version onto the other's new dates wait for each other's check,
+ * and PostgreSQL ends one as a deadlock: that one overlaps the other's version too.
+ */
 export const overlappingVersions = <T>(write: Promise<T>) =>
-  conflictOn(write, PG_ERROR.EXCLUSION_VIOLATION, OVERLAPPING_VERSIONS);
+  conflictOn(
+    conflictOn(write, PG_ERROR.EXCLUSION_VIOLATION, OVERLAPPING_VERSIONS),
+    PG_ERROR.DEADLOCK_DETECTED,
+    OVERLAPPING_VERSIONS,
+  );
 
 export const OVERLAPPING_VERSIONS = 'Another version of the tariff family has effective dates that overlap these';
