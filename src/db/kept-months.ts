@@ -22,8 +22,7 @@ export function startOfMonth(month: number): number {
  *
  * A cold year is one round trip, not 13: sent one after the other, the months' queries were some
  * 300 a second in a flood's first seconds, and writing them to the database's sockets took a
- * seventh of the event loop (docs/PERFORMANCE.md, "Tenant recoveries one tenant at a time, and
- * invoice checks at volume"). A run's rows arrive a chunk per turn of the loop (postgres.ts), each
+ * seventh of the event loop (measured in the history of docs/PERFORMANCE.md). A run's rows arrive a chunk per turn of the loop (postgres.ts), each
  * month packed in one row (hourly-groups.ts); a request reads one meter's run at a time (a tenant
  * recovery prices its tenants one after the other): four runs arriving at once held the loop
  * 60-200 ms.

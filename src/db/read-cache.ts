@@ -11,8 +11,7 @@ const COMMITTED_PREFIX = 'ums-written:';
  * name its keys, not what keeps the cache current (the notices and the heartbeat do, within
  * CACHE_STALE_MS). A token's end drops every result kept by it (a meter's months, its bills, a
  * building's facts), all at once: at 60 s, every minute a neighbour's bill re-read its months while
- * a flood ran, 26-39 ms instead of 3 (docs/PERFORMANCE.md,
- * "Kept ten minutes, months in columns and packed, the reserve for users seen before").
+ * a flood ran, 26-39 ms instead of 3 (measured in the history of docs/PERFORMANCE.md).
  */
 export const TTL_MS = 600_000;
 const MAX_ENTRIES = 20_000;

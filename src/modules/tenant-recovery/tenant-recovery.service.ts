@@ -55,9 +55,9 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     const blocks = await repo.tenantBlocks(db, accountId, blockId);
     // One tenant after the other: a tenant's cold year is its months of rollups read from the
     // database, and four tenants' rows arriving at once were parsed on the event loop in pieces of
-    // 25-200 ms while other organizations' requests waited (docs/PERFORMANCE.md, "Tenant recoveries
-    // one tenant at a time"). Warm, a tenant is one turn of pricing either way. Each tenant is a
-    // step of its own: the admission is handed over before it while another user's request waits.
+    // 25-200 ms while other organizations' requests waited (measured in the history of
+    // docs/PERFORMANCE.md). Warm, a tenant is one turn of pricing either way. Each tenant is a step
+    // of its own: between tenants the slot goes to waiting work.
     const tenants = [];
     for (const block of blocks) {
       await handOver();
