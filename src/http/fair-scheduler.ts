@@ -306,8 +306,10 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
     hold(ticket, released) {
       if (released.aborted) return Promise.reject(released.reason);
       const untilReleased = new Promise<void>((resolve) => released.addEventListener('abort', () => resolve()));
+      // While it waits, the ticket's signal ends the wait (a request's deadline fires when its
+      // connection closes too); released before its turn, it runs nothing and lets the slot go.
       return new Promise((resolve, reject) => {
-        run({ ...ticket, signal: AbortSignal.any([released, ...(ticket.signal ? [ticket.signal] : [])]) }, () => {
+        run(ticket, () => {
           resolve();
           return untilReleased;
         }).catch(reject);
