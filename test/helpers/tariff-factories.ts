@@ -26,4 +26,11 @@ export async function createItems(client: Client, tariffId: number, items: unkno
 }
 
 /** How an item reads back without the fields of extensions §11.5. */
-export const UNSET_ITEM_FIELDS = { unit: null, demand_periods: null, demand_basis: null, free_ratio: null } as const;
+export const UNSET_ITEM_FIELDS = {
+  unit: null,
+  demand_periods: null,
+  demand_basis: null,
+  free_ratio: null,
+  volume_share: null,
+  max_kl: null,
+} as const;

@@ -126,7 +126,7 @@ export const costRepository = {
   ): Promise<PricingTariff> {
     const items = await db.query<PricingItem>(
       `SELECT i.item_type_code, i.price, i.season, coalesce(i.unit, it.unit) AS unit,
-              i.demand_periods, i.demand_basis, i.free_ratio,
+              i.demand_periods, i.demand_basis, i.free_ratio, i.volume_share, i.max_kl,
               coalesce(json_agg(json_build_object('block_index', b.block_index, 'upper_limit', b.upper_limit,
                 'unit_price_cents', b.unit_price_cents) ORDER BY b.block_index) FILTER (WHERE b.id IS NOT NULL), '[]') AS blocks
        FROM tariff_items i

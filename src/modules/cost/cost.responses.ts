@@ -109,7 +109,11 @@ const demand = z
   .describe("The month's demand figures in kVA");
 
 const WARNINGS =
-  "Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items";
+  "Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for the meter (electricity or water), energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items";
+
+const VOLUME = z
+  .number()
+  .describe("A water meter's bill only: the kL used (its import_kwh, export_kwh and kvarh are 0, max_kva null)");
 
 const COMPLETE =
   'Nothing missing and nothing unpriced: no interval without a reading, no unpriced energy, days or demand';
@@ -118,6 +122,7 @@ const billMonth = z.strictObject({
   month: z.string().describe("YYYY-MM, a calendar month of the tariff's timezone"),
   start: timestamp.describe("The month's part of the period: its start"),
   end: timestamp,
+  volume_kl: VOLUME.optional(),
   import_kwh: z.number(),
   export_kwh: z.number(),
   kvarh: z.number(),
@@ -143,6 +148,7 @@ const bill = z
     end: timestamp,
     currency: z.enum(CURRENCIES),
     approximate: z.boolean().describe('A DYNAMIC tariff priced from its items, or energy outside the schedule'),
+    volume_kl: VOLUME.optional(),
     import_kwh: z.number(),
     export_kwh: z.number(),
     kvarh: z.number(),

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
-import { isElectricityMeter } from '../timeseries/meter-checks.ts';
+import { utilityOf } from '../timeseries/meter-checks.ts';
 import { type CostMeterRow, type EdgeHours, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {
@@ -30,7 +30,7 @@ import { createPlanCache } from './plan-cache.ts';
 import { createSupplyStart } from './supply-start.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
-const notElectricity = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity meter`;
+const notBilled = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity or water meter`;
 
 const NO_TARIFF = 'No tariff configured';
 
@@ -155,6 +155,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
   async function contextOf(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<BillingContext> {
     const { pricing, calendar } = await pricingOf(tariff);
     return {
+      utility: utilityOf(meter) ?? 'electricity',
       tariff: pricing,
       calendar,
       start,
@@ -180,11 +181,12 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
   async function keptBill(tariff: PricedTariff, meter: CostMeterRow, start: Date, end: Date): Promise<KeptBill> {
     const readings = cache.version(cacheKeys.meterReadings(meter.id));
     const context = await contextOf(tariff, meter, start, end);
-    const { meter_sn, account_id, id, interval_minutes, notified_max_demand_kva } = meter;
+    const { meter_sn, meter_type, account_id, id, interval_minutes, notified_max_demand_kva } = meter;
     const key = JSON.stringify([
       id,
       account_id,
       meter_sn,
+      meter_type,
       interval_minutes,
       notified_max_demand_kva,
       tariff.id,
@@ -264,7 +266,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const segments = tariffSegments(tariffs.records, tariffs.pending, start, end);
     if (segments.length === 0) return { meterSn: meter?.meter_sn ?? null, bills: [], unpriced: NO_TARIFF };
     if (!meter) throw notFound('Meter');
-    if (!isElectricityMeter(meter)) return { meterSn: meter.meter_sn, bills: [], unpriced: notElectricity(meter) };
+    if (!utilityOf(meter)) return { meterSn: meter.meter_sn, bills: [], unpriced: notBilled(meter) };
     const bills: Bill[] = [];
     for (const segment of segments) {
       const tariff = await tariffAccess.recordedTariff(auth, segment.tariffId, accountId);
@@ -275,7 +277,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
 
   async function meterCost(auth: AuthContext, tariffId: number, query: TariffCostQuery) {
     const meter = assertOwned(await repo.findMeterBySn(db, query.meter_sn), query.account_id, 'Meter');
-    if (!isElectricityMeter(meter)) throw badRequest(`meter_sn: ${notElectricity(meter)}`);
+    if (!utilityOf(meter)) throw badRequest(`meter_sn: ${notBilled(meter)}`);
     const tariff = await tariffAccess.usableTariff(auth, tariffId, query.account_id);
     return bill(tariff, meter, new Date(query.start), new Date(query.end));
   }

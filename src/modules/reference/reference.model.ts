@@ -26,6 +26,7 @@ export const ITEM_TYPE_CODES = [
   'AFFORDABILITY',
   'EXCESS_NETWORK_CAPACITY',
   'ELECTRIFICATION_AND_RURAL_SUBSIDY',
+  'SEWERAGE',
 ] as const;
 
 export type Season = (typeof SEASONS)[number];

@@ -1,7 +1,8 @@
 import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariff-enums.ts';
 import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariff-rules.ts';
 
-// The rules of extensions §11.5 and §12.1 on an item's unit, demand_periods, demand_basis and free_ratio:
+// The rules of extensions §11.5, §12.1 and §13.6 on an item's unit, demand_periods, demand_basis, free_ratio,
+// volume_share and max_kl:
 // the schemas check each value, these rules what an item's values may be together with its item
 // type's unit and its tariff's type (the services check them on the rows they lock).
 
@@ -12,6 +13,8 @@ export interface ItemDemandFields {
   demand_periods?: Period[] | null | undefined;
   demand_basis?: DemandBasis | null | undefined;
   free_ratio?: number | null | undefined;
+  volume_share?: number | null | undefined;
+  max_kl?: number | null | undefined;
 }
 
 /** The item type's units as the API spells them: an item type's `kVA` is per kVA per month. */
@@ -24,7 +27,11 @@ function effectiveUnit(unit: ItemUnit | null | undefined, typeUnit: string): str
 
 /** Whether the item carries a field whose validity depends on its unit or its tariff. */
 export const hasDemandFields = (item: ItemDemandFields) =>
-  item.demand_periods != null || item.demand_basis != null || item.free_ratio != null;
+  item.demand_periods != null ||
+  item.demand_basis != null ||
+  item.free_ratio != null ||
+  item.volume_share != null ||
+  item.max_kl != null;
 
 /**
  * What is wrong with the item's fields, given its item type's unit and, when it has
@@ -53,6 +60,11 @@ export function itemFieldViolations(
   }
   if (item.free_ratio != null && unit !== 'kvarh') {
     violations.push({ path: ['free_ratio'], message: `Only a kvarh item may have one; ${pricedPer}` });
+  }
+  for (const field of ['volume_share', 'max_kl'] as const) {
+    if (item[field] != null && item.item_type_code !== 'SEWERAGE') {
+      violations.push({ path: [field], message: 'Only a SEWERAGE item may have one' });
+    }
   }
   return violations;
 }

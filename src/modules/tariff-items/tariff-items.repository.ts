@@ -8,11 +8,12 @@ import { ITEM_SORT } from './tariff-items.schemas.ts';
 /** A new item: the fields of extensions §11.5 may be left out (null). */
 export interface ItemInput
   extends Pick<ItemValues, 'item_type_code' | 'price' | 'season'>,
-    Partial<Pick<ItemValues, 'unit' | 'demand_periods' | 'demand_basis' | 'free_ratio'>> {
+    Partial<Pick<ItemValues, 'unit' | 'demand_periods' | 'demand_basis' | 'free_ratio' | 'volume_share' | 'max_kl'>> {
   blocks?: BlockInput[] | undefined;
 }
 
 const ITEM_SELECT = `i.id, i.tariff_id, i.item_type_code, i.price, i.season, i.unit, i.demand_periods, i.demand_basis, i.free_ratio,
+  i.volume_share, i.max_kl,
   coalesce((SELECT json_agg(json_build_object('id', b.id, 'tariff_item_id', b.tariff_item_id, 'block_index', b.block_index,
                                               'upper_limit', b.upper_limit, 'unit_price_cents', b.unit_price_cents)
                             ORDER BY b.block_index)
@@ -28,6 +29,8 @@ function itemParams(item: ItemInput) {
     item.demand_periods ?? null,
     item.demand_basis ?? null,
     item.free_ratio ?? null,
+    item.volume_share ?? null,
+    item.max_kl ?? null,
   ];
 }
 
@@ -104,8 +107,9 @@ export const tariffItemsRepository = {
   /** The new item with its blocks; undefined when the tariff is not the organization's. */
   async insert(db: Executor, accountId: string, tariffId: number, item: ItemInput) {
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio)
-       SELECT id, $3, $4, $5, $6, $7::text[], $8, $9 FROM tariffs WHERE id = $1 AND account_id = $2 RETURNING id`,
+      `INSERT INTO tariff_items (tariff_id, item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio,
+         volume_share, max_kl)
+       SELECT id, $3, $4, $5, $6, $7::text[], $8, $9, $10, $11 FROM tariffs WHERE id = $1 AND account_id = $2 RETURNING id`,
       [tariffId, accountId, ...itemParams(item)],
     );
     if (!row) return undefined;
@@ -117,7 +121,7 @@ export const tariffItemsRepository = {
   async update(db: Executor, accountId: string, tariffId: number, itemId: number, values: ItemValues) {
     await db.query(
       `UPDATE tariff_items i SET item_type_code = $4, price = $5, season = $6, unit = $7, demand_periods = $8::text[],
-         demand_basis = $9, free_ratio = $10, updated_at = now()
+         demand_basis = $9, free_ratio = $10, volume_share = $11, max_kl = $12, updated_at = now()
        WHERE i.id = $1 AND i.tariff_id = $2 AND ${OF_ACCOUNT('$3')}`,
       [itemId, tariffId, accountId, ...itemParams(values)],
     );

@@ -27,7 +27,7 @@ const demandFields = {
     .enum(ITEM_UNITS)
     .nullable()
     .describe(
-      'What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month)',
+      'What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day, month or kL (water and sewerage). Null: the unit of the item type (an item type in kVA is per kVA/month)',
     ),
   demand_periods: periodSet
     .nullable()
@@ -44,6 +44,16 @@ const demandFields = {
     .nullable()
     .describe(
       'Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh',
+    ),
+  volume_share: decimal(0, 1, 4)
+    .nullable()
+    .describe(
+      'Only on SEWERAGE items, 0 to 1, at most 4 decimals: the share of the water volume charged as sewage (0.7: 70 %). Null: all of it',
+    ),
+  max_kl: decimal(0, 1_000_000_000, 3)
+    .nullable()
+    .describe(
+      'Only on SEWERAGE items: the most kL of sewage charged in a 30-day month (a part month in proportion to its days). Null: no cap',
     ),
 };
 
@@ -62,7 +72,14 @@ const itemInput = z
     season: itemFields.season.default('SUMMER'),
     blocks: tierSet.optional().describe('Tiers of a BLOCK tariff'),
   })
-  .partial({ unit: true, demand_periods: true, demand_basis: true, free_ratio: true });
+  .partial({
+    unit: true,
+    demand_periods: true,
+    demand_basis: true,
+    free_ratio: true,
+    volume_share: true,
+    max_kl: true,
+  });
 
 const singleItem = itemInput.extend({ account_id: uuid.optional() });
 const itemList = z.array(itemInput).min(1);

@@ -3,7 +3,8 @@ import { TARIFF_RECORD, type TariffRow, WRITABLE_COLUMNS } from './tariffs.repos
 
 const OWN_COLUMNS: readonly string[] = ['name', 'cloned_from', 'family'];
 const COPIED_COLUMNS = WRITABLE_COLUMNS.filter((c) => !OWN_COLUMNS.includes(c)).join(', ');
-const COPIED_ITEM_COLUMNS = 'item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio';
+const COPIED_ITEM_COLUMNS =
+  'item_type_code, price, season, unit, demand_periods, demand_basis, free_ratio, volume_share, max_kl';
 
 export const catalogueRepository = {
   /**

@@ -16,7 +16,7 @@ export const METER_TYPES = ['ELECTRICITY', 'WATER', 'GAS', 'SOLAR', 'GENSET', 'H
 export const TARIFF_TYPES = ['FLAT', 'TIME_OF_USE', 'BLOCK', 'DYNAMIC'] as const;
 export const CURRENCIES = ['ZAR', 'USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY', 'CNY'] as const;
 /** What an item is priced per (extensions §11.5); an item without one takes its item type's unit. */
-export const ITEM_UNITS = ['kWh', 'kvarh', 'kVA/month', 'day', 'month'] as const;
+export const ITEM_UNITS = ['kWh', 'kvarh', 'kVA/month', 'day', 'month', 'kL'] as const;
 /** The demand a kVA/month item charges (extensions §11.5); MONTH_MAX when an item names none. */
 export const DEMAND_BASES = ['MONTH_MAX', 'NMD', 'UTILISED_CAPACITY', 'EXCESS'] as const;
 

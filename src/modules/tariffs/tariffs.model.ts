@@ -18,6 +18,10 @@ export interface ItemValues {
   demand_periods: Period[] | null;
   demand_basis: DemandBasis | null;
   free_ratio: number | null;
+  /** SEWERAGE items: the share of the water volume charged. */
+  volume_share: number | null;
+  /** SEWERAGE items: the most kL charged in a 30-day month. */
+  max_kl: number | null;
 }
 
 export interface TariffItem extends ItemValues {

@@ -36,6 +36,8 @@ export const ITEM_EXAMPLE = {
   demand_periods: null,
   demand_basis: null,
   free_ratio: null,
+  volume_share: null,
+  max_kl: null,
   tariff_blocks: [],
 };
 
@@ -56,6 +58,11 @@ export const tariffItemRecord = z
       ),
     demand_basis: z.enum(DEMAND_BASES).nullable().describe('kVA/month items: what is charged; null: MONTH_MAX'),
     free_ratio: z.number().nullable().describe('kvarh items: the share of the kWh of the month and season not charged'),
+    volume_share: z
+      .number()
+      .nullable()
+      .describe('SEWERAGE items: the share of the water volume charged; null: all of it'),
+    max_kl: z.number().nullable().describe('SEWERAGE items: the most kL charged in a 30-day month; null: no cap'),
     tariff_blocks: z.array(tariffBlock),
   })
   .meta({ examples: [ITEM_EXAMPLE] });

@@ -61,6 +61,15 @@ export const readingsRepository = {
     );
   },
 
+  /** The meter with this id, whatever its organization (the caller tells a foreign meter from an unknown one). */
+  async findMeterById(db: Executor, meterId: number): Promise<MeterRow | undefined> {
+    const [row] = await db.query<MeterRow>(
+      'SELECT id, account_id, meter_sn, meter_type, interval_minutes FROM meters WHERE id = $1',
+      [meterId],
+    );
+    return row;
+  },
+
   /**
    * The meter's readings of [from, to) (whole UTC months), one row for each month with readings
    * (none when the meter is not the organization's): its start as month_ms, and its readings as

@@ -15,7 +15,7 @@ export const timestamp = dateTime("Start of the meter's interval");
 /** What a start or end of a query that is no date-time at all is told. */
 const EXPECTED_DATE_TIME = 'expected an ISO 8601 date-time with offset, e.g. 2025-06-01T00:00:00+02:00';
 
-const meterSn = storable(z.string().min(1).max(64));
+export const meterSn = storable(z.string().min(1).max(64));
 
 const BUCKET_MINUTES = 'Bucket size in minutes, 1 to 1440; buckets are counted from start';
 const bucketMinutesParam = integerParam(1, 1440).default(DEFAULT_BUCKET_MINUTES).describe(BUCKET_MINUTES);
@@ -25,7 +25,7 @@ const bucketMinutesField = z.number().int().min(1).max(1440).default(DEFAULT_BUC
  * The refinement that flags every item whose key an earlier item of the list already had, naming
  * that earlier one. An item without a key (its field failed to parse) is passed over.
  */
-function noDuplicates<T, K>(
+export function noDuplicates<T, K>(
   keyOf: (item: T) => K | undefined,
   issue: (index: number, earlier: number) => { path: PropertyKey[]; message: string },
 ) {
@@ -41,16 +41,32 @@ function noDuplicates<T, K>(
   };
 }
 
-const energy = z.number().nonnegative().max(MAX_READING_VALUE);
+/** A reading's value (kWh, kvarh, kW, kVA, or a water meter's kL). */
+export const readingValue = z.number().nonnegative().max(MAX_READING_VALUE);
 
 const readingSchema = z.strictObject({
   ts: timestamp,
-  import_kwh: energy,
-  export_kwh: energy.optional().describe('0 when absent'),
-  kvarh: energy.optional().describe('0 when absent'),
-  power_kw: energy.optional().describe('Derived from import_kwh when absent'),
-  kva: energy.optional().describe('Derived from power_kw and kvarh when absent'),
+  import_kwh: readingValue,
+  export_kwh: readingValue.optional().describe('0 when absent'),
+  kvarh: readingValue.optional().describe('0 when absent'),
+  power_kw: readingValue.optional().describe('Derived from import_kwh when absent'),
+  kva: readingValue.optional().describe('Derived from power_kw and kvarh when absent'),
 });
+
+/** A body's readings: 1 to MAX_READINGS_PER_REQUEST, at most one per ts. */
+export const readingsList = <T extends z.ZodType<{ ts: unknown }>>(reading: T) =>
+  z
+    .array(reading)
+    .min(1)
+    .max(MAX_READINGS_PER_REQUEST)
+    .meta({ uniqueItems: true, description: 'At most one reading per ts (a repeated ts: 400)' })
+    .superRefine(
+      noDuplicates(
+        // Also runs when a row failed: its ts may still be the unparsed text.
+        (reading: { ts: unknown }) => (reading.ts instanceof Date ? reading.ts.getTime() : undefined),
+        (index, earlier) => ({ path: [index, 'ts'], message: `Duplicate of readings.${earlier}.ts` }),
+      ),
+    );
 
 export const ingestBody = z.strictObject({
   account_id: uuid
@@ -59,18 +75,7 @@ export const ingestBody = z.strictObject({
       "The meter's organization: required with a person's token; with a gateway's key, the gateway's when left out",
     ),
   meter_sn: meterSn,
-  readings: z
-    .array(readingSchema)
-    .min(1)
-    .max(MAX_READINGS_PER_REQUEST)
-    .meta({ uniqueItems: true, description: 'At most one reading per ts (a repeated ts: 400)' })
-    .superRefine(
-      noDuplicates(
-        // Also runs when a row failed: its ts may still be the unparsed text.
-        (reading) => (reading.ts instanceof Date ? reading.ts.getTime() : undefined),
-        (index, earlier) => ({ path: [index, 'ts'], message: `Duplicate of readings.${earlier}.ts` }),
-      ),
-    ),
+  readings: readingsList(readingSchema),
 });
 export type IngestBody = z.infer<typeof ingestBody>;
 

@@ -1,7 +1,7 @@
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
-import type { Database } from '../../db/types.ts';
+import type { Database, Transaction } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
-import type { AccessGuard } from '../../http/access-guard.ts';
+import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
@@ -14,15 +14,18 @@ import { energyPointsJson, energyValuesJson } from './energy-points.ts';
 import type { IngestParser } from './ingest-body/ingest-parser.ts';
 import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { mapConcurrently } from './map-concurrently.ts';
-import { type MeterProblem, meterProblem } from './meter-checks.ts';
+import { isWaterMeter, type MeterProblem, meterProblem, type Utility } from './meter-checks.ts';
 import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
 import { createMeterStores } from './meter-stores.ts';
 import { type BucketFields, bucketPoints, groupingOf, type ProfileBuckets, profileBuckets } from './profile-buckets.ts';
-import { type MeterRow, readingsRepository } from './readings.repository.ts';
-import { isAlignedOnInterval } from './readings.ts';
-import { storeReadings } from './store-readings.ts';
+import { type MeterRow, readingsRepository, type WriteCounts } from './readings.repository.ts';
+import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
+import { registerReadsRepository } from './register-reads.repository.ts';
+import { prepareReadings, storeReadings } from './store-readings.ts';
 import type { BuildingProfileQuery, EnergySumsBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
-import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
+import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report, VOLUME } from './totals.ts';
+import type { RegisterReadsBody, WaterReadingsBody } from './water.schemas.ts';
+import { registerReadsWithUse, storeRegisterReads } from './water-register.ts';
 
 const CONCURRENT_CHUNKS = 4;
 
@@ -56,6 +59,20 @@ function energySum(meterSn: string, range: { start: string; end: string }, total
   };
 }
 
+const notOfUtility = (serial: string, utility: Utility) =>
+  `Meter ${serial} is not ${utility === 'water' ? 'a water' : 'an electricity'} meter`;
+
+/** 400 naming every reading whose ts is not the start of one of the meter's intervals. */
+function assertAligned(count: number, tsOf: (index: number) => number, intervalMinutes: number) {
+  const misaligned: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (!isAlignedOnInterval(tsOf(i), intervalMinutes)) {
+      misaligned.push(`readings.${i}.ts: Not the start of one of the meter's ${intervalMinutes}-minute intervals`);
+    }
+  }
+  if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
@@ -79,23 +96,24 @@ export function createTimeseriesService({
 
   /**
    * The meters with these serials, in the same order: 403 when one belongs to another
-   * organization, else 404 when one is unknown, else 400 when one is not an electricity meter.
+   * organization, else 404 when one is unknown, else 400 when one is not a meter of the utility.
    */
-  async function electricityMeters(
+  async function metersOf(
+    utility: Utility,
     accountId: string,
     serials: readonly string[],
     field: (index: number) => string,
     find: (serials: readonly string[]) => Promise<MeterRow[]> = (all) => readingsRepository.findMetersBySerial(db, all),
   ) {
     const found = new Map((await find(serials)).map((m) => [m.meter_sn, m]));
-    const problems = serials.map((serial) => meterProblem(found.get(serial), accountId));
+    const problems = serials.map((serial) => meterProblem(found.get(serial), accountId, utility));
     const first = (problem: MeterProblem) => problems.indexOf(problem);
     let index = first('foreign');
     if (index >= 0) throw forbidden(`Meter ${serials[index]} belongs to another organization`);
     index = first('unknown');
     if (index >= 0) throw notFound(`Meter ${serials[index]}`);
-    index = first('not-electricity');
-    if (index >= 0) throw badRequest(`${field(index)}: Meter ${serials[index]} is not an electricity meter`);
+    index = first(`not-${utility}`);
+    if (index >= 0) throw badRequest(`${field(index)}: ${notOfUtility(serials[index]!, utility)}`);
     return serials.map((serial) => found.get(serial)!);
   }
 
@@ -116,10 +134,39 @@ export function createTimeseriesService({
     return meter ? [meter] : [];
   }
 
-  async function readableMeter(auth: AuthContext, query: { account_id: string; meter_sn: string }) {
+  async function readableMeter(
+    auth: AuthContext,
+    query: { account_id: string; meter_sn: string },
+    utility: Utility = 'electricity',
+  ) {
     await guard.require(auth, query.account_id, 'read');
-    const [meter] = await electricityMeters(query.account_id, [query.meter_sn], () => 'meter_sn', cachedMeter);
+    const [meter] = await metersOf(utility, query.account_id, [query.meter_sn], () => 'meter_sn', cachedMeter);
     return meter!;
+  }
+
+  /** A store of the meter's readings: the organization's work, after the meter's earlier stores. */
+  function storeForMeter(
+    auth: AuthContext,
+    accountId: string,
+    meterId: number,
+    work: (tx: Transaction) => Promise<WriteCounts>,
+  ) {
+    const store = () => guard.transaction(auth, accountId, 'write', work);
+    // It waits for the meter's earlier stores before it is admitted, so that one waiting for the
+    // meter holds no slot.
+    return meterStores.run(meterId, () => admission.admit(auth, accountId, store));
+  }
+
+  /** The meter's totals over the range (null without readings), kept until its readings change. */
+  function keptTotals(auth: AuthContext, meter: MeterRow, query: MeterRangeQuery) {
+    const versions = [cache.version(cacheKeys.meterReadings(meter.id))];
+    const key = JSON.stringify([meter.id, query.start, query.end]);
+    return admission.admit(auth, query.account_id, () =>
+      sums.get(versions, key, async () => {
+        const found = await aggregates.sums(readingsOf([meter.id]), query.account_id, [meter.id], query);
+        return found.get(meter.id) ?? null;
+      }),
+    );
   }
 
   /**
@@ -182,6 +229,14 @@ export function createTimeseriesService({
     return values;
   }
 
+  /** A water meter by id for the organization addressed: 403/404 as a record, 400 when it is not a water meter. */
+  async function waterMeterById(auth: AuthContext, accountId: string, meterId: number, access: 'read' | 'write') {
+    await guard.require(auth, accountId, access);
+    const meter = assertOwned(await readingsRepository.findMeterById(db, meterId), accountId, 'Meter');
+    if (!isWaterMeter(meter)) throw badRequest(notOfUtility(meter.meter_sn, 'water'));
+    return meter;
+  }
+
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
   return {
@@ -189,23 +244,64 @@ export function createTimeseriesService({
     async ingest(auth: AuthContext, body: ParsedIngest) {
       const accountId = addressedAccount(auth, body.account_id);
       await guard.require(auth, accountId, 'write');
-      const [meter] = await electricityMeters(accountId, [body.meter_sn], () => 'meter_sn');
+      const [meter] = await metersOf('electricity', accountId, [body.meter_sn], () => 'meter_sn');
       assertGatewayMeter(auth, meter!);
-      const { interval_minutes } = meter!;
       const { readings } = body;
-      const misaligned: string[] = [];
-      for (let i = 0; i < readings.length; i++) {
-        if (!isAlignedOnInterval(readings.ts[i]!, interval_minutes)) {
-          misaligned.push(`readings.${i}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`);
-        }
-      }
-      if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
+      assertAligned(readings.length, (i) => readings.ts[i]!, meter!.interval_minutes);
       const prepared = await prepareIngest(auth, readings, meter!);
-      const store = () =>
-        guard.transaction(auth, accountId, 'write', (tx) => storeReadings(tx, accountId, prepared, cache));
-      // A store is work of the organization's; it waits for the meter's earlier ones before it is
-      // admitted, so that one waiting for the meter holds no slot.
-      return meterStores.run(meter!.id, () => admission.admit(auth, accountId, store));
+      return storeForMeter(auth, accountId, meter!.id, (tx) => storeReadings(tx, accountId, prepared, cache));
+    },
+
+    /** Stores a water meter's interval readings: their volume is kept where electricity's imported kWh are. */
+    async storeWaterReadings(auth: AuthContext, body: WaterReadingsBody) {
+      await guard.require(auth, body.account_id, 'write');
+      const [meter] = await metersOf('water', body.account_id, [body.meter_sn], () => 'meter_sn');
+      const { readings } = body;
+      assertAligned(readings.length, (i) => readings[i]!.ts.getTime(), meter!.interval_minutes);
+      const batch = new ReadingBatch(readings.length);
+      for (const reading of readings) batch.append(meter!, reading.ts.getTime(), reading.volume_kl);
+      const prepared = prepareReadings(batch);
+      return storeForMeter(auth, body.account_id, meter!.id, (tx) =>
+        storeReadings(tx, body.account_id, prepared, cache),
+      );
+    },
+
+    /** Stores a water meter's register reads and the volumes of the intervals they change, spread between reads. */
+    async storeRegisterReads(auth: AuthContext, meterId: number, body: RegisterReadsBody) {
+      const meter = await waterMeterById(auth, body.account_id, meterId, 'write');
+      return storeForMeter(auth, body.account_id, meter.id, (tx) =>
+        storeRegisterReads(tx, body.account_id, meter, body, cache),
+      );
+    },
+
+    /** A water meter's register reads, oldest first, each with the kL used since the one before. */
+    async registerReads(auth: AuthContext, meterId: number, query: { account_id: string }) {
+      const meter = await waterMeterById(auth, query.account_id, meterId, 'read');
+      return registerReadsWithUse(await registerReadsRepository.list(db, query.account_id, meter.id));
+    },
+
+    async volumeProfile(auth: AuthContext, query: ProfileQuery) {
+      const meter = await readableMeter(auth, query, 'water');
+      const write = fromDatabase(VOLUME, query.account_id, [meter.id], query, (buckets, rows) =>
+        bucketPoints(buckets, byIndex(rows), query.fill === 'zero', (ts, label, totals) => ({
+          ts,
+          label,
+          volume_kl: totals?.volume_kl ?? 0,
+        })),
+      );
+      return keptProfile('volume', auth, query.account_id, [meter.id], query, write);
+    },
+
+    async volumeSum(auth: AuthContext, query: MeterRangeQuery) {
+      const meter = await readableMeter(auth, query, 'water');
+      const totals = await keptTotals(auth, meter, query);
+      return {
+        meter_sn: meter.meter_sn,
+        start: query.start.toISOString(),
+        end: query.end.toISOString(),
+        volume_kl: totals?.import_kwh ?? 0,
+        readings: totals?.readings ?? 0,
+      };
     },
 
     /**
@@ -274,14 +370,7 @@ export function createTimeseriesService({
      */
     async energySum(auth: AuthContext, query: MeterRangeQuery) {
       const meter = await readableMeter(auth, query);
-      const versions = [cache.version(cacheKeys.meterReadings(meter.id))];
-      const key = JSON.stringify([meter.id, query.start, query.end]);
-      const totals = await admission.admit(auth, query.account_id, () =>
-        sums.get(versions, key, async () => {
-          const found = await aggregates.sums(readingsOf([meter.id]), query.account_id, [meter.id], query);
-          return found.get(meter.id) ?? null;
-        }),
-      );
+      const totals = await keptTotals(auth, meter, query);
       const range = { start: query.start.toISOString(), end: query.end.toISOString() };
       return energySum(meter.meter_sn, range, totals ?? undefined);
     },
@@ -293,7 +382,7 @@ export function createTimeseriesService({
     async energySums(auth: AuthContext, body: EnergySumsBody) {
       await guard.require(auth, body.account_id, 'read');
       return admission.admit(auth, body.account_id, async () => {
-        const meters = await electricityMeters(body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
+        const meters = await metersOf('electricity', body.account_id, body.meter_sns, (index) => `meter_sns.${index}`);
         const perChunk = await mapConcurrently(chunks(meters, body.max_meters_per_query), CONCURRENT_CHUNKS, (chunk) =>
           energySums(body.account_id, chunk, body),
         );

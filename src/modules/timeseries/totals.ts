@@ -106,3 +106,9 @@ export const POWER: Report<PowerTotals> = {
     };
   },
 };
+
+/** What volume-sum and volume-profile report of a water meter's readings: their volume, kept where imported kWh are. */
+export const VOLUME: Report<{ volume_kl: number }> = {
+  measures: ['import_uwh'],
+  totals: (row) => ({ volume_kl: units(parseMicro(row.import_uwh)) }),
+};

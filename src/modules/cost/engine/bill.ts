@@ -2,7 +2,7 @@ import { monthLabel } from './calendar.ts';
 import { type ChargeLine, quantityOf } from './line-book.ts';
 import { Dec, exactAmountCents, millionthsToNumber, roundQuantity } from './money.ts';
 import type { MonthCharges, PricedUsage } from './pricing.ts';
-import type { Bill, BillLine, BillMonth, PricingTariff } from './types.ts';
+import type { Bill, BillLine, BillMonth, PricingTariff, Utility } from './types.ts';
 
 /**
  * Once rounded as billed, amounts are whole cents and quantities whole millionths of their unit:
@@ -90,7 +90,19 @@ interface PricedMonth {
   kvarhMicro: number;
 }
 
-function priceMonth(monthCharges: MonthCharges, taxRate: Dec, unitPrice: (price: Dec) => number): PricedMonth {
+/** The metered quantities as a bill names them: a water meter's volume is its imported quantity, in kL. */
+function metered(utility: Utility, importMicro: number, exportMicro: number, kvarhMicro: number) {
+  const imported = millionthsToNumber(importMicro);
+  if (utility === 'water') return { volume_kl: imported, import_kwh: 0, export_kwh: 0, kvarh: 0 };
+  return { import_kwh: imported, export_kwh: millionthsToNumber(exportMicro), kvarh: millionthsToNumber(kvarhMicro) };
+}
+
+function priceMonth(
+  monthCharges: MonthCharges,
+  taxRate: Dec,
+  unitPrice: (price: Dec) => number,
+  utility: Utility,
+): PricedMonth {
   const lines = monthCharges.lines.map((line) => roundLine(line, unitPrice));
   const subtotalCents = lines.reduce((total, line) => total + line.amountCents, 0);
   const tax = taxCents(subtotalCents, taxRate);
@@ -105,9 +117,7 @@ function priceMonth(monthCharges: MonthCharges, taxRate: Dec, unitPrice: (price:
     month: monthLabel(month.monthKey),
     start: new Date(month.startMs).toISOString(),
     end: new Date(month.endMs).toISOString(),
-    import_kwh: millionthsToNumber(importMicro),
-    export_kwh: millionthsToNumber(exportMicro),
-    kvarh: millionthsToNumber(kvarhMicro),
+    ...metered(utility, importMicro, exportMicro, kvarhMicro),
     max_kva: quantityOrNull(demand.maxKva),
     chargeable_kva: chargeableKva,
     demand: {
@@ -148,7 +158,7 @@ function addUp(lines: RoundedLine[]): RoundedLine[] {
 export function assembleBill(tariff: PricingTariff, priced: PricedUsage): Bill {
   const taxRate = new Dec(tariff.tax_rate);
   const unitPrice = createUnitPrices();
-  const months = priced.months.map((month) => priceMonth(month, taxRate, unitPrice));
+  const months = priced.months.map((month) => priceMonth(month, taxRate, unitPrice, priced.utility));
   const billMonths = months.map((month) => month.billMonth);
   const total = (pick: (month: PricedMonth) => number) => months.reduce((sum, month) => sum + pick(month), 0);
   const subtotalCents = total((month) => month.subtotalCents);
@@ -158,9 +168,12 @@ export function assembleBill(tariff: PricingTariff, priced: PricedUsage): Bill {
     tariff_id: tariff.id,
     currency: tariff.currency,
     approximate: priced.approximate,
-    import_kwh: millionthsToNumber(total((month) => month.importMicro)),
-    export_kwh: millionthsToNumber(total((month) => month.exportMicro)),
-    kvarh: millionthsToNumber(total((month) => month.kvarhMicro)),
+    ...metered(
+      priced.utility,
+      total((month) => month.importMicro),
+      total((month) => month.exportMicro),
+      total((month) => month.kvarhMicro),
+    ),
     max_kva: peaks.length === 0 ? null : Math.max(...peaks),
     lines: addUp(months.flatMap((month) => month.lines)).map(toBillLine),
     subtotal: centsToNumber(subtotalCents),

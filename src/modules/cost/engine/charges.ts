@@ -1,9 +1,18 @@
 import type { ItemTypeCode } from '../../tariffs/tariff-enums.ts';
 import { Dec, toMillionths } from './money.ts';
-import type { Period, PricingItem, Season } from './types.ts';
+import type { Period, PricingItem, Season, Utility } from './types.ts';
 
-/** What a tariff item is charged on. */
-export type ChargeBasis = 'IMPORT' | 'TOU' | 'EXPORT' | 'REACTIVE' | 'PER_KVA_MONTH' | 'PER_DAY' | 'PER_MONTH';
+/** What a tariff item is charged on: WATER on the water volume, SEWERAGE on its share of it. */
+export type ChargeBasis =
+  | 'IMPORT'
+  | 'TOU'
+  | 'EXPORT'
+  | 'REACTIVE'
+  | 'WATER'
+  | 'SEWERAGE'
+  | 'PER_KVA_MONTH'
+  | 'PER_DAY'
+  | 'PER_MONTH';
 
 export interface Tier {
   blockIndex: number;
@@ -24,20 +33,42 @@ export interface Charge {
   tiers: Tier[];
 }
 
-export const METERED_BASES: ReadonlySet<ChargeBasis> = new Set(['IMPORT', 'TOU', 'EXPORT', 'REACTIVE']);
+export const METERED_BASES: ReadonlySet<ChargeBasis> = new Set([
+  'IMPORT',
+  'TOU',
+  'EXPORT',
+  'REACTIVE',
+  'WATER',
+  'SEWERAGE',
+]);
 
 /** Item types that mean nothing on an electricity meter's bill: never priced (extensions §12.1). */
 const NON_ELECTRIC_TYPES: ReadonlySet<string> = new Set([
   'WATER_CONSUMPTION',
+  'SEWERAGE',
   'EV_SESSION_FEE',
   'EV_MIN',
   'CARBON',
 ] satisfies ItemTypeCode[]);
 
-/** The tariff's item types that mean nothing on an electricity bill, each once, in the order of its items. */
-export function nonElectricTypes(items: PricingItem[]): string[] {
-  return [...new Set(items.map((item) => item.item_type_code).filter((code) => NON_ELECTRIC_TYPES.has(code)))];
+/** The item types a water meter's bill prices by volume; besides them only per-day and per-month items (extensions §13.6). */
+const WATER_BASES: ReadonlyMap<string, ChargeBasis> = new Map([
+  ['WATER_CONSUMPTION', 'WATER'],
+  ['SEWERAGE', 'SEWERAGE'],
+] satisfies [ItemTypeCode, ChargeBasis][]);
+
+/** Whether an item type means nothing on the utility's bill (priced per day or month, any type means something). */
+function isForeign(item: PricingItem, utility: Utility): boolean {
+  if (utility === 'electricity') return NON_ELECTRIC_TYPES.has(item.item_type_code);
+  return !WATER_BASES.has(item.item_type_code) && !['day', 'month'].includes(unitOf(item));
 }
+
+/** The tariff's item types that mean nothing on the utility's bill, each once, in the order of its items. */
+export function foreignTypes(items: PricingItem[], utility: Utility): string[] {
+  return [...new Set(items.filter((item) => isForeign(item, utility)).map((item) => item.item_type_code))];
+}
+
+const unitOf = (item: PricingItem) => item.unit.trim().toLowerCase();
 
 export const PERIOD_OF_TOU_ITEM: ReadonlyMap<string, Period> = new Map([
   ['TOU_PEAK_ENERGY', 'PEAK'],
@@ -45,9 +76,11 @@ export const PERIOD_OF_TOU_ITEM: ReadonlyMap<string, Period> = new Map([
   ['TOU_OFF_PEAK_ENERGY', 'OFF_PEAK'],
 ] satisfies [ItemTypeCode, Period][]);
 
-function basisOf(item: PricingItem): ChargeBasis | null {
-  if (NON_ELECTRIC_TYPES.has(item.item_type_code)) return null;
-  switch (item.unit.trim().toLowerCase()) {
+function basisOf(item: PricingItem, utility: Utility): ChargeBasis | null {
+  if (isForeign(item, utility)) return null;
+  const unit = unitOf(item);
+  if (utility === 'water' && unit === 'kl') return WATER_BASES.get(item.item_type_code) ?? null;
+  switch (unit) {
     case 'kwh':
       if (item.item_type_code === ('EXPORTED_ENERGY' satisfies ItemTypeCode)) return 'EXPORT';
       return PERIOD_OF_TOU_ITEM.has(item.item_type_code) ? 'TOU' : 'IMPORT';
@@ -81,26 +114,29 @@ function tiersOf(item: PricingItem, sign: number): Tier[] {
   }));
 }
 
-/** The charges of items kept by the read cache (one array until the tariff changes): made once, with their Decimals. */
-const chargesOfItems = new WeakMap<PricingItem[], Map<string, Charge[]>>();
+/** The charges of items kept by the read cache (one array until the tariff changes): made once per utility, with their Decimals. */
+const chargesOfItems: Record<Utility, WeakMap<PricingItem[], Map<string, Charge[]>>> = {
+  electricity: new WeakMap(),
+  water: new WeakMap(),
+};
 
 /**
- * The tariff's priceable items grouped by item type; items without meaning for electricity are left
+ * The tariff's priceable items grouped by item type; items without meaning for the utility are left
  * out. Made once per items array and shared: read it, never change it.
  */
-export function chargesByType(items: PricingItem[]): Map<string, Charge[]> {
-  let charges = chargesOfItems.get(items);
+export function chargesByType(items: PricingItem[], utility: Utility = 'electricity'): Map<string, Charge[]> {
+  let charges = chargesOfItems[utility].get(items);
   if (!charges) {
-    charges = groupCharges(items);
-    chargesOfItems.set(items, charges);
+    charges = groupCharges(items, utility);
+    chargesOfItems[utility].set(items, charges);
   }
   return charges;
 }
 
-function groupCharges(items: PricingItem[]): Map<string, Charge[]> {
+function groupCharges(items: PricingItem[], utility: Utility): Map<string, Charge[]> {
   const byType = new Map<string, Charge[]>();
   items.forEach((item, position) => {
-    const basis = basisOf(item);
+    const basis = basisOf(item, utility);
     if (!basis) return;
     const sign = basis === 'EXPORT' ? -1 : 1;
     const charge: Charge = {

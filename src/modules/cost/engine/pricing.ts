@@ -1,15 +1,16 @@
-import { type BillingMonth, billingMonths, monthLabel, seasonShares } from './calendar.ts';
+import { DAY_MS } from '../../../lib/time-zone.ts';
+import { type BillingMonth, billingMonths, monthLabel, type SeasonShare, seasonShares } from './calendar.ts';
 import { calendarLookups } from './calendar-lookups.ts';
-import { type Charge, chargesByType, nonElectricTypes } from './charges.ts';
+import { type Charge, chargesByType, foreignTypes } from './charges.ts';
 import { createKvaBasis } from './demand-basis.ts';
 import { addEnergyCharges } from './energy-charges.ts';
 import { addFixedCharges } from './fixed-charges.ts';
 import { type ChargeLine, LineBook } from './line-book.ts';
 import { Dec } from './money.ts';
 import { MonthNotes } from './month-notes.ts';
-import type { BillingContext } from './types.ts';
+import type { BillingContext, Utility } from './types.ts';
 import type { Usage, UsageSegment } from './usage.ts';
-import { KVA_FROM_KW, noteMonth, noteNonElectric, noteUnclassified, validityOf } from './warnings.ts';
+import { KVA_FROM_KW, noteForeignItems, noteMonth, noteUnclassified, validityOf } from './warnings.ts';
 
 /** A month's demand figures (extensions §12.1); null where the month or tariff has none. */
 export interface MonthDemand {
@@ -37,6 +38,7 @@ export interface MonthCharges {
 }
 
 export interface PricedUsage {
+  utility: Utility;
   months: MonthCharges[];
   /** DYNAMIC tariffs, and TOU energy the schedule could not place in a period. */
   approximate: boolean;
@@ -45,6 +47,13 @@ export interface PricedUsage {
 /** How many of the aligned interval starts t (t a multiple of intervalMs) lie in [fromMs, toMs). */
 function alignedStartsIn(intervalMs: number, fromMs: number, toMs: number): number {
   return Math.ceil(toMs / intervalMs) - Math.ceil(fromMs / intervalMs);
+}
+
+/** 1 for a whole month, else the days the month's part covers / 30: how water's monthly tiers and caps are prorated. */
+function partMonthScale(shares: readonly SeasonShare[]): Dec {
+  const covered = shares.reduce((total, share) => total + share.coveredMs, 0);
+  if (shares.length === 0 || covered >= shares[0]!.monthMs) return new Dec(1);
+  return new Dec(covered).div(DAY_MS).div(30);
 }
 
 export function assertValidPeriod({ start, end, intervalMinutes }: BillingContext): void {
@@ -73,7 +82,8 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
   const endMs = input.end.getTime();
   const timeZone = input.tariff.timezone;
   const { describeDay } = calendarLookups(input.calendar);
-  const charges = chargesByType(input.tariff.items);
+  const utility = input.utility ?? 'electricity';
+  const charges = chargesByType(input.tariff.items, utility);
   const kvaBasis = createKvaBasis({
     demand: usage.demand,
     earlierDemand: usage.earlierDemand,
@@ -83,7 +93,7 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
   const figures = demandCharges(charges);
   const intervalMs = input.intervalMinutes * 60_000;
   const validity = validityOf(input);
-  const nonElectric = nonElectricTypes(input.tariff.items);
+  const foreign = foreignTypes(input.tariff.items, utility);
   const hasTouCharges = [...charges.values()].some((group) => group[0]!.basis === 'TOU');
   const basisOf = (charge: Charge | undefined, monthKey: number) => (charge ? kvaBasis(charge, monthKey) : null);
 
@@ -109,9 +119,10 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
         notes,
         segments.reduce((sum, s) => sum + s.unclassifiedMicro, 0),
       );
-    addEnergyCharges(book, charges, segments, notes);
-    const measuredKva = addFixedCharges(book, charges, ofMonth(shares), kvaBasis, notes);
-    noteNonElectric(notes, nonElectric);
+    const monthShares = ofMonth(shares);
+    addEnergyCharges(book, charges, segments, notes, { utility, scale: partMonthScale(monthShares) });
+    const measuredKva = addFixedCharges(book, charges, monthShares, kvaBasis, notes);
+    noteForeignItems(notes, foreign, utility);
     if (measuredKva && segments.length > 0 && segments.every((segment) => segment.kvarhMicro === 0)) {
       notes.warn(KVA_FROM_KW);
     }
@@ -122,7 +133,7 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
       lines: book.list(),
       missingIntervals,
       demand: {
-        maxKva: usage.demand.has(monthKey) ? usage.demand.monthMax(monthKey, null) : null,
+        maxKva: utility === 'electricity' && usage.demand.has(monthKey) ? usage.demand.monthMax(monthKey, null) : null,
         chargeableKva: figures.chargeable
           ? usage.demand.monthMax(monthKey, figures.chargeable.item.demand_periods)
           : null,
@@ -137,6 +148,7 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
 
   const unclassified = usage.segments.some((segment) => segment.unclassifiedMicro > 0);
   return {
+    utility,
     months,
     approximate: input.tariff.tariff_type === 'DYNAMIC' || (hasTouCharges && unclassified),
   };

@@ -23,6 +23,10 @@ export interface PricingItem {
   demand_basis?: DemandBasis | null;
   /** kvarh items: the share of the kWh of the same month and season charged nothing. */
   free_ratio?: number | string | null;
+  /** SEWERAGE items: the share of the water volume charged (null: all). */
+  volume_share?: number | string | null;
+  /** SEWERAGE items: the most kL charged in a 30-day month (null: no cap). */
+  max_kl?: number | string | null;
 }
 
 export interface PricingTariff {
@@ -63,8 +67,13 @@ export interface Reading {
   kva: number;
 }
 
+/** What the meter measures: electricity (kWh) or water (kL, kept where imported kWh are). */
+export type Utility = 'electricity' | 'water';
+
 /** What a bill is priced with, whatever its usage is measured from. */
 export interface BillingContext {
+  /** Default electricity. */
+  utility?: Utility;
   tariff: PricingTariff;
   calendar: PricingCalendar;
   start: Date;
@@ -119,6 +128,8 @@ export interface BillMonth {
   month: string;
   start: string;
   end: string;
+  /** A water meter's bill: the kL used in the month (its import_kwh, export_kwh and kvarh are 0). */
+  volume_kl?: number;
   import_kwh: number;
   export_kwh: number;
   kvarh: number;
@@ -142,6 +153,8 @@ export interface Bill {
   tariff_id: number;
   currency: string;
   approximate: boolean;
+  /** A water meter's bill: the kL used (its import_kwh, export_kwh and kvarh are 0, max_kva null). */
+  volume_kl?: number;
   import_kwh: number;
   export_kwh: number;
   kvarh: number;

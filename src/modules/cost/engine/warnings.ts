@@ -3,7 +3,7 @@ import { DAY_MS } from '../../../lib/time-zone.ts';
 import type { BillingMonth } from './calendar.ts';
 import { millionthsToNumber } from './money.ts';
 import type { MonthNotes } from './month-notes.ts';
-import type { BillingContext } from './types.ts';
+import type { BillingContext, Utility } from './types.ts';
 
 /** The part of the timeline the tariff's effective dates (local, inclusive) cover, and what a bill outside says. */
 interface Validity {
@@ -53,11 +53,10 @@ export function noteUnclassified(notes: MonthNotes, unclassifiedMicro: number): 
   }
 }
 
-/** Items whose type means nothing on an electricity bill. */
-export function noteNonElectric(notes: MonthNotes, codes: string[]): void {
-  for (const code of codes) {
-    notes.lack(`${code} items are not priced: the item type has no meaning for an electricity meter`);
-  }
+/** Items whose type means nothing on the utility's bill. */
+export function noteForeignItems(notes: MonthNotes, codes: string[], utility: Utility): void {
+  const meter = utility === 'water' ? 'a water meter' : 'an electricity meter';
+  for (const code of codes) notes.lack(`${code} items are not priced: the item type has no meaning for ${meter}`);
 }
 
 export const KVA_FROM_KW = 'kVA taken as kW: the readings carry no reactive energy';

@@ -9,6 +9,7 @@ const METER_PROBLEMS: Record<MeterProblem, (serial: string) => string> = {
   unknown: (serial) => `unknown meter "${serial}"`,
   foreign: (serial) => `meter "${serial}" belongs to another organization`,
   'not-electricity': (serial) => `meter "${serial}" is not an electricity meter`,
+  'not-water': (serial) => `meter "${serial}" is not a water meter`,
 };
 
 /**
