@@ -98,3 +98,8 @@ INSERT INTO tariff_blocks (id, tariff_item_id, block_index, upper_limit, unit_pr
   (20023, 2002, 2, 14, 5406),
   (20024, 2002, 3, 24.5, 6682),
   (20025, 2002, 4, 35, 7979);
+
+-- Invoices of the water supply (source water).
+ALTER TABLE invoices
+  DROP CONSTRAINT invoices_source_check,
+  ADD CONSTRAINT invoices_source_check CHECK (source IN ('grid', 'solar', 'genset', 'inverter', 'load', 'water'));

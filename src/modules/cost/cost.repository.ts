@@ -1,4 +1,4 @@
-import { SOURCES } from '../../db/energy-sources.ts';
+import { METER_FIELDS as CONFIG_METERS, TARIFF_FIELDS } from '../../db/energy-sources.ts';
 import { groupByMonth } from '../../db/kept-months.ts';
 import type { Executor } from '../../db/types.ts';
 import type {
@@ -50,8 +50,7 @@ const METER_FIELDS = [
 ] as const;
 const METER_COLUMNS = METER_FIELDS.join(', ');
 
-const CONFIG_METERS = SOURCES.map((source) => `${source}_meter_id` as const);
-const CONFIG_COLUMNS = [...CONFIG_METERS, ...SOURCES.map((source) => `${source}_tariff_id` as const)];
+const CONFIG_COLUMNS = [...CONFIG_METERS, ...TARIFF_FIELDS];
 
 /** The facts of buildingFacts() (the column names come from the constants above, never from input). */
 const BUILDING_FACTS = `WITH config AS (

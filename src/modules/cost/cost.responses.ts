@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCES } from '../../db/energy-sources.ts';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
 import { CURRENCIES, ITEM_TYPE_CODES, SEASONS, TOU_PERIODS } from '../tariffs/tariff-enums.ts';
 
@@ -185,7 +186,7 @@ const buildingCost = z
     end: timestamp,
     sources: z.array(
       z.strictObject({
-        source: z.enum(['grid', 'solar', 'genset', 'inverter', 'load']),
+        source: z.enum(SOURCES),
         meter_id: integer.nullable(),
         tariff_id: integer.nullable(),
         meter_sn: z.string().nullable().describe("The source meter's serial; null when the source has no meter"),

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { SOURCES, type Source } from '../../db/energy-sources.ts';
+import { meterField, SOURCES, type Source, tariffField } from '../../db/energy-sources.ts';
 import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import { createVersionedResults, type VersionedResults } from '../../db/versioned-results.ts';
@@ -320,8 +320,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     end: Date,
   ) {
     const { config, meters, history, pending } = facts;
-    const meterId = config[`${source}_meter_id`] ?? null;
-    const tariffId = config[`${source}_tariff_id`] ?? null;
+    const meterId = config[meterField(source)] ?? null;
+    const tariffId = config[tariffField(source)] ?? null;
     const base = { source, meter_id: meterId, tariff_id: tariffId };
     const unpriced = (meter_sn: string | null, reason: string) =>
       ({ ...base, meter_sn, priced: false, reason, bills: [], total: null }) as const;
@@ -470,7 +470,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
         return { meter: undefined, buildingType: facts.building_type, cost: unconfigured(source) };
       }
       const configured = { ...facts, config: facts.config };
-      const meterId = facts.config[`${source}_meter_id`] ?? null;
+      const meterId = facts.config[meterField(source)] ?? null;
       const meter = meterId === null ? undefined : facts.meters.get(meterId);
       const cost = await sourceCost(auth, accountId, configured, source, start, end);
       return { meter, buildingType: facts.building_type, cost };

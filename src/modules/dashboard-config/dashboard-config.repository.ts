@@ -18,6 +18,7 @@ interface DashboardConfig {
   genset_tariff_id: number | null;
   inverter_tariff_id: number | null;
   load_tariff_id: number | null;
+  water_supply_tariff_id: number | null;
   created_at: Date;
   updated_at: Date;
 }

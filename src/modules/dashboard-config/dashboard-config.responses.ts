@@ -19,6 +19,7 @@ const DEMO_CONFIG = {
   genset_tariff_id: null,
   inverter_tariff_id: null,
   load_tariff_id: null,
+  water_supply_tariff_id: null,
   created_at: '2026-11-23T08:00:00.000Z',
   updated_at: '2026-11-23T08:00:00.000Z',
 };

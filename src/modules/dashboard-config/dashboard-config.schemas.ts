@@ -24,6 +24,7 @@ export const upsertConfigBody = z.strictObject({
   genset_tariff_id: tariffId,
   inverter_tariff_id: tariffId,
   load_tariff_id: tariffId,
+  water_supply_tariff_id: tariffId,
 });
 export type UpsertConfig = z.infer<typeof upsertConfigBody>;
 export type ConfigValues = Omit<UpsertConfig, 'account_id'>;

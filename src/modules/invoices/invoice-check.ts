@@ -7,6 +7,8 @@ export interface ComputedBill {
   priced: boolean;
   total: number;
   import_kwh: number;
+  /** The water source's kL. */
+  volume_kl?: number;
   complete: boolean;
   warnings: string[];
   lines: { item_type_code: string; quantity: number; unit: string; amount: number }[];
@@ -109,7 +111,8 @@ function beyondTolerance(difference: number, computed: number, tolerancePct: num
   return new Decimal(difference).abs().greaterThan(tolerance);
 }
 
-const isEnergy = (unit: string | null) => unit === 'kWh';
+/** A metered line whose quantity is checked: energy in kWh, water and sewage in kL. */
+const isMetered = (unit: string | null) => unit === 'kWh' || unit === 'kL';
 
 /** The flags of extensions §12.3, in the order the contract lists them. */
 export function invoiceFlags(
@@ -150,13 +153,13 @@ export function invoiceFlags(
   }
   const units = new Map(computed.lines.map((l) => [l.item_type_code, l.unit]));
   for (const l of lines) {
-    if (l.invoice_quantity === null || l.computed_quantity === null || !isEnergy(units.get(l.item_type_code!) ?? null))
-      continue;
+    const unit = units.get(l.item_type_code!) ?? null;
+    if (l.invoice_quantity === null || l.computed_quantity === null || !isMetered(unit)) continue;
     const off = new Decimal(l.invoice_quantity).minus(l.computed_quantity).abs();
     if (off.greaterThan(new Decimal(l.computed_quantity).abs().times(tolerancePct).div(100))) {
       flags.push({
         code: 'QUANTITY_MISMATCH',
-        message: `${l.item_type_code}: invoiced ${l.invoice_quantity} kWh, measured ${l.computed_quantity} kWh`,
+        message: `${l.item_type_code}: invoiced ${l.invoice_quantity} ${unit}, measured ${l.computed_quantity} ${unit}`,
       });
     }
   }

@@ -96,6 +96,7 @@ const check = z
     computed: z.strictObject({
       total: money.describe("The source's computed bills over the period added up"),
       import_kwh: z.number(),
+      volume_kl: z.number().optional().describe('source water only: the kL of the computed bills'),
       complete: z.boolean(),
       warnings: z.array(z.string()),
     }),

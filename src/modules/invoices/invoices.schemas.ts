@@ -45,7 +45,10 @@ function addsUp(
 const invoiceFields = z.strictObject({
   account_id: uuid,
   building_block_id: bodyId.describe('Building block of the same organization'),
-  source: z.enum(SOURCES).default('grid').describe("The block's energy source invoiced"),
+  source: z
+    .enum(SOURCES)
+    .default('grid')
+    .describe("The block's source invoiced: an energy source, or water (the water supply)"),
   supplier: text(1, 200).describe('Who issued the invoice (the utility or municipality)'),
   invoice_number: text(1, 100).describe("The supplier's number, unique per supplier in an organization"),
   issued_on: dateText('The day the invoice was issued'),

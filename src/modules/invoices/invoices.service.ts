@@ -38,6 +38,9 @@ function computedBill(source: SourceCost, invoice: Invoice): ComputedBill {
     priced: source.priced,
     total: bills.reduce((sum, b) => sum.plus(b.total), new Decimal(0)).toNumber(),
     import_kwh: bills.reduce((sum, b) => sum.plus(b.import_kwh), new Decimal(0)).toNumber(),
+    ...(source.source === 'water'
+      ? { volume_kl: bills.reduce((sum, b) => sum.plus(b.volume_kl ?? 0), new Decimal(0)).toNumber() }
+      : {}),
     complete: source.priced && whole && bills.every((b) => b.complete),
     warnings,
     lines: bills.flatMap((b) => b.lines),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOURCES } from '../../db/energy-sources.ts';
+import { ENERGY_SOURCES } from '../../db/energy-sources.ts';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
@@ -37,7 +37,7 @@ const candidate = z.strictObject({
 const comparison = z
   .strictObject({
     building_block_id: integer,
-    source: z.enum(SOURCES),
+    source: z.enum(ENERGY_SOURCES),
     meter_sn: z.string(),
     start: timestamp,
     end: timestamp,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOURCES } from '../../db/energy-sources.ts';
+import { ENERGY_SOURCES } from '../../db/energy-sources.ts';
 import { INT4_MAX, NOT_PLAIN_DIGITS, uuid } from '../../http/fields.ts';
 import { periodFields, validPeriod } from '../../http/period.ts';
 
@@ -27,7 +27,7 @@ const tariffIds = z
 export const comparisonQuery = z
   .object({
     account_id: uuid,
-    source: z.enum(SOURCES).default('grid').describe("The block's energy source whose readings are priced"),
+    source: z.enum(ENERGY_SOURCES).default('grid').describe("The block's energy source whose readings are priced"),
     ...periodFields,
     tariff_ids: tariffIds.optional(),
     nmd_kva: z

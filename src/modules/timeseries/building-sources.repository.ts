@@ -1,15 +1,15 @@
-import { SOURCES, type Source } from '../../db/energy-sources.ts';
+import { ENERGY_SOURCES, type EnergySource, meterField } from '../../db/energy-sources.ts';
 import type { Executor } from '../../db/types.ts';
 
 /** A source of the config and its meter (all null when the source names none). */
 interface SourceMeterRow {
-  source: Source;
+  source: EnergySource;
   meter_id: number | null;
   meter_type: string | null;
 }
 
 // The config's sources in the order the answers list them.
-const SOURCE_COLUMNS = SOURCES.map((source, position) => `(${position}, '${source}', c.${source}_meter_id)`);
+const SOURCE_COLUMNS = ENERGY_SOURCES.map((source, position) => `(${position}, '${source}', c.${meterField(source)})`);
 
 export const buildingSourcesRepository = {
   /** The block's organization, whatever it is: the caller tells a foreign block (403) from an unknown one (404). */
