@@ -35,8 +35,8 @@ ALTER TABLE tariff_history
 
 -- The catalogue (shared reference, "Water and sanitation"): the City of Cape Town's domestic steps
 -- (0-6, 6-10.5, 10.5-35, 35-50, above 50 kL a month) and one commercial price per kL; sanitation on
--- 70 % of the water (domestic, up to 35 kL of sewage a month, in steps of 0-4.2, 4.2-7.35, 7.35-14,
--- 14-24.5, 24.5-35 kL) or 95 % (commercial); fixed monthly water (SERVICE) and sanitation
+-- 70 % of the water (domestic, up to 35 kL of sewage a month: max_kl, in steps of 0-4.2, 4.2-7.35,
+-- 7.35-14, 14-24.5 and from 24.5 kL) or 95 % (commercial); fixed monthly water (SERVICE) and sanitation
 -- (ADMINISTRATION) charges. The published prices were not confirmed: every price is illustrative,
 -- 2026/27 the 2025/26 price x 1.09. Excl. VAT (15 %). Tariff 13 (domestic water 2025/26) gains its
 -- sanitation and fixed charges.
@@ -56,11 +56,11 @@ VALUES
    'Illustrative: 2025/26 prices x 1.09; not confirmed at source.', 'cape-town-domestic-water', ARRAY['RESIDENTIAL']),
   (21, 'ca7a1060-0000-4000-8000-000000000001', 'City of Cape Town Commercial Water and Sanitation 2025/26 (illustrative)',
    'Illustrative City of Cape Town commercial and industrial water and sanitation tariff: water R52.80 per kL; sanitation on 95% of the water, R45.70 per kL; fixed water charge R310.00 and sanitation charge R250.00 per month.',
-   3, NULL, 'WATER', 'BLOCK', 'ZAR', 15, '2025-07-01', '2026-06-30', 'Africa/Johannesburg',
+   3, NULL, 'WATER', 'FLAT', 'ZAR', 15, '2025-07-01', '2026-06-30', 'Africa/Johannesburg',
    'Illustrative: the published 2025/26 prices were not confirmed at source.', 'cape-town-commercial-water', ARRAY['COMMERCIAL', 'INDUSTRIAL']),
   (22, 'ca7a1060-0000-4000-8000-000000000001', 'City of Cape Town Commercial Water and Sanitation 2026/27 (illustrative)',
    'Illustrative City of Cape Town commercial and industrial water and sanitation tariff: the 2025/26 prices x 1.09. Water R57.55 per kL; sanitation on 95% of the water, R49.81 per kL; fixed water charge R337.90 and sanitation charge R272.50 per month.',
-   3, NULL, 'WATER', 'BLOCK', 'ZAR', 15, '2026-07-01', '2027-06-30', 'Africa/Johannesburg',
+   3, NULL, 'WATER', 'FLAT', 'ZAR', 15, '2026-07-01', '2027-06-30', 'Africa/Johannesburg',
    'Illustrative: 2025/26 prices x 1.09; not confirmed at source.', 'cape-town-commercial-water', ARRAY['COMMERCIAL', 'INDUSTRIAL']);
 
 UPDATE tariff_items SET unit = 'kL' WHERE id = 1301;
@@ -87,7 +87,7 @@ INSERT INTO tariff_blocks (id, tariff_item_id, block_index, upper_limit, unit_pr
   (13022, 1302, 1, 7.35, 3790),
   (13023, 1302, 2, 14, 4960),
   (13024, 1302, 3, 24.5, 6130),
-  (13025, 1302, 4, 35, 7320),
+  (13025, 1302, 4, NULL, 7320),
   (20011, 2001, 0, 6, 3237),
   (20012, 2001, 1, 10.5, 4818),
   (20013, 2001, 2, 35, 6971),
@@ -97,7 +97,7 @@ INSERT INTO tariff_blocks (id, tariff_item_id, block_index, upper_limit, unit_pr
   (20022, 2002, 1, 7.35, 4131),
   (20023, 2002, 2, 14, 5406),
   (20024, 2002, 3, 24.5, 6682),
-  (20025, 2002, 4, 35, 7979);
+  (20025, 2002, 4, NULL, 7979);
 
 -- Invoices of the water supply (source water).
 ALTER TABLE invoices

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
 import type { TariffAccess } from '../tariffs/tariff-access.ts';
 import { touScheduleId } from '../tariffs/tariff-rules.ts';
-import { utilityOf } from '../timeseries/meter-checks.ts';
+import { type Utility, utilityOf } from '../timeseries/meter-checks.ts';
 import { type CostMeterRow, type EdgeHours, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {
@@ -31,6 +31,9 @@ import { createSupplyStart } from './supply-start.ts';
 import { type PendingTransition, type TariffRecord, tariffSegments } from './tariff-segments.ts';
 
 const notBilled = (meter: CostMeterRow) => `Meter ${meter.meter_sn} is not an electricity or water meter`;
+/** A source's meter of the other utility (a water meter as the grid's, an electricity meter as the water supply's). */
+const notOf = (meter: CostMeterRow, utility: Utility) =>
+  `Meter ${meter.meter_sn} is not ${utility === 'water' ? 'a water' : 'an electricity'} meter`;
 
 const NO_TARIFF = 'No tariff configured';
 
@@ -253,11 +256,13 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
   /**
    * The bills of one source's meter over [start, end): one per part priced by one tariff, as the
    * source's tariff history records it (pending transitions after it); parts without a tariff have
-   * no bill. Unpriced, with the reason, when no part has a tariff or the meter is not electricity.
+   * no bill. Unpriced, with the reason, when no part has a tariff or the meter is not of the
+   * source's utility (water for the water supply, electricity for the others).
    */
   async function priceSource(
     auth: AuthContext,
     accountId: string,
+    source: Source,
     meter: CostMeterRow | undefined,
     tariffs: { records: TariffRecord[]; pending: PendingTransition[] },
     start: Date,
@@ -266,7 +271,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
     const segments = tariffSegments(tariffs.records, tariffs.pending, start, end);
     if (segments.length === 0) return { meterSn: meter?.meter_sn ?? null, bills: [], unpriced: NO_TARIFF };
     if (!meter) throw notFound('Meter');
-    if (!utilityOf(meter)) return { meterSn: meter.meter_sn, bills: [], unpriced: notBilled(meter) };
+    const utility = source === 'water' ? 'water' : 'electricity';
+    if (utilityOf(meter) !== utility) return { meterSn: meter.meter_sn, bills: [], unpriced: notOf(meter, utility) };
     const bills: Bill[] = [];
     for (const segment of segments) {
       const tariff = await tariffAccess.recordedTariff(auth, segment.tariffId, accountId);
@@ -331,7 +337,7 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       meterSn,
       bills,
       unpriced: reason,
-    } = await priceSource(auth, accountId, meters.get(meterId), { records, pending }, start, end);
+    } = await priceSource(auth, accountId, source, meters.get(meterId), { records, pending }, start, end);
     if (reason) return unpriced(meterSn, reason);
     const total = exactTotal(
       bills.map((b) => b.total),

@@ -291,18 +291,28 @@ describe('meter types', () => {
     return { meterSn, res: await r.member.client.get(`/api/v1/tariffs/${tariff}/cost`, query(meterSn)) };
   }
 
-  it.each(['WATER', 'GAS', 'CARBON'])(
-    'answers 400 for a %s meter: it is not priced with electricity rules',
+  it.each(['GAS', 'CARBON'])(
+    'answers 400 for a %s meter: neither electricity nor water is billed of it',
     async (meterType) => {
       const { meterSn, res } = await costOfMeterOfType(meterType);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         success: false,
         message: 'Invalid request body',
-        error: `meter_sn: Meter ${meterSn} is not an electricity meter`,
+        error: `meter_sn: Meter ${meterSn} is not an electricity or water meter`,
       });
     },
   );
+
+  it('prices a WATER meter by water rules: an electricity item means nothing to it', async () => {
+    const { res } = await costOfMeterOfType('WATER');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ total: 0, volume_kl: 48, complete: false });
+    expect(res.body.data.warnings).toEqual([
+      'IMPORT_ENERGY items are not priced: the item type has no meaning for a water meter',
+      'No WATER_CONSUMPTION item for SUMMER: 48 kL not priced',
+    ]);
+  });
 
   it.each(['SOLAR', 'GENSET', 'EV', 'HVAC'])('prices a %s meter', async (meterType) => {
     const { res } = await costOfMeterOfType(meterType);
@@ -365,6 +375,7 @@ describe('a building block', () => {
       ['genset', false],
       ['inverter', false],
       ['load', false],
+      ['water', false],
     ]);
     const [gridSource, solarSource, genset, , loadSource] = data.sources;
     // Day 1: 48 kWh x 2 = 96.00 with the predecessor; day 2: 48 kWh x 3 = 144.00 with the successor.

@@ -47,6 +47,7 @@ const EMPTY_CONFIG = {
   genset_tariff_id: null,
   inverter_tariff_id: null,
   load_tariff_id: null,
+  water_supply_tariff_id: null,
 };
 const NO_CONFIG = notFound('Dashboard config');
 const NO_BLOCK = notFound('Building block');
@@ -116,6 +117,7 @@ describe('PUT /building_blocks/:id/config', () => {
       genset_tariff_id: tariffs[0],
       inverter_tariff_id: tariffs[1],
       load_tariff_id: tariffs[0],
+      water_supply_tariff_id: tariffs[0],
     });
     const res = await put(blockId, { solar_meter_id: null, submeter_ids: [m0], load_tariff_id: tariffs[1] });
     expect(res.status).toBe(200);
@@ -133,6 +135,7 @@ describe('PUT /building_blocks/:id/config', () => {
       genset_tariff_id: tariffs[0],
       inverter_tariff_id: tariffs[1],
       load_tariff_id: tariffs[1],
+      water_supply_tariff_id: tariffs[0],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

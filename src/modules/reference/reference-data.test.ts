@@ -82,14 +82,15 @@ describe('southAfricanPublicHolidays', () => {
 });
 
 describe('reference data', () => {
-  it('has the 23 tariff item types with units', async () => {
+  it('has the 24 tariff item types with units', async () => {
     const types = await rows<{ code: string; unit: string }>('SELECT code, unit FROM tariff_item_types');
-    expect(types).toHaveLength(23);
+    expect(types).toHaveLength(24);
     const unit = new Map(types.map((t) => [t.code, t.unit]));
     expect(unit.get('TOU_PEAK_ENERGY')).toBe('kWh');
     expect(unit.get('NETWORK_CAPACITY')).toBe('kVA');
     expect(unit.get('SERVICE')).toBe('day');
     expect(unit.get('WATER_CONSUMPTION')).toBe('kL');
+    expect(unit.get('SEWERAGE')).toBe('kL');
     expect(unit.get('REACTIVE_ENERGY')).toBe('kvarh');
   });
 

@@ -20,7 +20,7 @@ describe('tariff item types', () => {
   it('answers every item type ordered by code, with displayName and unit, and the count', async () => {
     const res = await user.client.get('/api/v1/tariff_item_types');
     expect(res.status).toBe(200);
-    expect(res.body.count).toBe(23);
+    expect(res.body.count).toBe(24);
     expect(res.body.data.map((r: { code: string }) => r.code)).toEqual([...ITEM_TYPE_CODES].sort());
     expect(res.body.data).toContainEqual({ code: 'IMPORT_ENERGY', displayName: 'Active energy', unit: 'kWh' });
     for (const row of res.body.data) expect(Object.keys(row)).toEqual(['code', 'displayName', 'unit']);

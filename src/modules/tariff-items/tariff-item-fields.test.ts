@@ -83,6 +83,8 @@ describe('create and read', () => {
       'demand_periods',
       'demand_basis',
       'free_ratio',
+      'volume_share',
+      'max_kl',
       'tariff_blocks',
     ]);
     const list = await r.member.client.get(itemsOf(tariff.id), { sortBy: 'id', sortOrder: 'asc' });
@@ -195,7 +197,7 @@ describe('validation (400 naming the field; nothing is created)', () => {
   it.each([
     [
       { item_type_code: 'NETWORK_CAPACITY', price: 1, unit: 'kVA' },
-      /^unit: Invalid option: expected one of "kWh"\|"kvarh"\|"kVA\/month"\|"day"\|"month"$/,
+      /^unit: Invalid option: expected one of "kWh"\|"kvarh"\|"kVA\/month"\|"day"\|"month"\|"kL"$/,
     ],
     [{ item_type_code: 'NETWORK_CAPACITY', price: 1, unit: 'KWH' }, /^unit: Invalid option/],
     [
@@ -294,7 +296,7 @@ describe('validation (400 naming the field; nothing is created)', () => {
     const cases: [unknown[], string][] = [
       [
         [good, { item_type_code: 'LEGACY', price: 1, unit: 'kVA' }],
-        '1.unit: Invalid option: expected one of "kWh"|"kvarh"|"kVA/month"|"day"|"month"',
+        '1.unit: Invalid option: expected one of "kWh"|"kvarh"|"kVA/month"|"day"|"month"|"kL"',
       ],
       [
         [good, { item_type_code: 'LEGACY', price: 1, free_ratio: 0.5 }],
@@ -369,7 +371,11 @@ describe('update', () => {
         'free_ratio: Only a kvarh item may have one; this item is priced per kWh',
       ],
       [reactive.id, { free_ratio: 2 }, 'free_ratio: Too big: expected number to be <=1'],
-      [reactive.id, { unit: 'kVA' }, 'unit: Invalid option: expected one of "kWh"|"kvarh"|"kVA/month"|"day"|"month"'],
+      [
+        reactive.id,
+        { unit: 'kVA' },
+        'unit: Invalid option: expected one of "kWh"|"kvarh"|"kVA/month"|"day"|"month"|"kL"',
+      ],
       [capacity.id, { demand_periods: [] }, 'demand_periods: Too small: expected array to have >=1 items'],
     ];
     for (const [id, body, error] of cases) {
@@ -476,7 +482,7 @@ describe('API reference', () => {
     ];
     for (const properties of forms) {
       expect(properties.unit).toEqual({
-        anyOf: [{ type: 'string', enum: ['kWh', 'kvarh', 'kVA/month', 'day', 'month'] }, { type: 'null' }],
+        anyOf: [{ type: 'string', enum: ['kWh', 'kvarh', 'kVA/month', 'day', 'month', 'kL'] }, { type: 'null' }],
         description: expect.stringContaining('Null: the unit of the item type'),
       });
       expect(properties.demand_periods).toEqual({

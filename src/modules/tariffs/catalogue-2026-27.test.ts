@@ -63,7 +63,11 @@ const byType = (items: Item[], type: string, season = 'ALL_YEAR') =>
 
 describe('the 2026/27 Eskom tariffs of the catalogue', () => {
   it('lists Homepower, Homeflex 1, Miniflex and Megaflex from 1 April 2026 to 31 March 2027, beside the 2025/26 ones', async () => {
-    const res = await reader.client.get(base, { effective_from_gte: '2026-04-01', limit: 100 });
+    const res = await reader.client.get(base, {
+      effective_from_gte: '2026-04-01',
+      meter_type: 'ELECTRICITY',
+      limit: 100,
+    });
     expect(res.status).toBe(200);
     expect(
       res.body.data.map((d: Record<string, unknown>) => [

@@ -24,7 +24,7 @@ afterAll(async () => t.close());
 
 const base = '/api/v1/tariffs/catalogue';
 const CATALOGUE_NOT_FOUND = notFound('Catalogue tariff');
-const ALL_IDS = [19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
+const ALL_IDS = [22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
 
 interface Tariff {
   id: number;
@@ -45,12 +45,12 @@ describe('list', () => {
     const user = reader;
     const res = await user.client.get(base);
     expect(res.status).toBe(200);
-    expect(res.body.count).toBe(19);
+    expect(res.body.count).toBe(22);
     expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(ALL_IDS.slice(0, 10));
     expect(res.body.data[0]).not.toHaveProperty('tariff_items');
     expect(res.body.data.every((d: { account_id: string }) => d.account_id === CATALOGUE_ACCOUNT_ID)).toBe(true);
     const page2 = await user.client.get(base, { page: 2 });
-    expect(page2.body.data.map((d: { id: number }) => d.id)).toEqual(ALL_IDS.slice(10));
+    expect(page2.body.data.map((d: { id: number }) => d.id)).toEqual(ALL_IDS.slice(10, 20));
     const asc = await user.client.get(base, { sortBy: 'id', sortOrder: 'asc', limit: 3 });
     expect(asc.body.data.map((d: { id: number }) => d.id)).toEqual([1, 2, 3]);
     const unauthenticated = await call(t.app, 'GET', base);
@@ -65,22 +65,22 @@ describe('list', () => {
   });
 
   it.each([
-    [{ meter_type: 'WATER' }, [13]],
+    [{ meter_type: 'WATER' }, [22, 21, 20, 13]],
     [{ meter_type: 'SOLAR' }, [12]],
     [{ meter_type: 'HVAC' }, []],
     [{ meter_type: 'EV' }, []],
     [{ tariff_type: 'DYNAMIC' }, [14]],
     [{ tariff_type: 'TIME_OF_USE' }, [19, 18, 17, 10, 8, 7, 6]],
-    [{ tariff_type: 'BLOCK' }, [15, 13, 9, 2, 1]],
-    [{ dso_id: 3 }, [13, 12, 11]],
-    [{ effective_from_gte: '2025-07-01' }, [19, 18, 17, 16, 14, 13, 12, 11, 10]],
-    [{ effective_from_gte: '2026-04-01' }, [19, 18, 17, 16]],
+    [{ tariff_type: 'BLOCK' }, [20, 15, 13, 9, 2, 1]],
+    [{ dso_id: 3 }, [22, 21, 20, 13, 12, 11]],
+    [{ effective_from_gte: '2025-07-01' }, [22, 21, 20, 19, 18, 17, 16, 14, 13, 12, 11, 10]],
+    [{ effective_from_gte: '2026-04-01' }, [22, 20, 19, 18, 17, 16]],
     [{ effective_from_lte: '2024-04-01' }, [9, 2, 1]],
     [{ effective_from_gte: '2024-04-01', effective_from_lte: '2025-04-01', tariff_type: 'FLAT' }, [5, 4, 3]],
     [{ query: 'dynamic' }, [14]],
     [{ query: 'feed-in' }, [12]],
     [{ query: 'HOMFLEX' }, [17, 6]],
-    [{ query: 'Cape Town', tariff_type: 'FLAT' }, [12, 11]],
+    [{ query: 'Cape Town', tariff_type: 'FLAT' }, [22, 21, 12, 11]],
     [{ query: 'zzzzqqq' }, []],
   ])('filters with %j', async (query, ids) => {
     const user = reader;
@@ -299,7 +299,7 @@ describe('the catalogue is read-only', () => {
     }
     const after = await Promise.all([1, 6].map(async (id) => (await r.owner.client.get(`${base}/${id}`)).body.data));
     expect(after).toEqual(before);
-    expect((await r.owner.client.get(base)).body.count).toBe(19);
+    expect((await r.owner.client.get(base)).body.count).toBe(22);
   });
 
   it('holds only tariffs that pass the same validation as an organization’s tariffs', async () => {

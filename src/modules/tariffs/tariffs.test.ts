@@ -212,7 +212,7 @@ describe('create', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual(READ_ONLY);
     const catalogue = await r.owner.client.get(`${base}/catalogue`);
-    expect(catalogue.body.count).toBe(19);
+    expect(catalogue.body.count).toBe(22);
   });
 
   it('answers 401 without a token, before validation', async () => {
