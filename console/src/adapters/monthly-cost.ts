@@ -1,5 +1,5 @@
 import { api, read } from '../api/client.ts';
-import type { Bill, BillLine, BillMonth, BuildingCost, EnergySource } from '../api/models.ts';
+import type { Bill, BillLine, BillMonth, BillSource, BuildingCost } from '../api/models.ts';
 import type { MonthSpan } from '../lib/ranges.ts';
 
 /**
@@ -29,7 +29,7 @@ export interface MonthBill {
 }
 
 export interface SourceMonth {
-  source: EnergySource;
+  source: BillSource;
   meter_sn: string | null;
   tariff_id: number | null;
   priced: boolean;

@@ -45,6 +45,9 @@ export type Meter = Data<'/api/v1/meters/{id}'>;
 
 export const ENERGY_SOURCES = ['grid', 'solar', 'genset', 'inverter', 'load'] as const;
 export type EnergySource = (typeof ENERGY_SOURCES)[number];
+/** What a building's bills and invoices are of: an energy source, or the water supply. */
+export type BillSource = EnergySource | 'water';
+export const isEnergySource = (source: BillSource): source is EnergySource => source !== 'water';
 
 export type DashboardConfig = Data<'/api/v1/building_blocks/{id}/config'>;
 

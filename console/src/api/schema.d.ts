@@ -540,6 +540,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/meters/{id}/register-reads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A water meter's register reads
+         * @description The meter's register reads, oldest first, each with the kL used since the read before. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no meter has this id; 403 when it belongs to another organization. A meter that is not a water meter: 400.
+         */
+        get: operations["listRegisterReads"];
+        put?: never;
+        /**
+         * Store a water meter's register reads
+         * @description Stores cumulative dial reads (kL) of a water meter, as a person or the municipality reads them: 1 to 1,000 per request, all or none; a read at a stored read_at replaces it. A read lower than the one before it is 400 unless rollover is true (the dial passed zero: it counted up to the smallest power of ten above the read before, then on from zero). Register reads count as readings: between two consecutive reads the kL used is spread evenly over the time between them, into the meter's intervals. The intervals the new reads change are written anew (interval readings sent for them are replaced). Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no meter has this id; 403 when it belongs to another organization. A meter that is not a water meter: 400.
+         */
+        post: operations["storeRegisterReads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/meters/{id}/tariff-history": {
         parameters: {
             query?: never;
@@ -1070,6 +1094,66 @@ export interface paths {
          * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter. A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.
          */
         post: operations["storeReadings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/timeseries/water/readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store water readings
+         * @description Stores interval readings of one water meter in kL: 1 to 50,000 per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter.
+         */
+        post: operations["storeWaterReadings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/timeseries/water/volume-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A water meter's volume profile
+         * @description kL per bucket. Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Register reads count as readings: between two consecutive reads the kL used is spread evenly over the time between them, into the meter's intervals. Buckets as the energy profile's: bucket_minutes (1 to 1440, default 30) counted from start, or group_by (hour, day, week, month) in the calendar of tz; at most 10,000 buckets; with fill=zero every bucket of the range. A profile not kept is computed as the organization's work: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter.
+         */
+        get: operations["getVolumeProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/timeseries/water/volume-sum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A water meter's volume sum
+         * @description The kL used over the range and the number of readings (0 without readings). Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start). Register reads count as readings: between two consecutive reads the kL used is spread evenly over the time between them, into the meter's intervals. bucket_minutes is accepted and unused. Any member of the organization (account_id) may call it. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter.
+         */
+        get: operations["getVolumeSum"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3222,6 +3306,7 @@ export interface operations {
                      *         "genset_tariff_id": null,
                      *         "inverter_tariff_id": null,
                      *         "load_tariff_id": null,
+                     *         "water_supply_tariff_id": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -3243,6 +3328,7 @@ export interface operations {
                          *       "genset_tariff_id": null,
                          *       "inverter_tariff_id": null,
                          *       "load_tariff_id": null,
+                         *       "water_supply_tariff_id": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -3277,6 +3363,8 @@ export interface operations {
                             updated_at: string;
                             /** @description The meter of this source, or null */
                             water_supply_meter_id: number | null;
+                            /** @description The tariff that prices this source, or null */
+                            water_supply_tariff_id: number | null;
                         };
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -3457,6 +3545,8 @@ export interface operations {
                     submeter_ids?: number[] | null;
                     /** @description Meter of the same organization, or null */
                     water_supply_meter_id?: number | null;
+                    /** @description Tariff of the same organization, or null */
+                    water_supply_tariff_id?: number | null;
                 };
             };
         };
@@ -3485,6 +3575,7 @@ export interface operations {
                      *         "genset_tariff_id": null,
                      *         "inverter_tariff_id": null,
                      *         "load_tariff_id": null,
+                     *         "water_supply_tariff_id": null,
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z"
                      *       }
@@ -3506,6 +3597,7 @@ export interface operations {
                          *       "genset_tariff_id": null,
                          *       "inverter_tariff_id": null,
                          *       "load_tariff_id": null,
+                         *       "water_supply_tariff_id": null,
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z"
                          *     }
@@ -3540,6 +3632,8 @@ export interface operations {
                             updated_at: string;
                             /** @description The meter of this source, or null */
                             water_supply_meter_id: number | null;
+                            /** @description The tariff that prices this source, or null */
+                            water_supply_tariff_id: number | null;
                         };
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -3890,7 +3984,7 @@ export interface operations {
                             /** Format: date-time */
                             recorded_at: string;
                             /** @enum {string} */
-                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                             /** @description null: no tariff from this instant */
                             tariff_id: number | null;
                             /** @description The transition applied (cause TRANSITION) */
@@ -4432,7 +4526,7 @@ export interface operations {
                                         /** @description The tier; null for items without tiers */
                                         block_index: number | null;
                                         /** @enum {string} */
-                                        item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                        item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
                                         /** @description Time-of-use period; null for other items */
                                         period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
                                         quantity: number;
@@ -4480,7 +4574,7 @@ export interface operations {
                                             /** @description The tier; null for items without tiers */
                                             block_index: number | null;
                                             /** @enum {string} */
-                                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
                                             /** @description Time-of-use period; null for other items */
                                             period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
                                             quantity: number;
@@ -4511,7 +4605,9 @@ export interface operations {
                                         tax: number;
                                         /** @description In the currency, at most 2 decimals */
                                         total: number;
-                                        /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                        /** @description A water meter's bill only: the kL used (its import_kwh, export_kwh and kvarh are 0, max_kva null) */
+                                        volume_kl?: number;
+                                        /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for the meter (electricity or water), energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                                         warnings: string[];
                                     }[];
                                     /** Format: date-time */
@@ -4525,7 +4621,9 @@ export interface operations {
                                     tax_rate: number;
                                     /** @description In the currency, at most 2 decimals */
                                     total: number;
-                                    /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                    /** @description A water meter's bill only: the kL used (its import_kwh, export_kwh and kvarh are 0, max_kva null) */
+                                    volume_kl?: number;
+                                    /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for the meter (electricity or water), energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                                     warnings: string[];
                                 }[];
                                 meter_id: number | null;
@@ -4535,7 +4633,7 @@ export interface operations {
                                 /** @description Why the source is not priced */
                                 reason: string | null;
                                 /** @enum {string} */
-                                source: "grid" | "solar" | "genset" | "inverter" | "load";
+                                source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                                 tariff_id: number | null;
                                 total: number | null;
                             }[];
@@ -7162,7 +7260,7 @@ export interface operations {
                 sortBy?: "issued_on" | "start" | "total" | "created_at" | "updated_at" | "id";
                 /** @description Sort direction (also accepted as sort_order) */
                 sortOrder?: "asc" | "desc";
-                source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                source?: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
             };
             header?: never;
             path?: never;
@@ -7229,7 +7327,7 @@ export interface operations {
                             /** @description How many lines the invoice has; GET /invoices/{id} answers them */
                             line_count: number;
                             /** @enum {string} */
-                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                             /** Format: date-time */
                             start: string;
                             /** @description The latest check's status; null before the first */
@@ -7401,18 +7499,18 @@ export interface operations {
                         amount: number;
                         description: string;
                         /** @description The tariff item type the line charges; null: none */
-                        item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                        item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
                         /** @description The quantity charged (kWh for energy), or null */
                         quantity: number | null;
                         /** @description kWh, kvarh, kVA, day, month, ... or null */
                         unit: string | null;
                     }[];
                     /**
-                     * @description The block's energy source invoiced
+                     * @description The block's source invoiced: an energy source, or water (the water supply)
                      * @default grid
                      * @enum {string}
                      */
-                    source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                    source?: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                     /**
                      * Format: date-time
                      * @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
@@ -7549,12 +7647,12 @@ export interface operations {
                                 /** @description In the currency, at most 2 decimals */
                                 amount: number;
                                 description: string;
-                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
                                 quantity: number | null;
                                 unit: string | null;
                             }[];
                             /** @enum {string} */
-                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                             /** Format: date-time */
                             start: string;
                             /** @description The latest check's status; null before the first */
@@ -7846,12 +7944,12 @@ export interface operations {
                                 /** @description In the currency, at most 2 decimals */
                                 amount: number;
                                 description: string;
-                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
                                 quantity: number | null;
                                 unit: string | null;
                             }[];
                             /** @enum {string} */
-                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                             /** Format: date-time */
                             start: string;
                             /** @description The latest check's status; null before the first */
@@ -8046,18 +8144,18 @@ export interface operations {
                         amount: number;
                         description: string;
                         /** @description The tariff item type the line charges; null: none */
-                        item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                        item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
                         /** @description The quantity charged (kWh for energy), or null */
                         quantity: number | null;
                         /** @description kWh, kvarh, kVA, day, month, ... or null */
                         unit: string | null;
                     }[];
                     /**
-                     * @description The block's energy source invoiced
+                     * @description The block's source invoiced: an energy source, or water (the water supply)
                      * @default grid
                      * @enum {string}
                      */
-                    source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                    source?: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                     /**
                      * Format: date-time
                      * @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
@@ -8194,12 +8292,12 @@ export interface operations {
                                 /** @description In the currency, at most 2 decimals */
                                 amount: number;
                                 description: string;
-                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
                                 quantity: number | null;
                                 unit: string | null;
                             }[];
                             /** @enum {string} */
-                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
                             /** Format: date-time */
                             start: string;
                             /** @description The latest check's status; null before the first */
@@ -8640,6 +8738,8 @@ export interface operations {
                                 import_kwh: number;
                                 /** @description The source's computed bills over the period added up */
                                 total: number;
+                                /** @description source water only: the kL of the computed bills */
+                                volume_kl?: number;
                                 warnings: string[];
                             };
                             /** @description invoice_total - computed.total */
@@ -8659,7 +8759,7 @@ export interface operations {
                                 difference: number | null;
                                 invoice_amount: number | null;
                                 invoice_quantity: number | null;
-                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
                             }[];
                             /** @enum {string} */
                             status: "ok" | "flagged";
@@ -9861,6 +9961,408 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Conflict",
                      *       "error": "The meter has readings; delete it with force=true to delete them too"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    listRegisterReads: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description Meter id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meter's register reads, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": [
+                     *         {
+                     *           "read_at": "2026-10-01T08:00:00.000Z",
+                     *           "register_kl": 4210.5,
+                     *           "estimated": false,
+                     *           "rollover": false,
+                     *           "consumption_kl": 214.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description kL used since the read before; null for the first */
+                            consumption_kl: number | null;
+                            estimated: boolean;
+                            /** Format: date-time */
+                            read_at: string;
+                            /** @description The cumulative dial reading in kL */
+                            register_kl: number;
+                            /** @description Stored with rollover: true (the dial may have passed zero before it) */
+                            rollover: boolean;
+                        }[];
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "Meter DEMO-GRID-001 is not a water meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Meter not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    storeRegisterReads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Meter id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    account_id: string;
+                    /** @description At most one read per read_at (a repeated one: 400) */
+                    reads: {
+                        /**
+                         * @description An estimate (by the municipality), not a read of the dial
+                         * @default false
+                         */
+                        estimated?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When the dial was read. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
+                         */
+                        read_at: string;
+                        /** @description The cumulative dial reading in kL */
+                        register_kl: number;
+                    }[];
+                    /**
+                     * @description A read lower than the one before it is accepted: the dial passed zero (else 400)
+                     * @default false
+                     */
+                    rollover?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description How many reads were new, how many replaced stored ones, and how many intervals were spread anew */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "inserted": 1,
+                     *         "updated": 0,
+                     *         "intervals": 1488
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "inserted": 1,
+                         *       "updated": 0,
+                         *       "intervals": 1488
+                         *     }
+                         */
+                        data: {
+                            /** @description Reads new to the meter */
+                            inserted: number;
+                            /** @description The meter's interval readings written anew from the spread consumption */
+                            intervals: number;
+                            /** @description Reads that replaced stored ones (same read_at) */
+                            updated: number;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "reads.0.register_kl: 4100 kL on 2026-11-01T06:00:00.000Z is lower than 4210.5 kL on 2026-10-01T06:00:00.000Z; send rollover: true when the dial passed zero"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Meter not found"
                      *     }
                      */
                     "application/json": {
@@ -11799,7 +12301,7 @@ export interface operations {
                         count: number;
                         data: {
                             /** @enum {string} */
-                            code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                            code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
                             displayName: string;
                             /** @description Unit of its price: kWh, kvarh, kVA, day, month, ... */
                             unit: string;
@@ -12228,6 +12730,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           },
                      *           {
@@ -12240,6 +12744,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           }
                      *         ],
@@ -12289,6 +12795,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         },
                          *         {
@@ -12301,6 +12809,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         }
                          *       ],
@@ -12356,7 +12866,9 @@ export interface operations {
                                 free_ratio: number | null;
                                 id: number;
                                 /** @enum {string} */
-                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                                /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                                max_kl: number | null;
                                 /** @description In the tariff currency per unit of the item type */
                                 price: number;
                                 /** @enum {string} */
@@ -12373,7 +12885,9 @@ export interface operations {
                                 }[];
                                 tariff_id: number;
                                 /** @description The item's own unit; null: the unit of its item type */
-                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                                /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                                volume_share: number | null;
                             }[];
                             /** @enum {string} */
                             tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
@@ -12588,6 +13102,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           },
                      *           {
@@ -12600,6 +13116,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           }
                      *         ],
@@ -12649,6 +13167,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         },
                          *         {
@@ -12661,6 +13181,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         }
                          *       ],
@@ -12716,7 +13238,9 @@ export interface operations {
                                 free_ratio: number | null;
                                 id: number;
                                 /** @enum {string} */
-                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                                /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                                max_kl: number | null;
                                 /** @description In the tariff currency per unit of the item type */
                                 price: number;
                                 /** @enum {string} */
@@ -12733,7 +13257,9 @@ export interface operations {
                                 }[];
                                 tariff_id: number;
                                 /** @description The item's own unit; null: the unit of its item type */
-                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                                /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                                volume_share: number | null;
                             }[];
                             /** @enum {string} */
                             tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
@@ -12990,6 +13516,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           },
                      *           {
@@ -13002,6 +13530,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           }
                      *         ],
@@ -13051,6 +13581,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         },
                          *         {
@@ -13063,6 +13595,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         }
                          *       ],
@@ -13118,7 +13652,9 @@ export interface operations {
                                 free_ratio: number | null;
                                 id: number;
                                 /** @enum {string} */
-                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                                /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                                max_kl: number | null;
                                 /** @description In the tariff currency per unit of the item type */
                                 price: number;
                                 /** @enum {string} */
@@ -13135,7 +13671,9 @@ export interface operations {
                                 }[];
                                 tariff_id: number;
                                 /** @description The item's own unit; null: the unit of its item type */
-                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                                /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                                volume_share: number | null;
                             }[];
                             /** @enum {string} */
                             tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
@@ -13755,7 +14293,7 @@ export interface operations {
                                 /** @description The tier; null for items without tiers */
                                 block_index: number | null;
                                 /** @enum {string} */
-                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
                                 /** @description Time-of-use period; null for other items */
                                 period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
                                 quantity: number;
@@ -13803,7 +14341,7 @@ export interface operations {
                                     /** @description The tier; null for items without tiers */
                                     block_index: number | null;
                                     /** @enum {string} */
-                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
                                     /** @description Time-of-use period; null for other items */
                                     period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
                                     quantity: number;
@@ -13834,7 +14372,9 @@ export interface operations {
                                 tax: number;
                                 /** @description In the currency, at most 2 decimals */
                                 total: number;
-                                /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                                /** @description A water meter's bill only: the kL used (its import_kwh, export_kwh and kvarh are 0, max_kva null) */
+                                volume_kl?: number;
+                                /** @description The month's own warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for the meter (electricity or water), energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                                 warnings: string[];
                             }[];
                             /** Format: date-time */
@@ -13848,7 +14388,9 @@ export interface operations {
                             tax_rate: number;
                             /** @description In the currency, at most 2 decimals */
                             total: number;
-                            /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for electricity, energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
+                            /** @description A water meter's bill only: the kL used (its import_kwh, export_kwh and kvarh are 0, max_kva null) */
+                            volume_kl?: number;
+                            /** @description The months' warnings. Each text once: missing readings ('No readings in YYYY-MM' for a month without any), quantities no item prices ('No <ITEM_TYPE> item for <SEASON>: <quantity> <unit> not priced'; 'no season' on a tariff without a DSO), item types without meaning for the meter (electricity or water), energy outside the schedule, a notified maximum demand needed and missing, kVA taken as kW, a period outside the tariff's effective dates, a DYNAMIC tariff priced from its items */
                             warnings: string[];
                         };
                         /** @description Optional human-readable text */
@@ -14038,6 +14580,8 @@ export interface operations {
                      *           "demand_periods": null,
                      *           "demand_basis": null,
                      *           "free_ratio": null,
+                     *           "volume_share": null,
+                     *           "max_kl": null,
                      *           "tariff_blocks": []
                      *         }
                      *       ],
@@ -14056,7 +14600,9 @@ export interface operations {
                             free_ratio: number | null;
                             id: number;
                             /** @enum {string} */
-                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                            /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                            max_kl: number | null;
                             /** @description In the tariff currency per unit of the item type */
                             price: number;
                             /** @enum {string} */
@@ -14073,7 +14619,9 @@ export interface operations {
                             }[];
                             tariff_id: number;
                             /** @description The item's own unit; null: the unit of its item type */
-                            unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                            unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                            /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                            volume_share: number | null;
                         }[];
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -14251,7 +14799,9 @@ export interface operations {
                     /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                     free_ratio?: number | null;
                     /** @enum {string} */
-                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                    /** @description Only on SEWERAGE items: the most kL of sewage charged in a 30-day month (a part month in proportion to its days). Null: no cap */
+                    max_kl?: number | null;
                     /** @description Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals */
                     price: number;
                     /**
@@ -14259,8 +14809,10 @@ export interface operations {
                      * @enum {string}
                      */
                     season?: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
-                    /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month) */
-                    unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                    /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day, month or kL (water and sewerage). Null: the unit of the item type (an item type in kVA is per kVA/month) */
+                    unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                    /** @description Only on SEWERAGE items, 0 to 1, at most 4 decimals: the share of the water volume charged as sewage (0.7: 70 %). Null: all of it */
+                    volume_share?: number | null;
                 } | {
                     /** @description Tiers of a BLOCK tariff */
                     blocks?: {
@@ -14278,7 +14830,9 @@ export interface operations {
                     /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                     free_ratio?: number | null;
                     /** @enum {string} */
-                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                    /** @description Only on SEWERAGE items: the most kL of sewage charged in a 30-day month (a part month in proportion to its days). Null: no cap */
+                    max_kl?: number | null;
                     /** @description Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals */
                     price: number;
                     /**
@@ -14286,8 +14840,10 @@ export interface operations {
                      * @enum {string}
                      */
                     season?: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
-                    /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month) */
-                    unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                    /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day, month or kL (water and sewerage). Null: the unit of the item type (an item type in kVA is per kVA/month) */
+                    unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                    /** @description Only on SEWERAGE items, 0 to 1, at most 4 decimals: the share of the water volume charged as sewage (0.7: 70 %). Null: all of it */
+                    volume_share?: number | null;
                 }[];
             };
         };
@@ -14313,6 +14869,8 @@ export interface operations {
                      *           "demand_periods": null,
                      *           "demand_basis": null,
                      *           "free_ratio": null,
+                     *           "volume_share": null,
+                     *           "max_kl": null,
                      *           "tariff_blocks": []
                      *         }
                      *       ]
@@ -14328,7 +14886,9 @@ export interface operations {
                             free_ratio: number | null;
                             id: number;
                             /** @enum {string} */
-                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                            /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                            max_kl: number | null;
                             /** @description In the tariff currency per unit of the item type */
                             price: number;
                             /** @enum {string} */
@@ -14345,7 +14905,9 @@ export interface operations {
                             }[];
                             tariff_id: number;
                             /** @description The item's own unit; null: the unit of its item type */
-                            unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                            unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                            /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                            volume_share: number | null;
                         }[];
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -14534,13 +15096,17 @@ export interface operations {
                     /** @description Only on kvarh items, 0 to 1, at most 4 decimals: only the kvarh above free_ratio x the kWh of the same month and season (and demand_periods, when set) is charged. Null: all kvarh */
                     free_ratio?: number | null;
                     /** @enum {string} */
-                    item_type_code?: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                    item_type_code?: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                    /** @description Only on SEWERAGE items: the most kL of sewage charged in a 30-day month (a part month in proportion to its days). Null: no cap */
+                    max_kl?: number | null;
                     /** @description Price in the tariff currency per unit (the item's unit, else its item type's), -1,000,000 to 1,000,000, at most 6 decimals */
                     price?: number;
                     /** @enum {string} */
                     season?: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
-                    /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day or month. Null: the unit of the item type (an item type in kVA is per kVA/month) */
-                    unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                    /** @description What price is per: kWh, kvarh, kVA/month (per kVA of demand per month), day, month or kL (water and sewerage). Null: the unit of the item type (an item type in kVA is per kVA/month) */
+                    unit?: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                    /** @description Only on SEWERAGE items, 0 to 1, at most 4 decimals: the share of the water volume charged as sewage (0.7: 70 %). Null: all of it */
+                    volume_share?: number | null;
                 };
             };
         };
@@ -14565,6 +15131,8 @@ export interface operations {
                      *         "demand_periods": null,
                      *         "demand_basis": null,
                      *         "free_ratio": null,
+                     *         "volume_share": null,
+                     *         "max_kl": null,
                      *         "tariff_blocks": []
                      *       }
                      *     }
@@ -14581,6 +15149,8 @@ export interface operations {
                          *       "demand_periods": null,
                          *       "demand_basis": null,
                          *       "free_ratio": null,
+                         *       "volume_share": null,
+                         *       "max_kl": null,
                          *       "tariff_blocks": []
                          *     }
                          */
@@ -14593,7 +15163,9 @@ export interface operations {
                             free_ratio: number | null;
                             id: number;
                             /** @enum {string} */
-                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                            item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                            /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                            max_kl: number | null;
                             /** @description In the tariff currency per unit of the item type */
                             price: number;
                             /** @enum {string} */
@@ -14610,7 +15182,9 @@ export interface operations {
                             }[];
                             tariff_id: number;
                             /** @description The item's own unit; null: the unit of its item type */
-                            unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                            unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                            /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                            volume_share: number | null;
                         };
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -17138,6 +17712,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           }
                      *         ],
@@ -17187,6 +17763,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         }
                          *       ],
@@ -17242,7 +17820,9 @@ export interface operations {
                                 free_ratio: number | null;
                                 id: number;
                                 /** @enum {string} */
-                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                                /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                                max_kl: number | null;
                                 /** @description In the tariff currency per unit of the item type */
                                 price: number;
                                 /** @enum {string} */
@@ -17259,7 +17839,9 @@ export interface operations {
                                 }[];
                                 tariff_id: number;
                                 /** @description The item's own unit; null: the unit of its item type */
-                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                                /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                                volume_share: number | null;
                             }[];
                             /** @enum {string} */
                             tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
@@ -17464,6 +18046,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           },
                      *           {
@@ -17476,6 +18060,8 @@ export interface operations {
                      *             "demand_periods": null,
                      *             "demand_basis": null,
                      *             "free_ratio": null,
+                     *             "volume_share": null,
+                     *             "max_kl": null,
                      *             "tariff_blocks": []
                      *           }
                      *         ],
@@ -17525,6 +18111,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         },
                          *         {
@@ -17537,6 +18125,8 @@ export interface operations {
                          *           "demand_periods": null,
                          *           "demand_basis": null,
                          *           "free_ratio": null,
+                         *           "volume_share": null,
+                         *           "max_kl": null,
                          *           "tariff_blocks": []
                          *         }
                          *       ],
@@ -17592,7 +18182,9 @@ export interface operations {
                                 free_ratio: number | null;
                                 id: number;
                                 /** @enum {string} */
-                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                                /** @description SEWERAGE items: the most kL charged in a 30-day month; null: no cap */
+                                max_kl: number | null;
                                 /** @description In the tariff currency per unit of the item type */
                                 price: number;
                                 /** @enum {string} */
@@ -17609,7 +18201,9 @@ export interface operations {
                                 }[];
                                 tariff_id: number;
                                 /** @description The item's own unit; null: the unit of its item type */
-                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month") | null;
+                                unit: ("kWh" | "kvarh" | "kVA/month" | "day" | "month" | "kL") | null;
+                                /** @description SEWERAGE items: the share of the water volume charged; null: all of it */
+                                volume_share: number | null;
                             }[];
                             /** @enum {string} */
                             tariff_type: "FLAT" | "TIME_OF_USE" | "BLOCK" | "DYNAMIC";
@@ -18975,6 +19569,600 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Meter DEMO-GRID-999 not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    storeWaterReadings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    account_id: string;
+                    meter_sn: string;
+                    /** @description At most one reading per ts (a repeated ts: 400) */
+                    readings: {
+                        /**
+                         * Format: date-time
+                         * @description Start of the meter's interval. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z
+                         */
+                        ts: string;
+                        /** @description kL used in the interval */
+                        volume_kl: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description How many readings were new and how many replaced stored ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "inserted": 1,
+                     *         "updated": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "inserted": 1,
+                         *       "updated": 0
+                         *     }
+                         */
+                        data: {
+                            /** @description Readings new to the meter */
+                            inserted: number;
+                            /** @description Readings that replaced stored ones (same meter and ts) */
+                            updated: number;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "readings.0.ts: Not the start of one of the meter's 30-minute intervals"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "Meter DEMO-WATER-001 belongs to another organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Meter DEMO-WATER-999 not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getVolumeProfile: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start; 30 unless group_by is given (not both) */
+                bucket_minutes?: number;
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description zero: every bucket of the range, empty ones too */
+                fill?: "none" | "zero";
+                /** @description Buckets of the calendar of tz instead of bucket_minutes: hour, day, ISO week (from Monday) or month */
+                group_by?: "hour" | "day" | "week" | "month";
+                meter_sn: string;
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+                /** @description IANA time zone of the group_by calendar */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": [
+                     *         {
+                     *           "ts": "2026-09-30T22:00:00.000Z",
+                     *           "label": "2026-10",
+                     *           "volume_kl": 214.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description With group_by: the local name of the unit, such as 2025-03-30 or 2025-03 */
+                            label?: string;
+                            /**
+                             * Format: date-time
+                             * @description Start of the bucket (with group_by: its unit's first instant, UTC)
+                             */
+                            ts: string;
+                            /** @description kL, rounded to 6 decimals */
+                            volume_kl: number;
+                        }[];
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "meter_sn: Meter DEMO-GRID-001 is not a water meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "Meter DEMO-WATER-001 belongs to another organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Meter DEMO-WATER-999 not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getVolumeSum: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description Bucket size in minutes, 1 to 1440; buckets are counted from start */
+                bucket_minutes?: number;
+                /** @description Exclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                meter_sn: string;
+                /** @description Inclusive. ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The meter's volume over the range */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "meter_sn": "DEMO-WATER-001",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "volume_kl": 214.5,
+                     *         "readings": 1488
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "meter_sn": "DEMO-WATER-001",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "volume_kl": 214.5,
+                         *       "readings": 1488
+                         *     }
+                         */
+                        data: {
+                            /** Format: date-time */
+                            end: string;
+                            meter_sn: string;
+                            /** @description Interval readings summed (spread register reads among them) */
+                            readings: number;
+                            /** Format: date-time */
+                            start: string;
+                            /** @description kL, rounded to 6 decimals */
+                            volume_kl: number;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "meter_sn: Meter DEMO-GRID-001 is not a water meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "Meter DEMO-WATER-001 belongs to another organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Meter DEMO-WATER-999 not found"
                      *     }
                      */
                     "application/json": {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { type MonthCost, monthlyCost, type SourceMonth } from '../adapters/monthly-cost.ts';
-import type { TariffItemType } from '../api/models.ts';
+import { isEnergySource, type TariffItemType } from '../api/models.ts';
 import { BILL_CSV_HEADER, billCsvRows } from '../export/bill-csv.ts';
 import { downloadCsv, fileSafe } from '../lib/download.ts';
 import { formatMoney, formatMonth, formatPeriod } from '../lib/format.ts';
@@ -40,7 +40,9 @@ function SourceBills({
     return (
       <li>
         <strong>{name}</strong>: not priced. <span className="muted">{source.reason}</span>
-        {source.reason === 'No tariff configured' && <MeterTariffOffer source={source.source} />}
+        {source.reason === 'No tariff configured' && isEnergySource(source.source) && (
+          <MeterTariffOffer source={source.source} />
+        )}
       </li>
     );
   }

@@ -202,7 +202,7 @@ export function InvoiceForm({
           </select>
         </div>
       </div>
-      <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} withSource />
+      <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} withSource="and water" />
       <label className="check">
         <input type="checkbox" checked={estimated} onChange={(e) => setEstimated(e.target.checked)} /> The reading was
         estimated

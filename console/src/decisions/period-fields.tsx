@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { BuildingBlock, EnergySource } from '../api/models.ts';
+import { type BillSource, type BuildingBlock, ENERGY_SOURCES } from '../api/models.ts';
 import { DateInput } from '../components/date-input.tsx';
 import { SOURCE_LABELS } from '../lib/labels.ts';
 import { makeRange, readingsEnd } from '../lib/ranges.ts';
@@ -8,7 +8,7 @@ import { addMonths, isoDate, parseIsoDate, today } from '../lib/time.ts';
 /** What a decision page asks first: a building block, perhaps a source, and a period of days. */
 export interface DecisionChoice {
   blockId: string;
-  source: EnergySource;
+  source: BillSource;
   from: string;
   to: string;
 }
@@ -52,7 +52,8 @@ export function DecisionFields({
   blocks: BuildingBlock[];
   choice: DecisionChoice;
   onChange: (choice: DecisionChoice) => void;
-  withSource?: boolean;
+  /** Ask for the source: an energy source, or with 'and water' the water supply too. */
+  withSource?: boolean | 'and water';
 }) {
   const id = useId();
   const set = (change: Partial<DecisionChoice>) => onChange({ ...choice, ...change });
@@ -75,11 +76,11 @@ export function DecisionFields({
           <select
             id={`${id}-source`}
             value={choice.source}
-            onChange={(e) => set({ source: e.target.value as EnergySource })}
+            onChange={(e) => set({ source: e.target.value as BillSource })}
           >
-            {Object.entries(SOURCE_LABELS).map(([value, label]) => (
+            {[...ENERGY_SOURCES, ...(withSource === 'and water' ? (['water'] as const) : [])].map((value) => (
               <option key={value} value={value}>
-                {label}
+                {SOURCE_LABELS[value]}
               </option>
             ))}
           </select>

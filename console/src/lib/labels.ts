@@ -1,13 +1,14 @@
-import type { EnergySource, Meter } from '../api/models.ts';
+import type { BillSource, Meter } from '../api/models.ts';
 
-/** Energy sources and meter types in words, never as codes ("Ev"). */
+/** Sources (energy and the water supply) and meter types in words, never as codes ("Ev"). */
 
-export const SOURCE_LABELS: Record<EnergySource, string> = {
+export const SOURCE_LABELS: Record<BillSource, string> = {
   grid: 'Grid',
   solar: 'Solar',
   genset: 'Generator',
   inverter: 'Inverter',
   load: 'Load',
+  water: 'Water supply',
 };
 
 const METER_TYPE_LABELS: Record<Meter['meter_type'], string> = {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { api, read } from '../api/client.ts';
-import type { BuildingBlock, ComparisonCandidate, TariffComparison } from '../api/models.ts';
+import { type BuildingBlock, type ComparisonCandidate, isEnergySource, type TariffComparison } from '../api/models.ts';
 import { Chart } from '../components/chart.tsx';
 import { periodAttributes, StatementHeader } from '../components/statement-header.tsx';
 import { Async } from '../components/status.tsx';
@@ -29,7 +29,7 @@ function compare(request: DecisionRequest, nmdKva: string): Promise<TariffCompar
         path: { id: request.blockId },
         query: {
           account_id: request.accountId,
-          source: request.source,
+          source: isEnergySource(request.source) ? request.source : 'grid',
           start: request.start,
           end: request.end,
           ...(request.tariffIds.length > 0 ? { tariff_ids: request.tariffIds.join(',') } : {}),
