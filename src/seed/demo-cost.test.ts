@@ -31,7 +31,7 @@ interface Line {
 }
 
 describe('demo building cost', () => {
-  it('prices energy once: the grid bill, with solar exports credited, is the building total', async () => {
+  it('prices energy once: the grid bill, with solar exports credited, and the water bill make the building total', async () => {
     const client = await demoClient();
     const account_id = seed.accountId;
     const res = await client.get(`/api/v1/building_blocks/${seed.blockId}/energy-cost`, { account_id, ...MONTH });
@@ -43,7 +43,8 @@ describe('demo building cost', () => {
       total: number;
     }[];
     const priced = sources.filter((s) => s.priced);
-    expect(priced.map((s) => s.source)).toEqual(['grid']);
+    // Energy is priced once, on the grid; the water supply has its own bill.
+    expect(priced.map((s) => s.source)).toEqual(['grid', 'water']);
     for (const source of ['solar', 'load']) {
       expect(sources.find((s) => s.source === source)).toMatchObject({
         priced: false,
@@ -63,7 +64,8 @@ describe('demo building cost', () => {
 
     const billTotal = grid.bills.reduce((s, b) => s + b.total, 0);
     expect(grid.total).toBeCloseTo(billTotal, 2);
-    expect(res.body.data.totals).toEqual({ ZAR: grid.total });
+    const water = priced[1]!;
+    expect(res.body.data.totals.ZAR).toBeCloseTo(grid.total + water.total, 2);
   });
 
   it('prices November 2026 with the 2026/27 tariff, valid then: no warning of effective dates', async () => {

@@ -7,8 +7,10 @@ import { tariffItemsRepository } from '../modules/tariff-items/tariff-items.repo
 import { tariffsRepository } from '../modules/tariffs/tariffs.repository.ts';
 import { aggregatesRepository } from '../modules/timeseries/aggregates.repository.ts';
 import { readingsRepository } from '../modules/timeseries/readings.repository.ts';
+import { registerReadsRepository } from '../modules/timeseries/register-reads.repository.ts';
 import { DEMO_EMAIL, DEMO_ORGANIZATION } from './demo.ts';
 import { DEMO_GRID_SERIAL } from './demo-sites.ts';
+import { DEMO_WATER_SERIAL } from './demo-water.ts';
 
 const ALL_TIME = { start: new Date(Date.UTC(1900, 0, 1)), end: new Date(Date.UTC(9999, 0, 1)) };
 
@@ -26,7 +28,13 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
   if (!user) return undefined;
   const organizations = await authRepository.organizationsOf(db, user.id);
   const accountId = organizations.find((o) => o.name === DEMO_ORGANIZATION && !o.is_personal_account)?.id;
-  const [found] = await readingsRepository.findMetersBySerial(db, [DEMO_GRID_SERIAL]);
+  const bySerial = new Map(
+    (await readingsRepository.findMetersBySerial(db, [DEMO_GRID_SERIAL, DEMO_WATER_SERIAL])).map((m) => [
+      m.meter_sn,
+      m,
+    ]),
+  );
+  const [found, water] = [bySerial.get(DEMO_GRID_SERIAL), bySerial.get(DEMO_WATER_SERIAL)];
   const grid = found && (await metersRepository.find(db, found.id));
   if (!accountId || grid?.account_id !== accountId) return undefined;
   const first = { page: 1, limit: 1, sortBy: 'id', sortOrder: 'asc' } as const;
@@ -38,6 +46,7 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
   const [tariff] = tariffs.rows;
   if (!tariff || !latest) return undefined;
   const [item] = await tariffItemsRepository.ofTariff(db, accountId, tariff.id);
+  const [firstRead] = water ? await registerReadsRepository.list(db, accountId, water.id) : [];
   const end = new Date(latest.ts.getTime() + grid.interval_minutes * 60_000);
   return Object.fromEntries(
     Object.entries({
@@ -52,6 +61,14 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
       tou_schedule_id: tariff.tou_schedule_id,
       invoice_id: invoices.rows[0]?.id,
       dso_id: tariff.dso_id,
+      water_meter_id: water?.id,
+      water_meter_sn: water?.meter_sn,
+      // Sent again as it is, the water meter's first read changes nothing.
+      water_first_read:
+        firstRead &&
+        JSON.stringify([
+          { read_at: firstRead.read_at, register_kl: Number(firstRead.register_kl), estimated: firstRead.estimated },
+        ]),
       ...lastWholeMonth(end),
     })
       .filter(([, value]) => value != null)

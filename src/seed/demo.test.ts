@@ -54,6 +54,30 @@ describe('demo seed', () => {
     }
   });
 
+  it('gives the campus a water meter read by hand each month for a year, priced as the water supply', async () => {
+    const client = await demoClient();
+    const account_id = seed!.accountId;
+    const reads = await client.get(`/api/v1/meters/${seed!.waterMeterId}/register-reads`, { account_id });
+    expect(reads.status).toBe(200);
+    expect(reads.body.data).toHaveLength(13);
+    expect(reads.body.data.filter((r: { estimated: boolean }) => r.estimated)).toHaveLength(1);
+    const [last, before] = [reads.body.data.at(-1), reads.body.data.at(-2)];
+    const cost = await client.get(`/api/v1/building_blocks/${seed!.blockId}/energy-cost`, {
+      account_id,
+      start: before.read_at,
+      end: last.read_at,
+    });
+    const water = cost.body.data.sources.find((s: { source: string }) => s.source === 'water');
+    expect(water).toMatchObject({ priced: true, meter_sn: 'DEMO-WATER-001' });
+    expect(water.bills[0].volume_kl).toBe(last.consumption_kl);
+    expect(water.bills[0].lines.map((l: { item_type_code: string }) => l.item_type_code)).toEqual([
+      'WATER_CONSUMPTION',
+      'SEWERAGE',
+      'SERVICE',
+      'ADMINISTRATION',
+    ]);
+  });
+
   it('puts grid and load electricity meters and a SOLAR meter on the site and names them in its dashboard config', async () => {
     const client = await demoClient();
     const accountId = seed!.accountId;
@@ -72,6 +96,7 @@ describe('demo seed', () => {
       [seed!.meterIds.grid, 'DEMO-GRID-001', 'ELECTRICITY'],
       [seed!.meterIds.load, 'DEMO-LOAD-001', 'ELECTRICITY'],
       [seed!.meterIds.solar, 'DEMO-SOLAR-001', 'SOLAR'],
+      [seed!.waterMeterId, 'DEMO-WATER-001', 'WATER'],
     ]);
     const config = await client.get(`/api/v1/building_blocks/${seed!.blockId}/config`, { account_id: accountId });
     expect(config.body.data).toMatchObject({
@@ -190,6 +215,6 @@ describe('demo seed', () => {
   it('runs once: a second call changes nothing', async () => {
     expect(await seedDemo(t.db)).toBeUndefined();
     const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM meters');
-    expect(row!.count).toBe(3);
+    expect(row!.count).toBe(4);
   });
 });

@@ -11,6 +11,7 @@ import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
 import { type DemoTariffs, seedDemoTariffs } from './demo-tariffs.ts';
 import { seedDemoTransitions } from './demo-transition.ts';
+import { seedDemoWater } from './demo-water.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'demo-password';
@@ -32,18 +33,27 @@ export interface DemoSeed extends DemoSites {
   firstTariffId: number;
   /** The grid tariff's successor from the next 1 April (a pending transition). */
   nextTariffId: number;
+  /** The site's water meter: a year of monthly register reads, a Cape Town water and sanitation tariff. */
+  waterMeterId: number;
   /** The utility's invoice of the site's grid for the last whole month. */
   invoiceId: number;
 }
 
 /**
- * Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed.
+ * Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed;
+ * the water meter's tariff is set with it (demo-water.ts).
  * The first tariffs of a meter and a source count from the beginning of time in their history.
  */
-async function assignDemoTariffs(tx: Executor, accountId: string, sites: DemoSites, tariffs: DemoTariffs, now: Date) {
+async function assignDemoTariffs(
+  tx: Executor,
+  accountId: string,
+  sites: DemoSites & { waterMeterId: number },
+  tariffs: DemoTariffs,
+  now: Date,
+) {
   await meters.update(tx, accountId, sites.meterIds.grid, { tariff_id: tariffs.gridTariffId });
   await configs.upsert(tx, accountId, sites.blockId, { grid_tariff_id: tariffs.gridTariffId });
-  await history.recordMeters(tx, accountId, [sites.meterIds.grid], requestChange(now, 'UPDATE'));
+  await history.recordMeters(tx, accountId, [sites.meterIds.grid, sites.waterMeterId], requestChange(now, 'UPDATE'));
   await history.recordConfigs(tx, accountId, [sites.blockId], requestChange(now, 'UPDATE'));
 }
 
@@ -58,12 +68,14 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
     const { id: accountId } = await organizations.insert(tx, DEMO_ORGANIZATION, ownerId);
     const sites = await seedDemoSites(tx, accountId);
     const first = await seedDemoTariffs(tx, accountId);
-    await assignDemoTariffs(tx, accountId, sites, first, now);
+    const water = await seedDemoWater(tx, accountId, sites.blockId, now);
+    await assignDemoTariffs(tx, accountId, { ...sites, waterMeterId: water.meterId }, first, now);
     const years = await seedDemoTransitions(tx, accountId, first.gridTariffId, ownerId, now);
     await seedDemoReadings(tx, sites.meterIds, now);
     return {
       accountId,
       ...sites,
+      waterMeterId: water.meterId,
       tariffIds: { gridTariffId: years.currentTariffId },
       firstTariffId: first.gridTariffId,
       nextTariffId: years.nextTariffId,

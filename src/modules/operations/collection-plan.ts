@@ -41,6 +41,11 @@ export const STEPS: Readonly<Record<string, Step>> = {
   // The readings that the collection stored go with the meter.
   deleteMeter: { uses: { id: 'new_meter_id' }, writes: { force: 'true' } },
   storeReadings: { uses: { meter_sn: 'new_meter_sn' } },
+  // The demo water meter's first read, sent again: nothing changes.
+  storeRegisterReads: { uses: { id: 'water_meter_id' }, writes: { reads: '{{water_first_read}}' } },
+  listRegisterReads: { uses: { id: 'water_meter_id' } },
+  getVolumeProfile: { uses: { meter_sn: 'water_meter_sn' } },
+  getVolumeSum: { uses: { meter_sn: 'water_meter_sn' } },
   createGateway: { stores: { new_gateway_id: 'id' } },
   getGateway: { uses: { id: 'new_gateway_id' } },
   updateGateway: { uses: { id: 'new_gateway_id' } },

@@ -61,8 +61,10 @@ const VARIABLE_OF_ID: Record<string, string> = {
   invoices: 'invoice_id',
 };
 
-/** Variables that hold numbers: written into JSON bodies without quotes. */
+/** Variables that hold numbers (or JSON): written into JSON bodies without quotes. */
 const NUMERIC_VARIABLES = new Set([
+  'water_meter_id',
+  'water_first_read',
   'building_block_id',
   'meter_id',
   'tariff_id',
@@ -107,6 +109,9 @@ function bodyText(schema: JsonSchema, fallbacks: Fallbacks, step: Step): string 
   }
   const fields = Object.entries(example).map(([key, value]) => {
     const written = step.writes?.[key];
+    const writtenVariable = written?.match(/^\{\{(\w+)\}\}$/)?.[1];
+    // A field written as a variable of its own: the example's value (as JSON) until samples give one.
+    if (writtenVariable && !fallbacks.has(writtenVariable)) fallbacks.set(writtenVariable, JSON.stringify(value));
     if (written !== undefined) return [key, written];
     const variable = step.uses?.[key] ?? (OWN_IN_BODIES.has(key) ? undefined : VARIABLE_OF_FIELD[key]);
     if (variable === undefined || typeof value === 'object') return [key, value];
@@ -184,12 +189,9 @@ function requestItem(path: string, method: string, op: Operation, fallbacks: Fal
 /** Where a request runs: after the creating requests (POST), the changes (PUT), then the reads. */
 const METHOD_ORDER = ['post', 'put', 'get', 'delete'];
 
-/** Variables that a run fills in (the ids of what it creates), empty until then. */
+/** Variables that a run fills in (the ids of what it creates), empty until then; others a step uses are the demo's. */
 function runVariables(): string[] {
-  const names = Object.values(STEPS).flatMap((step) => [
-    ...Object.values(step.uses ?? {}),
-    ...Object.keys(step.stores ?? {}),
-  ]);
+  const names = Object.values(STEPS).flatMap((step) => Object.keys(step.stores ?? {}));
   return [...new Set(names)].filter((name) => name !== 'bearerToken');
 }
 

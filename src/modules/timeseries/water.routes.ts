@@ -13,7 +13,7 @@ import { MAX_REGISTER_READS, registerReadsBody, waterReadingsBody } from './wate
 const tags = ['Water timeseries'];
 const base = '/api/v1/timeseries/water';
 const DEMO_WATER = 'DEMO-WATER-001';
-const DEMO_WATER_ID = 6;
+const DEMO_WATER_ID = 4;
 const METER_CHECKS =
   'Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter.';
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
