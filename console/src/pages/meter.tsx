@@ -13,6 +13,7 @@ import { lastWeekOfDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
 import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
+import { WaterMeterSection } from './water-meter.tsx';
 
 /** How far back the latest power is looked for. */
 const LATEST_WITHIN_DAYS = 30;
@@ -133,6 +134,8 @@ export function MeterPage({ id }: { id: number }) {
               <LatestPowerCard meter={m} />
               <ProfileSection meter={m} />
             </>
+          ) : m.meter_type === 'WATER' ? (
+            <WaterMeterSection meter={m} />
           ) : (
             <p className="muted">This meter's readings are not electricity readings: there is no profile to show.</p>
           )}
