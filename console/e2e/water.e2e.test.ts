@@ -67,7 +67,8 @@ describeInChromium('a water meter read by hand in Chromium', () => {
     const bill = page.getByTestId('water-bill');
     await bill.waitFor();
     const text = await textOf(bill);
-    expect(text).toContain('220.00 kL');
+    // en-ZA writes a decimal comma.
+    expect(text).toContain('water consumption: 220,00 kL');
     expect(text).toContain('water consumption');
     expect(text).toContain('sewerage');
     expect(await textOf(page.getByTestId('register-reads'))).toContain('220');
