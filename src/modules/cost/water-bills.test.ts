@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalid } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -182,5 +183,28 @@ describe('a water bill of the City of Cape Town (illustrative 2025/26 prices, ex
     expect(result.warnings).toEqual([
       'IMPORT_ENERGY items are not priced: the item type has no meaning for a water meter',
     ]);
+  });
+
+  it('takes volume_share and max_kl on SEWERAGE items only', async () => {
+    const tariff = await createTariff(org.admin.client, org.accountId, { meter_type: 'WATER', tariff_type: 'FLAT' });
+    const res = await org.admin.client.post(`/api/v1/tariffs/${tariff.id}/items`, {
+      item_type_code: 'WATER_CONSUMPTION',
+      price: 20,
+      season: 'ALL_YEAR',
+      unit: 'kL',
+      volume_share: 0.7,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid('volume_share: Only a SEWERAGE item may have one'));
+    const sewerage = await org.admin.client.post(`/api/v1/tariffs/${tariff.id}/items`, {
+      item_type_code: 'SEWERAGE',
+      price: 10,
+      season: 'ALL_YEAR',
+      unit: 'kL',
+      volume_share: 0.7,
+      max_kl: 35,
+    });
+    expect(sewerage.status).toBe(201);
+    expect(sewerage.body.data[0]).toMatchObject({ volume_share: 0.7, max_kl: 35, unit: 'kL' });
   });
 });
