@@ -44,7 +44,8 @@ declare module 'fastify' {
 }
 
 const OVERLOADED = new AppError(503, 'Service unavailable', 'The server is overloaded; retry shortly', {
-  'retry-after': '1',
+  headers: { 'retry-after': '1' },
+  code: 'OVERLOADED',
 });
 
 /** Which proxies in front of the service are believed about who the client is: all, as many hops, or these addresses and CIDRs. */

@@ -4,6 +4,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { markPlaceholders } from './examples.ts';
 import { createKeptDocument } from './kept-answers.ts';
 import { declareResponseHeaders } from './response-headers.ts';
+import { transportFailures } from './responses.ts';
 import type { App } from './types.ts';
 
 const DESCRIPTION = `Organizations, building blocks, meters, electricity tariffs and electricity data.
@@ -65,6 +66,13 @@ export async function registerOpenApi(app: App): Promise<void> {
       else if (route.config?.serviceRole) route.schema = { ...route.schema, security: [{ serviceRoleKey: [] }] };
       else if (route.config?.gatewayKeys) {
         route.schema = { ...route.schema, security: [{ bearerAuth: [] }, { gatewayKey: [] }] };
+      }
+      if (route.schema.response) {
+        const response = route.schema.response as Record<number, unknown>;
+        route.schema = {
+          ...route.schema,
+          response: { ...transportFailures(route.schema.body !== undefined), ...response },
+        };
       }
     }
   });

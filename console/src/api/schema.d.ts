@@ -1220,7 +1220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1230,10 +1230,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "password: Too small: expected string to have >=1 characters"
+                     *       "error": "password: Too small: expected string to have >=1 characters",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1253,10 +1259,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Unauthorized",
-                     *       "error": "Invalid login credentials"
+                     *       "error": "Invalid login credentials",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1276,10 +1396,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Rate limit exceeded, retry in 1 minute"
+                     *       "error": "Rate limit exceeded, retry in 1 minute",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1299,10 +1452,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1328,7 +1487,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1338,10 +1497,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "body: Malformed JSON"
+                     *       "error": "body: Malformed JSON",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1361,10 +1526,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1384,10 +1609,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1407,10 +1665,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1474,7 +1738,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1484,10 +1748,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid query",
-                     *       "error": "bucket_minute: Unrecognized parameter"
+                     *       "error": "bucket_minute: Unrecognized parameter",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1507,10 +1777,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1530,10 +1860,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1553,10 +1916,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1654,7 +2023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1664,10 +2033,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "refresh_token: Invalid input: expected string, received undefined"
+                     *       "error": "refresh_token: Invalid input: expected string, received undefined",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1687,10 +2062,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Unauthorized",
-                     *       "error": "Invalid refresh token"
+                     *       "error": "Invalid refresh token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1708,10 +2089,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "A session is refreshed only from the service's own origin"
+                     *       "error": "A session is refreshed only from the service's own origin",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1731,10 +2226,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Rate limit exceeded, retry in 1 minute"
+                     *       "error": "Rate limit exceeded, retry in 1 minute",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1754,10 +2282,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1844,7 +2378,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1854,10 +2388,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "email: Invalid email address"
+                     *       "error": "email: Invalid email address",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1877,10 +2417,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "User already registered"
+                     *       "error": "User already registered",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1900,10 +2554,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Rate limit exceeded, retry in 1 minute"
+                     *       "error": "Rate limit exceeded, retry in 1 minute",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -1923,10 +2610,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2005,7 +2698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2015,10 +2708,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "userId: Invalid UUID"
+                     *       "error": "userId: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2038,10 +2737,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2061,10 +2820,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2084,10 +2876,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2190,7 +2988,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2200,10 +2998,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2223,10 +3027,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2244,10 +3054,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2267,10 +3137,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2290,10 +3193,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2414,7 +3323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2424,10 +3333,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": null,
-                     *       "error": "{\"message\":\"null value in column \\\"city\\\" of relation \\\"building_blocks\\\" violates not-null constraint\",\"code\":\"23502\"}"
+                     *       "error": "{\"message\":\"null value in column \\\"city\\\" of relation \\\"building_blocks\\\" violates not-null constraint\",\"code\":\"23502\"}",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2447,10 +3362,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2468,10 +3389,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2491,10 +3526,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2514,10 +3582,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2622,7 +3696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2632,10 +3706,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2655,10 +3735,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2676,10 +3762,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2697,10 +3789,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Building block not found"
+                     *       "error": "Building block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2720,10 +3872,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2743,10 +3928,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2874,7 +4065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2884,10 +4075,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "parent_id: A building block cannot be its own parent or the parent of its ancestors"
+                     *       "error": "parent_id: A building block cannot be its own parent or the parent of its ancestors",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2907,10 +4104,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2928,10 +4131,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2949,10 +4158,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Building block not found"
+                     *       "error": "Building block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2972,10 +4295,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -2995,10 +4351,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3029,7 +4391,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3039,10 +4401,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3062,10 +4430,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3083,10 +4457,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3104,10 +4484,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Building block not found"
+                     *       "error": "Building block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3125,10 +4538,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The building block has child blocks or meters"
+                     *       "error": "The building block has child blocks or meters",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3148,10 +4594,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3171,10 +4650,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3285,7 +4770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3295,10 +4780,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3318,10 +4809,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3339,10 +4836,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3360,10 +4863,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3383,10 +4946,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3406,10 +5002,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3548,7 +5150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3558,10 +5160,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "grid_meter_id: Meter 99 not found in this organization"
+                     *       "error": "grid_meter_id: Meter 99 not found in this organization",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3581,10 +5189,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3602,10 +5216,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3623,10 +5243,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Building block not found"
+                     *       "error": "Building block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3646,10 +5380,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3669,10 +5436,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3703,7 +5476,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3713,10 +5486,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3736,10 +5515,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3757,10 +5542,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3778,10 +5569,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3801,10 +5652,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3824,10 +5708,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3903,7 +5793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3913,10 +5803,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3936,10 +5832,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3957,10 +5859,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -3978,10 +5886,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4001,10 +5969,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4024,10 +6025,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4553,7 +6560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,10 +6570,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: end must be after start"
+                     *       "error": "end: end must be after start",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4586,10 +6599,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4607,10 +6626,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4628,10 +6653,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4651,10 +6736,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4674,10 +6792,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4808,7 +6932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4818,10 +6942,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: Must be after start"
+                     *       "error": "end: Must be after start",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4841,10 +6971,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4862,10 +6998,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4883,10 +7025,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4906,10 +7108,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -4929,10 +7164,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5031,7 +7272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5041,10 +7282,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5064,10 +7311,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5085,10 +7338,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5106,10 +7365,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Building block not found"
+                     *       "error": "Building block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5129,10 +7448,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5152,10 +7504,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5327,7 +7685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5337,10 +7695,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "grid: The block has no grid meter"
+                     *       "error": "grid: The block has no grid meter",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5360,10 +7724,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5381,10 +7751,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5402,10 +7778,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5425,10 +7861,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5448,10 +7917,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5666,7 +8141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5676,10 +8151,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "source: The solar source has no meter"
+                     *       "error": "source: The solar source has no meter",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5699,10 +8180,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5720,10 +8207,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5741,10 +8234,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Dashboard config not found"
+                     *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5764,10 +8317,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5787,10 +8373,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5845,7 +8437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5855,10 +8447,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid query",
-                     *       "error": "bucket_minute: Unrecognized parameter"
+                     *       "error": "bucket_minute: Unrecognized parameter",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5878,10 +8476,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5901,10 +8559,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -5924,10 +8615,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6015,7 +8712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6025,10 +8722,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6048,10 +8751,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6069,10 +8778,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6092,10 +8861,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6115,10 +8917,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6220,7 +9028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6230,10 +9038,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "meter_ids.0: Meter 99 not found in this organization"
+                     *       "error": "meter_ids.0: Meter 99 not found in this organization",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6253,10 +9067,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6274,10 +9094,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6297,10 +9231,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6320,10 +9287,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6414,7 +9387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6424,10 +9397,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6447,10 +9426,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6468,10 +9453,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6489,10 +9480,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Gateway not found"
+                     *       "error": "Gateway not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6512,10 +9563,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6535,10 +9619,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6638,7 +9728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6648,10 +9738,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "meter_ids.0: Meter 99 not found in this organization"
+                     *       "error": "meter_ids.0: Meter 99 not found in this organization",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6671,10 +9767,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6692,10 +9794,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6713,10 +9821,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Gateway not found"
+                     *       "error": "Gateway not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6736,10 +9958,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6759,10 +10014,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6793,7 +10054,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6803,10 +10064,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6826,10 +10093,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6847,10 +10120,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6868,10 +10147,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Gateway not found"
+                     *       "error": "Gateway not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6891,10 +10230,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -6914,10 +10286,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7012,7 +10390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7022,10 +10400,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7045,10 +10429,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7066,10 +10456,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7087,10 +10483,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Gateway not found"
+                     *       "error": "Gateway not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7110,10 +10566,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7133,10 +10622,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7251,7 +10746,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7261,10 +10756,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7284,10 +10785,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7305,10 +10812,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7328,10 +10895,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7351,10 +10951,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7576,7 +11182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,10 +11192,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "total: subtotal + tax is 11025.19, not 11025.20"
+                     *       "error": "total: subtotal + tax is 11025.19, not 11025.20",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7609,10 +11221,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7630,10 +11248,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7651,10 +11302,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "An invoice with this supplier and invoice_number already exists in this organization"
+                     *       "error": "An invoice with this supplier and invoice_number already exists in this organization",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7674,10 +11412,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7697,10 +11468,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7873,7 +11650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7883,10 +11660,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7906,10 +11689,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7927,10 +11716,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7948,10 +11743,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Invoice not found"
+                     *       "error": "Invoice not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7971,10 +11826,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -7994,10 +11882,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8221,7 +12115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8231,10 +12125,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "subtotal: The lines add up to 9587.12, not 9587.00"
+                     *       "error": "subtotal: The lines add up to 9587.12, not 9587.00",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8254,10 +12154,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8275,10 +12181,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8296,10 +12208,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Invoice not found"
+                     *       "error": "Invoice not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8317,10 +12262,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "An invoice with this supplier and invoice_number already exists in this organization"
+                     *       "error": "An invoice with this supplier and invoice_number already exists in this organization",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8340,10 +12372,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8363,10 +12428,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8397,7 +12468,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8407,10 +12478,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8430,10 +12507,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8451,10 +12534,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8472,10 +12561,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Invoice not found"
+                     *       "error": "Invoice not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8495,10 +12644,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8518,10 +12700,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8671,7 +12859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8681,10 +12869,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8704,10 +12898,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8725,10 +12925,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8746,10 +12952,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Invoice not found"
+                     *       "error": "Invoice not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8769,10 +13035,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8792,10 +13091,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8893,7 +13198,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8903,10 +13208,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8926,10 +13237,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8947,10 +13264,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8970,10 +13347,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -8993,10 +13403,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9116,7 +13532,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9126,10 +13542,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "building_block_id: Building block 99 not found in this organization"
+                     *       "error": "building_block_id: Building block 99 not found in this organization",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9149,10 +13571,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9170,10 +13598,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9191,10 +13652,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "A meter with this meter_sn already exists"
+                     *       "error": "A meter with this meter_sn already exists",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9214,10 +13762,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9237,10 +13818,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9340,7 +13927,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9350,10 +13937,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9373,10 +13966,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9394,10 +13993,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9415,10 +14020,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter not found"
+                     *       "error": "Meter not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9438,10 +14103,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9461,10 +14159,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9586,7 +14290,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9596,10 +14300,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "tariff_id: Tariff 99 not found in this organization"
+                     *       "error": "tariff_id: Tariff 99 not found in this organization",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9619,10 +14329,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9640,10 +14356,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9661,10 +14383,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter not found"
+                     *       "error": "Meter not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9682,10 +14437,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "A meter with this meter_sn already exists"
+                     *       "error": "A meter with this meter_sn already exists",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9705,10 +14547,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9728,10 +14603,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9764,7 +14645,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9774,10 +14655,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9797,10 +14684,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9818,10 +14711,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9839,10 +14738,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter not found"
+                     *       "error": "Meter not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9860,10 +14792,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The meter has readings; delete it with force=true to delete them too"
+                     *       "error": "The meter has readings; delete it with force=true to delete them too",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9883,10 +14848,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9906,10 +14904,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -9982,7 +14986,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9992,10 +14996,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10015,10 +15025,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10036,10 +15052,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10057,10 +15079,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter not found"
+                     *       "error": "Meter not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10080,10 +15162,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10103,10 +15218,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10200,7 +15321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10210,10 +15331,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "name: Too small: expected string to have >=1 characters"
+                     *       "error": "name: Too small: expected string to have >=1 characters",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10233,10 +15360,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10254,10 +15387,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "primary_owner_user_id must be the caller"
+                     *       "error": "primary_owner_user_id must be the caller",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10277,10 +15524,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "A user may create at most 20 organizations in 24 hours; retry later"
+                     *       "error": "A user may create at most 20 organizations in 24 hours; retry later",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10300,10 +15580,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10389,7 +15675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10399,10 +15685,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "id: Invalid UUID"
+                     *       "error": "id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10422,10 +15714,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10443,10 +15741,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10464,10 +15768,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Organization not found"
+                     *       "error": "Organization not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10487,10 +15851,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10510,10 +15907,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10610,7 +16013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10620,10 +16023,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "email: Invalid email address"
+                     *       "error": "email: Invalid email address",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10643,10 +16052,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10664,10 +16079,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Your role does not allow this action"
+                     *       "error": "Your role does not allow this action",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10685,10 +16106,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Organization not found"
+                     *       "error": "Organization not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10708,10 +16243,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10731,10 +16299,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10763,7 +16337,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10773,10 +16347,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "A personal account cannot be deleted"
+                     *       "error": "A personal account cannot be deleted",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10796,10 +16376,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10817,10 +16403,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Your role does not allow this action"
+                     *       "error": "Your role does not allow this action",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10838,10 +16430,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Organization not found"
+                     *       "error": "Organization not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10859,10 +16484,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The organization has dependent records (building blocks, meters or tariffs)"
+                     *       "error": "The organization has dependent records (building blocks, meters or tariffs)",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10882,10 +16540,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10905,10 +16596,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -10989,7 +16686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10999,10 +16696,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11022,10 +16725,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11043,10 +16752,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11064,10 +16779,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Organization not found"
+                     *       "error": "Organization not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11087,10 +16862,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11110,10 +16918,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11205,7 +17019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11215,10 +17029,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "role: Invalid option: expected one of \"OWNER\"|\"ADMIN\"|\"MEMBER\""
+                     *       "error": "role: Invalid option: expected one of \"OWNER\"|\"ADMIN\"|\"MEMBER\"",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11238,10 +17058,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11259,10 +17085,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Only an OWNER may manage owners"
+                     *       "error": "Only an OWNER may manage owners",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11280,10 +17112,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "User not found"
+                     *       "error": "User not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11301,10 +17166,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The user is already a member of this organization"
+                     *       "error": "The user is already a member of this organization",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11324,10 +17276,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11347,10 +17332,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11434,7 +17425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11444,10 +17435,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "role: Invalid option: expected one of \"OWNER\"|\"ADMIN\"|\"MEMBER\""
+                     *       "error": "role: Invalid option: expected one of \"OWNER\"|\"ADMIN\"|\"MEMBER\"",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11467,10 +17464,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11488,10 +17491,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Only an OWNER may manage owners"
+                     *       "error": "Only an OWNER may manage owners",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11509,10 +17518,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Member not found"
+                     *       "error": "Member not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11530,10 +17572,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The primary owner's role cannot be changed"
+                     *       "error": "The primary owner's role cannot be changed",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11553,10 +17682,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11576,10 +17738,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11610,7 +17778,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11620,10 +17788,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "userId: Invalid UUID"
+                     *       "error": "userId: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11643,10 +17817,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11664,10 +17844,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Only an OWNER may manage owners"
+                     *       "error": "Only an OWNER may manage owners",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11685,10 +17871,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Member not found"
+                     *       "error": "Member not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11706,10 +17925,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The primary owner cannot be removed"
+                     *       "error": "The primary owner cannot be removed",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11729,10 +17981,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11752,10 +18037,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11811,7 +18102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11821,10 +18112,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid query",
-                     *       "error": "bucket_minute: Unrecognized parameter"
+                     *       "error": "bucket_minute: Unrecognized parameter",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11844,10 +18141,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11867,10 +18224,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -11890,10 +18280,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12019,7 +18415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12029,10 +18425,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12052,10 +18454,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12073,10 +18481,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12096,10 +18564,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12119,10 +18620,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12393,7 +18900,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12403,10 +18910,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "tou_schedule_id: Required for a TIME_OF_USE tariff"
+                     *       "error": "tou_schedule_id: Required for a TIME_OF_USE tariff",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12426,10 +18939,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12447,10 +18966,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12468,10 +19020,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "Another version of the tariff family has effective dates that overlap these"
+                     *       "error": "Another version of the tariff family has effective dates that overlap these",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12491,10 +19130,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12514,10 +19186,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12753,7 +19431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12763,10 +19441,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12786,10 +19470,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12807,10 +19497,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12828,10 +19524,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12851,10 +19607,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -12874,10 +19663,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13155,7 +19950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13165,10 +19960,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "Catalogue is read-only"
+                     *       "error": "Catalogue is read-only",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13188,10 +19989,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13209,10 +20016,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13230,10 +20043,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13251,10 +20097,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The tariff is still referenced by a meter"
+                     *       "error": "The tariff is still referenced by a meter",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13274,10 +20207,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13297,10 +20263,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13332,7 +20304,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13342,10 +20314,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13365,10 +20343,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13386,10 +20370,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13407,10 +20397,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13428,10 +20451,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The tariff is still referenced by a meter"
+                     *       "error": "The tariff is still referenced by a meter",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13451,10 +20507,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13474,10 +20563,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13858,7 +20953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13868,10 +20963,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: The period may span at most 366 days"
+                     *       "error": "end: The period may span at most 366 days",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13891,10 +20992,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13912,10 +21019,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13933,10 +21046,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter not found"
+                     *       "error": "Meter not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13956,10 +21129,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -13979,10 +21185,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14082,7 +21294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14092,10 +21304,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14115,10 +21333,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14136,10 +21360,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14157,10 +21387,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14180,10 +21470,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14203,10 +21526,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14354,7 +21683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14364,10 +21693,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "price: Must have at most 6 decimals"
+                     *       "error": "price: Must have at most 6 decimals",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14387,10 +21722,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14408,10 +21749,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14429,10 +21776,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14450,10 +21830,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The tariff already has an item ADMINISTRATION for season ALL_YEAR"
+                     *       "error": "The tariff already has an item ADMINISTRATION for season ALL_YEAR",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14473,10 +21940,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14496,10 +21996,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14619,7 +22125,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14629,10 +22135,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14652,10 +22164,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14673,10 +22191,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14694,10 +22218,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff item not found"
+                     *       "error": "Tariff item not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14715,10 +22272,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The tariff already has an item ADMINISTRATION for season ALL_YEAR"
+                     *       "error": "The tariff already has an item ADMINISTRATION for season ALL_YEAR",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14738,10 +22382,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14761,10 +22438,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14796,7 +22479,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14806,10 +22489,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14829,10 +22518,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14850,10 +22545,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14871,10 +22572,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff item not found"
+                     *       "error": "Tariff item not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14894,10 +22655,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14917,10 +22711,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -14987,7 +22787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14997,10 +22797,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15020,10 +22826,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15041,10 +22853,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15062,10 +22880,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff item not found"
+                     *       "error": "Tariff item not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15085,10 +22963,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15108,10 +23019,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15187,7 +23104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15197,10 +23114,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "1.upper_limit: Must increase strictly with block_index"
+                     *       "error": "1.upper_limit: Must increase strictly with block_index",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15220,10 +23143,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15241,10 +23170,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15262,10 +23197,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff item not found"
+                     *       "error": "Tariff item not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15285,10 +23334,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15308,10 +23390,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15397,7 +23485,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15407,10 +23495,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15430,10 +23524,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15451,10 +23551,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15472,10 +23578,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff block not found"
+                     *       "error": "Tariff block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15493,10 +23632,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The item already has a block with block_index 1"
+                     *       "error": "The item already has a block with block_index 1",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15516,10 +23742,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15539,10 +23798,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15576,7 +23841,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15586,10 +23851,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "Only the last tier may have no upper_limit"
+                     *       "error": "Only the last tier may have no upper_limit",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15609,10 +23880,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15630,10 +23907,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15651,10 +23934,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff block not found"
+                     *       "error": "Tariff block not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15674,10 +24017,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15697,10 +24073,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15861,7 +24243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15871,10 +24253,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "Tariff 1002 is not TIME_OF_USE"
+                     *       "error": "Tariff 1002 is not TIME_OF_USE",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15894,10 +24282,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15915,10 +24309,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15936,10 +24336,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15959,10 +24419,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -15982,10 +24475,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16067,7 +24566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16077,10 +24576,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16100,10 +24605,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16121,10 +24632,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16142,10 +24659,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Transition not found"
+                     *       "error": "Transition not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16165,10 +24742,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16188,10 +24798,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16302,7 +24918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16312,10 +24928,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "successor_id: The transition would form a cycle back to the predecessor"
+                     *       "error": "successor_id: The transition would form a cycle back to the predecessor",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16335,10 +24957,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16356,10 +24984,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16377,10 +25011,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Transition not found"
+                     *       "error": "Transition not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16398,10 +25065,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The transition has already been applied"
+                     *       "error": "The transition has already been applied",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16421,10 +25175,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16444,10 +25231,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16559,7 +25352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16569,10 +25362,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "successor_id: A tariff cannot be its own successor"
+                     *       "error": "successor_id: A tariff cannot be its own successor",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16592,10 +25391,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16613,10 +25418,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16634,10 +25445,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Tariff not found"
+                     *       "error": "Tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16655,10 +25499,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "The tariff already has a successor transition"
+                     *       "error": "The tariff already has a successor transition",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16678,10 +25609,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16701,10 +25665,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16736,7 +25706,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16746,10 +25716,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16769,10 +25745,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16790,10 +25772,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16811,10 +25799,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Transition not found"
+                     *       "error": "Transition not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16834,10 +25882,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16857,10 +25938,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -16988,7 +26075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16998,10 +26085,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17021,10 +26114,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17044,10 +26197,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17067,10 +26253,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17279,7 +26471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17289,10 +26481,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17312,10 +26510,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17333,10 +26537,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Catalogue tariff not found"
+                     *       "error": "Catalogue tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17356,10 +26620,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17379,10 +26676,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17629,7 +26932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17639,10 +26942,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17662,10 +26971,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17683,10 +26998,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "You are not a member of this organization"
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17704,10 +27025,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Catalogue tariff not found"
+                     *       "error": "Catalogue tariff not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17725,10 +27079,97 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Conflict",
-                     *       "error": "Another version of the tariff family has effective dates that overlap these"
+                     *       "error": "Another version of the tariff family has effective dates that overlap these",
+                     *       "code": "CONFLICT"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: CONFLICT, or the finer EMAIL_TAKEN, BLOCK_NOT_EMPTY, METER_SN_TAKEN, METER_HAS_READINGS, TARIFF_IN_USE, TARIFF_HAS_SUCCESSOR, TRANSITION_APPLIED, ALREADY_MEMBER, PRIMARY_OWNER, ORGANIZATION_NOT_EMPTY
+                         * @enum {string}
+                         */
+                        code: "CONFLICT" | "EMAIL_TAKEN" | "BLOCK_NOT_EMPTY" | "METER_SN_TAKEN" | "METER_HAS_READINGS" | "TARIFF_IN_USE" | "TARIFF_HAS_SUCCESSOR" | "TRANSITION_APPLIED" | "ALREADY_MEMBER" | "PRIMARY_OWNER" | "ORGANIZATION_NOT_EMPTY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17748,10 +27189,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17771,10 +27245,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17855,7 +27335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17865,10 +27345,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: Must be after start"
+                     *       "error": "end: Must be after start",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17888,10 +27374,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17909,10 +27401,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                     *       "error": "Meter DEMO-GRID-001 belongs to another organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17930,10 +27428,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter DEMO-GRID-999 not found"
+                     *       "error": "Meter DEMO-GRID-999 not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17953,10 +27511,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -17976,10 +27567,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18071,7 +27668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18081,10 +27678,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: Must be after start"
+                     *       "error": "end: Must be after start",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18104,10 +27707,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18125,10 +27734,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                     *       "error": "Meter DEMO-GRID-001 belongs to another organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18146,10 +27761,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter DEMO-GRID-999 not found"
+                     *       "error": "Meter DEMO-GRID-999 not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18169,10 +27844,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18192,10 +27900,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18298,7 +28012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18308,10 +28022,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "meter_sns.1: Duplicate of meter_sns.0"
+                     *       "error": "meter_sns.1: Duplicate of meter_sns.0",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18331,10 +28051,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18352,10 +28078,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                     *       "error": "Meter DEMO-GRID-001 belongs to another organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18373,10 +28105,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter DEMO-GRID-999 not found"
+                     *       "error": "Meter DEMO-GRID-999 not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18396,10 +28242,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18419,10 +28298,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18487,7 +28372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18497,10 +28382,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: Must be after start"
+                     *       "error": "end: Must be after start",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18520,10 +28411,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18541,10 +28438,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                     *       "error": "Meter DEMO-GRID-001 belongs to another organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18562,10 +28465,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter DEMO-GRID-999 not found"
+                     *       "error": "Meter DEMO-GRID-999 not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18585,10 +28548,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18608,10 +28604,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18692,7 +28694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18702,10 +28704,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "end: Must be after start"
+                     *       "error": "end: Must be after start",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18725,10 +28733,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18746,10 +28760,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                     *       "error": "Meter DEMO-GRID-001 belongs to another organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18767,10 +28787,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter DEMO-GRID-999 not found"
+                     *       "error": "Meter DEMO-GRID-999 not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18790,10 +28870,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18813,10 +28926,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18899,7 +29018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18909,10 +29028,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "readings.0.ts: Not the start of one of the meter's 30-minute intervals"
+                     *       "error": "readings.0.ts: Not the start of one of the meter's 30-minute intervals",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18932,10 +29057,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18953,10 +29084,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Forbidden",
-                     *       "error": "Meter DEMO-GRID-001 belongs to another organization"
+                     *       "error": "Meter DEMO-GRID-001 belongs to another organization",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18974,10 +29111,124 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Meter DEMO-GRID-999 not found"
+                     *       "error": "Meter DEMO-GRID-999 not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is over 1 MiB (16 MiB for readings) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Payload too large",
+                     *       "error": "Request body is too large",
+                     *       "code": "PAYLOAD_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: PAYLOAD_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Unsupported media type",
+                     *       "error": "Content type must be application/json",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNSUPPORTED_MEDIA_TYPE
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -18997,10 +29248,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19020,10 +29304,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19150,7 +29440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19160,10 +29450,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19183,10 +29479,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19206,10 +29562,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19229,10 +29618,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19390,7 +29785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19400,10 +29795,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Invalid request body",
-                     *       "error": "account_id: Invalid UUID"
+                     *       "error": "account_id: Invalid UUID",
+                     *       "code": "VALIDATION_FAILED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19423,10 +29824,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Authentication required",
-                     *       "error": "Invalid or missing bearer token"
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19444,10 +29851,70 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Not found",
-                     *       "error": "Time-of-use schedule not found"
+                     *       "error": "Time-of-use schedule not found",
+                     *       "code": "NOT_FOUND"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19467,10 +29934,43 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Too many requests",
-                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */
@@ -19490,10 +29990,16 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "message": "Service unavailable",
-                     *       "error": "The database is unavailable"
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
                         error: string;
                         message: string | null;
                         /** @enum {boolean} */

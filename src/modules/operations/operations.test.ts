@@ -1,5 +1,6 @@
 import { Collection } from 'postman-collection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/helpers/envelopes.ts';
 import { registerUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -127,11 +128,7 @@ describe('rate limits on authentication', () => {
       }
       const res = await call(limited.app, 'POST', '/api/v1/auth/login', { body });
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({
-        success: false,
-        message: 'Too many requests',
-        error: expect.stringContaining('Rate limit'),
-      });
+      expect(res.body).toEqual(failure('Too many requests', expect.stringContaining('Rate limit')));
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       const other = await limited.app.inject({
         method: 'POST',
