@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -68,7 +69,8 @@ function clientErrorHandler(requestTimeoutS: number) {
   return function onClientError(this: FastifyInstance, error: ClientError, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const answer = clientErrorAnswer(error, requestTimeoutS);
-    this.log.debug({ code: error.code, status: answer.status }, 'client error');
+    const requestId = randomUUID();
+    this.log.debug({ code: error.code, status: answer.status, reqId: requestId }, 'client error');
     // A request answered (or being answered) on this socket gets no second answer.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && !inFlight?.headersSent && !answeredBeforeBody.has(socket)) {
@@ -76,6 +78,7 @@ function clientErrorHandler(requestTimeoutS: number) {
       socket.write(
         `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
           'Content-Type: application/json; charset=utf-8\r\n' +
+          `X-Request-Id: ${requestId}\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n` +
           'Connection: close\r\n\r\n' +
           body,
