@@ -30,12 +30,13 @@ export const bodyId = z.number().int().positive().max(INT4_MAX);
 export const recordId = integerParam(1, INT4_MAX);
 
 /**
- * An e-mail address: zod's practical rule with a domain of host names (no label starts or ends
- * with a hyphen, RFC 1123), so that every address accepted is one that `format: email` accepts.
- * The API reference shows the rule as the field's pattern.
+ * An e-mail address: zod's practical rule with a local part of at most 64 characters (RFC 5321)
+ * and a domain of host names (no label starts or ends with a hyphen, RFC 1123), so that every
+ * address accepted is one that `format: email` accepts. The API reference shows the rule as the
+ * field's pattern.
  */
 const EMAIL =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
 export const email = z.email({ pattern: EMAIL }).max(254);
 
 export const idParams = z.object({ id: recordId });
@@ -90,7 +91,24 @@ export const priceCents = decimal(0, 100_000_000, 4);
  * A JSON object of free-form data. As a body's field it nests at most MAX_JSON_DEPTH levels
  * (itself level 1): the body's text is checked before it is parsed (`json-body.ts`).
  */
-export const jsonObject = z.record(z.string(), z.unknown());
+/** Where a JSON value first holds the NUL character, in a key or a string (jsonb cannot store it); null where it holds none. */
+function nulAt(value: unknown, path: PropertyKey[]): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key.includes('\u0000')) return at;
+    const found = nulAt(inner, at);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A free-form JSON object (bodies are at most 32 levels deep); a NUL character in it is refused, naming where. */
+export const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, context) => {
+  const path = nulAt(value, []);
+  if (path) context.addIssue({ code: 'custom', path, message: NUL_REFUSED });
+});
 
 /** The credentials of a new user: sign-up, and the service role's user creation. */
 export const credentialsBody = z.strictObject({

@@ -40,7 +40,14 @@ describe('signup', () => {
       body: { email: 'TWICE@example.com', password: 'password2' },
     });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(failure('Unauthorized', 'User already registered'));
+    expect(res.body).toEqual(failure('Unauthorized', 'User already registered', 'EMAIL_TAKEN'));
+  });
+
+  it('takes a local part of 64 characters, the most RFC 5321 allows', async () => {
+    const email = `${'b'.repeat(64)}@example.com`;
+    const res = await call(t.app, 'POST', '/api/v1/auth/signup', { body: { email, password: 'password1' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.email).toBe(email);
   });
 
   it.each([
@@ -48,6 +55,8 @@ describe('signup', () => {
     // A domain label that ends (or starts) with a hyphen is no host name: not a `format: email`.
     [{ email: 'probe@a-.example.com', password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'probe@-a.example.com', password: 'password1' }, 'email: Invalid email address'],
+    // A local part is at most 64 characters (RFC 5321), as `format: email` reads it.
+    [{ email: `${'a'.repeat(65)}@example.com`, password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'a@example.com', password: 'short' }, 'password: Too small: expected string to have >=8 characters'],
     [
       { email: 'a@example.com', password: 'x'.repeat(129) },

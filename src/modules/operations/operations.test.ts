@@ -13,13 +13,15 @@ afterAll(async () => t.close());
 
 describe('sample request collection', () => {
   it('is a Postman v2.1 collection of every documented operation, with base-URL, token and sample variables', async () => {
-    const res = await call(t.app, 'GET', '/api/v1/collection.json');
-    expect(res.status).toBe(200);
+    const fetched = await t.app.inject({ url: '/api/v1/collection.json', headers: { host: 'ums.example.com:8080' } });
+    expect(fetched.statusCode).toBe(200);
+    const res = { body: fetched.json() };
     const collection = new Collection(res.body);
     expect(res.body.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     expect(collection.auth?.type).toBe('bearer');
     const variables = collection.variables.toObject();
-    expect(variables).toMatchObject({ baseUrl: 'http://127.0.0.1:3000', bearerToken: '', serviceRoleKey: '' });
+    // The address it was fetched from, not the one the server listens on (0.0.0.0 for all addresses).
+    expect(variables).toMatchObject({ baseUrl: 'http://ums.example.com:8080', bearerToken: '', serviceRoleKey: '' });
     // Without the demo, the variables hold the reference's examples.
     expect(variables).toMatchObject({ meter_sn: 'DEMO-GRID-001', tariff_id: '1001', building_block_id: '1' });
 

@@ -102,6 +102,16 @@ describe('read, update, delete', () => {
     expect(malformed.body.error).toBe('id: Invalid UUID');
   });
 
+  it.each([
+    [{ a: { b: ['fine', 'x\u0000y'] } }, 'public_data.a.b.1'],
+    [{ nested: { 'key\u0000': 1 } }, 'public_data.nested.key\u0000'],
+  ])('refuses a NUL character inside public_data with 400 naming where it is', async (public_data, where) => {
+    const r = await organizationWithRoles(t.app);
+    const res = await r.owner.client.put(`${base}/${r.accountId}`, { public_data });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`${where}: Must not contain the NUL character`));
+  });
+
   it('updates the mutable fields for OWNER and ADMIN, not for MEMBER or outsiders', async () => {
     const r = await organizationWithRoles(t.app);
     const res = await r.admin.client.put(`${base}/${r.accountId}`, {
