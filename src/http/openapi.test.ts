@@ -139,7 +139,7 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of failures) {
         const content = response.content?.['application/json'];
         expect(content?.schema, `${name} ${status}`).toMatchObject({
-          required: ['success', 'message', 'error'],
+          required: ['success', 'message', 'error', 'code'],
           additionalProperties: false,
         });
         expect(content?.example, `${name} ${status}`).toMatchObject({ success: false });

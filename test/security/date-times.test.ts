@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid } from '../helpers/envelopes.ts';
+import { invalid, invalidQuery } from '../helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../helpers/factories.ts';
 import { call } from '../helpers/http.ts';
 import { createTariff } from '../helpers/tariff-factories.ts';
@@ -126,7 +126,7 @@ describe('a date-time in any field', () => {
     async (_n, field, send) => {
       for (const value of ['2026-01-01T00:00:00+16:00', '2026-01-01T00:00:00-16:00', '2026-01-01T00:00:00+23:59']) {
         const res = await send(value);
-        expect([value, res.status, res.body]).toEqual([value, 400, invalid(`${field}: ${OFFSET}`)]);
+        expect([value, res.status, res.body]).toEqual([value, 400, invalidQuery(`${field}: ${OFFSET}`)]);
       }
     },
   );
@@ -142,7 +142,7 @@ describe('a date-time in any field', () => {
         '9999-12-31T23:59:59Z',
       ]) {
         const res = await send(value);
-        expect([value, res.status, res.body]).toEqual([value, 400, invalid(`${field}: ${YEARS}`)]);
+        expect([value, res.status, res.body]).toEqual([value, 400, invalidQuery(`${field}: ${YEARS}`)]);
       }
     },
   );
@@ -226,7 +226,7 @@ describe('a date in any field', () => {
     async (_n, field, send) => {
       for (const value of ['0001-01-01', '1899-12-31']) {
         const res = await send(value);
-        expect([value, res.status, res.body]).toEqual([value, 400, invalid(`${field}: ${YEARS}`)]);
+        expect([value, res.status, res.body]).toEqual([value, 400, invalidQuery(`${field}: ${YEARS}`)]);
       }
     },
   );

@@ -1,6 +1,6 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, failure, invalid } from '../../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, failure, invalid, invalidPath } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, registerUser } from '../../../test/helpers/factories.ts';
 import { call, clientFor } from '../../../test/helpers/http.ts';
 import { SERVICE_ROLE_KEY, startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -445,7 +445,7 @@ describe('organizations of a user', () => {
     const user = await registerUser(t.app);
     const res = await user.client.get('/api/v1/auth/users/not-a-uuid/organizations');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid('userId: Invalid UUID'));
+    expect(res.body).toEqual(invalidPath('userId: Invalid UUID'));
   });
 });
 

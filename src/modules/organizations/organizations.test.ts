@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, FORBIDDEN_NOT_MEMBER, forbidden, invalid, notFound } from '../../../test/helpers/envelopes.ts';
+import {
+  conflict,
+  FORBIDDEN_NOT_MEMBER,
+  forbidden,
+  invalid,
+  invalidQuery,
+  notFound,
+} from '../../../test/helpers/envelopes.ts';
 import {
   addMember,
   createOrganization,
@@ -209,7 +216,7 @@ describe('members', () => {
     const owner = loner;
     const res = await owner.client.get(`${base}/${owner.personalAccountId}/members`, query);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error));
+    expect(res.body).toEqual(invalidQuery(error));
   });
 
   it('adds a member (201); unknown user 404; already a member 409; bad role 400', async () => {

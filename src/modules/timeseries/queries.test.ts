@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, invalid } from '../../../test/helpers/envelopes.ts';
+import { failure, invalid, invalidQuery } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -352,7 +352,7 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
   ])('rejects %j with 400', async (override, error) => {
     const res = await get(endpoint, { ...base(), ...override });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error));
+    expect(res.body).toEqual(invalidQuery(error));
   });
 
   it('validates before checking membership (400 before 403)', async () => {
@@ -407,7 +407,7 @@ describe('profile size', () => {
     expect(exactly.status).toBe(200);
     const over = await get(endpoint, query(meterA, BASE, at(BASE, 30 * 10_000 + 1)));
     expect(over.status).toBe(400);
-    expect(over.body).toEqual(invalid('bucket_minutes: The range holds 10001 buckets; at most 10000 are allowed'));
+    expect(over.body).toEqual(invalidQuery('bucket_minutes: The range holds 10001 buckets; at most 10000 are allowed'));
     const daily = await get(endpoint, query(meterA, BASE, at(BASE, 1440 * 10_000), { bucket_minutes: 1440 }));
     expect(daily.status).toBe(200);
   });
