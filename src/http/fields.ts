@@ -143,6 +143,12 @@ const DATE_SOURCE = z.regexes.date.source.slice(1, -1);
 const TIME_SOURCE = 'T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:0\\d|1[0-5]):[0-5]\\d)';
 /** The texts a date-time field takes as far as a pattern can tell (the instant's bounds aside). */
 export const DATE_TIME_PATTERN = new RegExp(`^${DATE_SOURCE}${TIME_SOURCE}$`);
+/**
+ * The years of the rules as the documented patterns state them: a date of 1900 to 9999; a
+ * date-time of 1900 to 9998, or on the two days whose offset decides (1899-12-31, 9999-01-01).
+ */
+const DATE_YEARS = '(?=19|[2-9])';
+const DATE_TIME_YEARS = '(?=1899-12-31T|19\\d\\d-|[2-8]\\d{3}-|9[0-8]\\d\\d-|99[0-8]\\d-|999[0-8]-|9999-01-01T)';
 /** The shape of a date-time whatever its offset's hours: a text of this shape beyond ±15:59 is told so. */
 const ANY_OFFSET_DATE_TIME = z.regexes.datetime({ offset: true });
 
@@ -182,7 +188,7 @@ function checkedText(problem: (text: string) => string | undefined) {
 export function dateTimeText(description: string, formatMessage = 'Invalid ISO datetime') {
   return checkedText((text) => dateTimeProblem(text, formatMessage)).meta({
     format: 'date-time',
-    pattern: DATE_TIME_PATTERN.source,
+    pattern: `^${DATE_TIME_YEARS}${DATE_TIME_PATTERN.source.slice(1)}`,
     description: `${description}. ${DATE_TIME_RULE}`,
   });
 }
@@ -196,7 +202,7 @@ export function dateTime(description: string, formatMessage?: string) {
 export function dateText(description: string, formatMessage = 'Invalid ISO date') {
   return checkedText((text) => dateProblem(text, formatMessage)).meta({
     format: 'date',
-    pattern: z.regexes.date.source,
+    pattern: `^${DATE_YEARS}${z.regexes.date.source.slice(1)}`,
     description: `${description}. ${DATE_RULE}`,
   });
 }
@@ -208,7 +214,7 @@ export function dateOrDateTimeText(description: string, formatMessage: string) {
   )
     .transform((text) => text.slice(0, 10))
     .meta({
-      pattern: `^${DATE_SOURCE}(?:${TIME_SOURCE})?$`,
+      pattern: `^(?:${DATE_YEARS}${DATE_SOURCE}|${DATE_TIME_YEARS}${DATE_SOURCE}${TIME_SOURCE})$`,
       description: `${description}. ${DATE_RULE}, or a date-time (${DATE_TIME_RULE}) whose date as written is kept`,
     });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, invalid, invalidPath, notFound } from '../../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, invalidPath, invalidQuery, notFound } from '../../../test/helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -166,7 +166,7 @@ describe('time-of-use schedules', () => {
       invalidPath('id: Must be a whole number in plain decimal digits'),
     ]);
     const badDso = await user.client.get('/api/v1/tou_schedules', { dso_id: 0 });
-    expect([badDso.status, badDso.body]).toEqual([400, invalid('dso_id: Too small: expected number to be >=1')]);
+    expect([badDso.status, badDso.body]).toEqual([400, invalidQuery('dso_id: Too small: expected number to be >=1')]);
   });
 });
 

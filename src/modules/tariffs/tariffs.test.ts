@@ -317,7 +317,7 @@ describe('read', () => {
     const noAccount = await r.owner.client.get(`${base}/${own.id}`);
     expect([noAccount.status, noAccount.body]).toEqual([
       400,
-      invalid('account_id: Invalid input: expected string, received undefined'),
+      invalidQuery('account_id: Invalid input: expected string, received undefined'),
     ]);
   });
 
