@@ -1147,6 +1147,8 @@ export interface operations {
             /** @description A new session */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1223,6 +1225,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1252,6 +1256,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1279,6 +1285,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1306,6 +1314,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1333,6 +1343,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1360,6 +1372,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1389,6 +1403,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1416,6 +1432,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1445,6 +1463,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1483,6 +1503,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1490,6 +1512,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1519,6 +1543,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1546,6 +1572,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1573,6 +1601,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1602,6 +1632,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1629,6 +1661,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1658,6 +1692,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1696,6 +1732,8 @@ export interface operations {
             /** @description The organizations of the caller, with its role in each */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1741,6 +1779,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1770,6 +1810,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1797,6 +1839,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1824,6 +1868,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1853,6 +1899,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1880,6 +1928,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +1959,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1954,6 +2006,8 @@ export interface operations {
             /** @description A new token pair; the refresh token sent is used up */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2026,6 +2080,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2055,6 +2111,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,6 +2140,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +2169,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2136,6 +2198,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,6 +2227,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2190,6 +2256,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2219,6 +2287,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,6 +2316,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2275,6 +2347,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2325,6 +2399,8 @@ export interface operations {
             /** @description Signed up */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2381,6 +2457,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2410,6 +2488,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2437,6 +2517,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2546,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2575,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,6 +2604,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,6 +2635,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2664,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,6 +2695,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2644,6 +2738,8 @@ export interface operations {
             /** @description The organizations of the user that the caller is also a member of, with the role of the user */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2701,6 +2797,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +2828,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2757,6 +2857,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,6 +2886,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2813,6 +2917,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2840,6 +2946,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +2977,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2925,6 +3035,8 @@ export interface operations {
             /** @description A page of building blocks */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +3103,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3134,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3163,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3074,6 +3192,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,6 +3221,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3130,6 +3252,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3281,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3186,6 +3312,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3245,6 +3373,8 @@ export interface operations {
             /** @description The new building block */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,6 +3456,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3355,6 +3487,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,6 +3516,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3409,6 +3545,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3436,6 +3574,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3463,6 +3603,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3632,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3519,6 +3663,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3546,6 +3692,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3575,6 +3723,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3618,6 +3768,8 @@ export interface operations {
             /** @description The building block */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3699,6 +3851,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,6 +3882,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,6 +3911,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +3940,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +3969,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3836,6 +3998,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +4029,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +4058,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3921,6 +4089,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,6 +4157,8 @@ export interface operations {
             /** @description The building block */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,6 +4240,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4097,6 +4271,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,6 +4300,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4151,6 +4329,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,6 +4358,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +4387,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4416,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +4445,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4288,6 +4476,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,6 +4505,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4344,6 +4536,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4387,6 +4581,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4394,6 +4590,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,6 +4621,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4450,6 +4650,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4477,6 +4679,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4504,6 +4708,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4531,6 +4737,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4558,6 +4766,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4587,6 +4797,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4614,6 +4826,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,6 +4857,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4686,6 +4902,8 @@ export interface operations {
             /** @description The block's energy dashboard config */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4773,6 +4991,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,6 +5022,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4829,6 +5051,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4856,6 +5080,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4883,6 +5109,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4910,6 +5138,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4939,6 +5169,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,6 +5198,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,6 +5229,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5066,6 +5302,8 @@ export interface operations {
             /** @description The block's energy dashboard config */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,6 +5391,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,6 +5422,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5209,6 +5451,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,6 +5480,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5263,6 +5509,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +5538,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5317,6 +5567,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5344,6 +5596,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5373,6 +5627,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5400,6 +5656,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,6 +5687,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +5732,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5479,6 +5741,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5508,6 +5772,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5535,6 +5801,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5562,6 +5830,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +5859,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5616,6 +5888,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5645,6 +5919,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,6 +5948,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5701,6 +5979,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5745,6 +6025,8 @@ export interface operations {
             /** @description The config sources' tariff records, oldest first */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5796,6 +6078,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5825,6 +6109,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5852,6 +6138,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5879,6 +6167,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5906,6 +6196,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5933,6 +6225,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5962,6 +6256,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5989,6 +6285,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,6 +6316,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6065,6 +6365,8 @@ export interface operations {
             /** @description The bills of the block's energy sources */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6563,6 +6865,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6592,6 +6896,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6619,6 +6925,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6646,6 +6954,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6673,6 +6983,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6700,6 +7012,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6729,6 +7043,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6756,6 +7072,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6785,6 +7103,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6840,6 +7160,8 @@ export interface operations {
             /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6935,6 +7257,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6964,6 +7288,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +7317,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7018,6 +7346,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7045,6 +7375,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +7404,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7101,6 +7435,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +7464,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,6 +7495,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,6 +7551,8 @@ export interface operations {
             /** @description A page of meters */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7275,6 +7617,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7304,6 +7648,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7331,6 +7677,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7358,6 +7706,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7385,6 +7735,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,6 +7764,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7441,6 +7795,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7468,6 +7824,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,6 +7855,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,6 +7904,8 @@ export interface operations {
             /** @description The supply, each tenant's bill, what they recover and what is left */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7688,6 +8050,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7717,6 +8081,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7744,6 +8110,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7771,6 +8139,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7798,6 +8168,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7825,6 +8197,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7854,6 +8228,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7881,6 +8257,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7910,6 +8288,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7949,7 +8329,7 @@ export interface operations {
                 source?: "grid" | "solar" | "genset" | "inverter" | "load";
                 /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
-                /** @description Comma-separated tariff ids (at most 50), the organization's or the catalogue's */
+                /** @description One plain string of comma-separated tariff ids (at most 50), the organization's or the catalogue's */
                 tariff_ids?: string;
             };
             header?: never;
@@ -7963,6 +8343,8 @@ export interface operations {
             /** @description The current bill and each candidate’s, cheapest first */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8144,6 +8526,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8173,6 +8557,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8200,6 +8586,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8227,6 +8615,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8254,6 +8644,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8281,6 +8673,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8310,6 +8704,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8337,6 +8733,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8366,6 +8764,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +8804,8 @@ export interface operations {
             /** @description Every DSO */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,6 +8842,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8469,6 +8873,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8496,6 +8902,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8523,6 +8931,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8552,6 +8962,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8579,6 +8991,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8608,6 +9022,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8659,6 +9075,8 @@ export interface operations {
             /** @description A page of gateways (without their keys) */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8715,6 +9133,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8744,6 +9164,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8771,6 +9193,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8798,6 +9222,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8825,6 +9251,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8854,6 +9282,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8881,6 +9311,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8910,6 +9342,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8960,6 +9394,8 @@ export interface operations {
             /** @description The new gateway and its key, shown this once */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9031,6 +9467,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9060,6 +9498,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9087,6 +9527,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9114,6 +9556,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9141,6 +9585,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9168,6 +9614,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9195,6 +9643,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9224,6 +9674,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9251,6 +9703,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9280,6 +9734,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9323,6 +9779,8 @@ export interface operations {
             /** @description The gateway */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9390,6 +9848,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9419,6 +9879,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9446,6 +9908,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9473,6 +9937,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9500,6 +9966,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,6 +9995,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9556,6 +10026,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9583,6 +10055,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9612,6 +10086,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9664,6 +10140,8 @@ export interface operations {
             /** @description The gateway */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9731,6 +10209,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9760,6 +10240,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9787,6 +10269,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9814,6 +10298,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9841,6 +10327,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9868,6 +10356,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9895,6 +10385,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9922,6 +10414,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9951,6 +10445,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9978,6 +10474,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10007,6 +10505,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,6 +10550,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10057,6 +10559,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10086,6 +10590,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10113,6 +10619,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10140,6 +10648,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,6 +10677,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10194,6 +10706,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10223,6 +10737,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10250,6 +10766,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,6 +10797,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10322,6 +10842,8 @@ export interface operations {
             /** @description The gateway and its new key, shown this once; the old key opens nothing from now on */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10393,6 +10915,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10422,6 +10946,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10449,6 +10975,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10476,6 +11004,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10503,6 +11033,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10530,6 +11062,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10559,6 +11093,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10586,6 +11122,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10615,6 +11153,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10668,6 +11208,8 @@ export interface operations {
             /** @description A page of invoices with their number of lines and latest check */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10678,7 +11220,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 1,
-                     *           "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *           "account_id": "00000000-0000-4000-8000-000000000001",
                      *           "building_block_id": 1,
                      *           "source": "grid",
                      *           "supplier": "City Power",
@@ -10749,6 +11291,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10778,6 +11322,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10805,6 +11351,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10832,6 +11380,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10859,6 +11409,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10888,6 +11440,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10915,6 +11469,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,6 +11500,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11036,6 +11594,8 @@ export interface operations {
             /** @description The invoice recorded */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11045,7 +11605,7 @@ export interface operations {
                      *       "message": null,
                      *       "data": {
                      *         "id": 1,
-                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
                      *         "building_block_id": 1,
                      *         "source": "grid",
                      *         "supplier": "City Power",
@@ -11092,7 +11652,7 @@ export interface operations {
                         /**
                          * @example {
                          *       "id": 1,
-                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
                          *       "building_block_id": 1,
                          *       "source": "grid",
                          *       "supplier": "City Power",
@@ -11185,6 +11745,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11214,6 +11776,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11241,6 +11805,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11268,6 +11834,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11295,6 +11863,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11322,6 +11892,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11349,6 +11921,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11376,6 +11950,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11405,6 +11981,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11432,6 +12010,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11461,6 +12041,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11504,6 +12086,8 @@ export interface operations {
             /** @description The invoice */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11513,7 +12097,7 @@ export interface operations {
                      *       "message": null,
                      *       "data": {
                      *         "id": 1,
-                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
                      *         "building_block_id": 1,
                      *         "source": "grid",
                      *         "supplier": "City Power",
@@ -11560,7 +12144,7 @@ export interface operations {
                         /**
                          * @example {
                          *       "id": 1,
-                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
                          *       "building_block_id": 1,
                          *       "source": "grid",
                          *       "supplier": "City Power",
@@ -11653,6 +12237,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11682,6 +12268,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11709,6 +12297,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11736,6 +12326,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11763,6 +12355,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11790,6 +12384,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11819,6 +12415,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11846,6 +12444,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11875,6 +12475,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11969,6 +12571,8 @@ export interface operations {
             /** @description The invoice */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11978,7 +12582,7 @@ export interface operations {
                      *       "message": null,
                      *       "data": {
                      *         "id": 1,
-                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
                      *         "building_block_id": 1,
                      *         "source": "grid",
                      *         "supplier": "City Power",
@@ -12025,7 +12629,7 @@ export interface operations {
                         /**
                          * @example {
                          *       "id": 1,
-                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
                          *       "building_block_id": 1,
                          *       "source": "grid",
                          *       "supplier": "City Power",
@@ -12118,6 +12722,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12147,6 +12753,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12174,6 +12782,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12201,6 +12811,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12228,6 +12840,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +12869,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12282,6 +12898,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12309,6 +12927,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12336,6 +12956,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12365,6 +12987,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12392,6 +13016,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12421,6 +13047,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12464,6 +13092,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12471,6 +13101,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12500,6 +13132,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12527,6 +13161,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12554,6 +13190,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12581,6 +13219,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12608,6 +13248,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12637,6 +13279,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12664,6 +13308,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12693,6 +13339,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12724,7 +13372,7 @@ export interface operations {
             query: {
                 /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
                 account_id: string;
-                /** @description Tolerance in percent of the computed amount (default 1); never under 1.00 of money */
+                /** @description Tolerance in percent of the computed amount, 0 to 100 (default 1); never under 1.00 of money */
                 tolerance_pct?: string;
             };
             header?: never;
@@ -12738,6 +13386,8 @@ export interface operations {
             /** @description The invoice against the computed bill, line by line, with its flags */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12862,6 +13512,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12891,6 +13543,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12918,6 +13572,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12945,6 +13601,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12972,6 +13630,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12999,6 +13659,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13028,6 +13690,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13055,6 +13719,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13084,6 +13750,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13137,6 +13805,8 @@ export interface operations {
             /** @description A page of meters */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13201,6 +13871,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13230,6 +13902,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13257,6 +13931,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13284,6 +13960,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13311,6 +13989,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13340,6 +14020,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13367,6 +14049,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13396,6 +14080,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13459,6 +14145,8 @@ export interface operations {
             /** @description The new meter */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13535,6 +14223,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13564,6 +14254,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13591,6 +14283,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13618,6 +14312,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13645,6 +14341,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13672,6 +14370,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13699,6 +14399,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13726,6 +14428,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13755,6 +14459,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13782,6 +14488,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13811,6 +14519,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13854,6 +14564,8 @@ export interface operations {
             /** @description The meter */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13930,6 +14642,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13959,6 +14673,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13986,6 +14702,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14013,6 +14731,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14040,6 +14760,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14067,6 +14789,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14096,6 +14820,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14123,6 +14849,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14152,6 +14880,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14217,6 +14947,8 @@ export interface operations {
             /** @description The meter */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14293,6 +15025,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14322,6 +15056,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14349,6 +15085,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14376,6 +15114,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14403,6 +15143,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14430,6 +15172,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14457,6 +15201,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14484,6 +15230,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14511,6 +15259,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14540,6 +15290,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14567,6 +15319,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14596,6 +15350,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14641,6 +15397,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14648,6 +15406,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14677,6 +15437,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14704,6 +15466,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14731,6 +15495,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14758,6 +15524,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14785,6 +15553,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14812,6 +15582,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14841,6 +15613,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14868,6 +15642,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14897,6 +15673,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14941,6 +15719,8 @@ export interface operations {
             /** @description The meter's tariff records, oldest first */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14989,6 +15769,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15018,6 +15800,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15045,6 +15829,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15072,6 +15858,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15099,6 +15887,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15126,6 +15916,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15155,6 +15947,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15182,6 +15976,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15211,6 +16007,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15260,6 +16058,8 @@ export interface operations {
             /** @description The new organization; the caller is its OWNER */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15324,6 +16124,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15353,6 +16155,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15380,6 +16184,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15407,6 +16213,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15434,6 +16242,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15461,6 +16271,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15488,6 +16300,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15517,6 +16331,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15544,6 +16360,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15573,6 +16391,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15614,6 +16434,8 @@ export interface operations {
             /** @description The organization */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15678,6 +16500,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15707,6 +16531,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15734,6 +16560,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15761,6 +16589,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15788,6 +16618,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15815,6 +16647,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15844,6 +16678,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15871,6 +16707,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15900,6 +16738,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15952,6 +16792,8 @@ export interface operations {
             /** @description The organization */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16016,6 +16858,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16045,6 +16889,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16072,6 +16918,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16099,6 +16947,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16126,6 +16976,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16153,6 +17005,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16180,6 +17034,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16207,6 +17063,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16236,6 +17094,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16263,6 +17123,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16292,6 +17154,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16333,6 +17197,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16340,6 +17206,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16369,6 +17237,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16396,6 +17266,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16423,6 +17295,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16450,6 +17324,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16477,6 +17353,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16504,6 +17382,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16533,6 +17413,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16560,6 +17442,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16589,6 +17473,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16641,6 +17527,8 @@ export interface operations {
             /** @description A page of the members */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16689,6 +17577,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16718,6 +17608,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16745,6 +17637,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16772,6 +17666,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16799,6 +17695,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16826,6 +17724,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16855,6 +17755,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16882,6 +17784,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16911,6 +17815,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16969,6 +17875,8 @@ export interface operations {
             /** @description The new member */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17022,6 +17930,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17051,6 +17961,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17078,6 +17990,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17105,6 +18019,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17132,6 +18048,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17159,6 +18077,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17186,6 +18106,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17213,6 +18135,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17240,6 +18164,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17269,6 +18195,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17296,6 +18224,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17325,6 +18255,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17375,6 +18307,8 @@ export interface operations {
             /** @description The member with the new role */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17428,6 +18362,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17457,6 +18393,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17484,6 +18422,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17511,6 +18451,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17538,6 +18480,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17565,6 +18509,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17592,6 +18538,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17619,6 +18567,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17646,6 +18596,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17675,6 +18627,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17702,6 +18656,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17731,6 +18687,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17774,6 +18732,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17781,6 +18741,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17810,6 +18772,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17837,6 +18801,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17864,6 +18830,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17891,6 +18859,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17918,6 +18888,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17945,6 +18917,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17974,6 +18948,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18001,6 +18977,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18030,6 +19008,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18068,6 +19048,8 @@ export interface operations {
             /** @description Every tariff item type, by code */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18105,6 +19087,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18134,6 +19118,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18161,6 +19147,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18188,6 +19176,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18217,6 +19207,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18244,6 +19236,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18273,6 +19267,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18327,6 +19323,8 @@ export interface operations {
             /** @description A page of tariffs (without their items) */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18418,6 +19416,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18447,6 +19447,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18474,6 +19476,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18501,6 +19505,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18528,6 +19534,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18557,6 +19565,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18584,6 +19594,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18613,6 +19625,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18692,6 +19706,8 @@ export interface operations {
             /** @description The new tariff */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18903,6 +19919,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18932,6 +19950,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18959,6 +19979,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18986,6 +20008,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19013,6 +20037,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19040,6 +20066,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19067,6 +20095,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19094,6 +20124,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19123,6 +20155,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19150,6 +20184,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19179,6 +20215,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19223,6 +20261,8 @@ export interface operations {
             /** @description The tariff with its items and DSO */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19434,6 +20474,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19463,6 +20505,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19490,6 +20534,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19517,6 +20563,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19544,6 +20592,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19571,6 +20621,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19600,6 +20652,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19627,6 +20681,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19656,6 +20712,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19742,6 +20800,8 @@ export interface operations {
             /** @description The tariff with its items and DSO */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19953,6 +21013,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19982,6 +21044,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20009,6 +21073,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20036,6 +21102,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20063,6 +21131,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20090,6 +21160,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20117,6 +21189,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20144,6 +21218,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20171,6 +21247,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20200,6 +21278,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20227,6 +21307,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20256,6 +21338,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20300,6 +21384,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20307,6 +21393,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20336,6 +21424,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20363,6 +21453,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20390,6 +21482,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20417,6 +21511,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20444,6 +21540,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20471,6 +21569,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20500,6 +21600,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20527,6 +21629,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20556,6 +21660,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20604,6 +21710,8 @@ export interface operations {
             /** @description The meter's bill for the period with the tariff named */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20956,6 +22064,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20985,6 +22095,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21012,6 +22124,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21039,6 +22153,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21066,6 +22182,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21093,6 +22211,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21122,6 +22242,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21149,6 +22271,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21178,6 +22302,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21232,6 +22358,8 @@ export interface operations {
             /** @description A page of the tariff's items */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21297,6 +22425,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21326,6 +22456,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21353,6 +22485,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21380,6 +22514,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21407,6 +22543,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21434,6 +22572,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21463,6 +22603,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21490,6 +22632,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21519,6 +22663,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21624,6 +22770,8 @@ export interface operations {
             /** @description The new items, in the order sent */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21686,6 +22834,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21715,6 +22865,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21742,6 +22894,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21769,6 +22923,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21796,6 +22952,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21823,6 +22981,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21850,6 +23010,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21877,6 +23039,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21904,6 +23068,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21933,6 +23099,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21960,6 +23128,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21989,6 +23159,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22054,6 +23226,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22128,6 +23302,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22157,6 +23333,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22184,6 +23362,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22211,6 +23391,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22238,6 +23420,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22265,6 +23449,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22292,6 +23478,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22319,6 +23507,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22346,6 +23536,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22375,6 +23567,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22402,6 +23596,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22431,6 +23627,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22475,6 +23673,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22482,6 +23682,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22511,6 +23713,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22538,6 +23742,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22565,6 +23771,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22592,6 +23800,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22619,6 +23829,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22648,6 +23860,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22675,6 +23889,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22704,6 +23920,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22748,6 +23966,8 @@ export interface operations {
             /** @description The item's tiers, by block_index */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22790,6 +24010,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22819,6 +24041,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22846,6 +24070,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22873,6 +24099,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22900,6 +24128,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22927,6 +24157,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22956,6 +24188,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22983,6 +24217,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23012,6 +24248,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23068,6 +24306,8 @@ export interface operations {
             /** @description The item's new tiers, by block_index */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23107,6 +24347,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23136,6 +24378,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23163,6 +24407,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23190,6 +24436,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23217,6 +24465,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23244,6 +24494,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23271,6 +24523,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23298,6 +24552,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23327,6 +24583,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23354,6 +24612,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23383,6 +24643,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23442,6 +24704,8 @@ export interface operations {
             /** @description The tier */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23488,6 +24752,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23517,6 +24783,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23544,6 +24812,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23571,6 +24841,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23598,6 +24870,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23625,6 +24899,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23652,6 +24928,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23679,6 +24957,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23706,6 +24986,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23735,6 +25017,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23762,6 +25046,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23791,6 +25077,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23837,6 +25125,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -23844,6 +25134,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23873,6 +25165,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23900,6 +25194,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23927,6 +25223,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23954,6 +25252,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23981,6 +25281,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24010,6 +25312,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24037,6 +25341,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24066,6 +25372,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24110,6 +25418,8 @@ export interface operations {
             /** @description The tariff's time-of-use schedule with its DSO, seasons and rules */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24246,6 +25556,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24275,6 +25587,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24302,6 +25616,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24329,6 +25645,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24356,6 +25674,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24383,6 +25703,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24412,6 +25734,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24439,6 +25763,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24468,6 +25794,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24512,6 +25840,8 @@ export interface operations {
             /** @description The tariff's successor transition */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24569,6 +25899,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24598,6 +25930,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24625,6 +25959,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24652,6 +25988,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24679,6 +26017,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24706,6 +26046,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24735,6 +26077,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24762,6 +26106,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24791,6 +26137,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24846,6 +26194,8 @@ export interface operations {
             /** @description The transition, and what applying it changed */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24921,6 +26271,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24950,6 +26302,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24977,6 +26331,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25004,6 +26360,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25031,6 +26389,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25058,6 +26418,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25085,6 +26447,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25112,6 +26476,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25139,6 +26505,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25168,6 +26536,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25195,6 +26565,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25224,6 +26596,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25280,6 +26654,8 @@ export interface operations {
             /** @description The new transition, and what applying it changed */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25355,6 +26731,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25384,6 +26762,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25411,6 +26791,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25438,6 +26820,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25465,6 +26849,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25492,6 +26878,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25519,6 +26907,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25546,6 +26936,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25573,6 +26965,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25602,6 +26996,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25629,6 +27025,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25658,6 +27056,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25702,6 +27102,8 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25709,6 +27111,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25738,6 +27142,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25765,6 +27171,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25792,6 +27200,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25819,6 +27229,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25846,6 +27258,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25875,6 +27289,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25902,6 +27318,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25931,6 +27349,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25987,6 +27407,8 @@ export interface operations {
             /** @description A page of catalogue tariffs (without their items) */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26078,6 +27500,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26107,6 +27531,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26134,6 +27560,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26161,6 +27589,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26190,6 +27620,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26217,6 +27649,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26246,6 +27680,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26287,6 +27723,8 @@ export interface operations {
             /** @description The catalogue tariff with its items and DSO */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26474,6 +27912,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26503,6 +27943,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26530,6 +27972,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26557,6 +28001,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26584,6 +28030,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26613,6 +28061,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26640,6 +28090,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26669,6 +28121,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26724,6 +28178,8 @@ export interface operations {
             /** @description The new tariff in the destination organization (cloned_from: the catalogue tariff's id) */
             201: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26935,6 +28391,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26964,6 +28422,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26991,6 +28451,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27018,6 +28480,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27045,6 +28509,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27072,6 +28538,8 @@ export interface operations {
             /** @description The request conflicts with the stored records */
             409: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27099,6 +28567,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27126,6 +28596,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27153,6 +28625,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27182,6 +28656,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27209,6 +28685,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27238,6 +28716,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27292,6 +28772,8 @@ export interface operations {
             /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27338,6 +28820,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27367,6 +28851,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27394,6 +28880,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27421,6 +28909,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27448,6 +28938,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27475,6 +28967,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27504,6 +28998,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27531,6 +29027,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27560,6 +29058,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27608,6 +29108,8 @@ export interface operations {
             /** @description The meter's sums over the range */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27671,6 +29173,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27700,6 +29204,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27727,6 +29233,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27754,6 +29262,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27781,6 +29291,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27808,6 +29320,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27837,6 +29351,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27864,6 +29380,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27893,6 +29411,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27960,6 +29480,8 @@ export interface operations {
             /** @description One sum per serial, in the order requested */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28015,6 +29537,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28044,6 +29568,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28071,6 +29597,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28098,6 +29626,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28125,6 +29655,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28152,6 +29684,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28179,6 +29713,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28206,6 +29742,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28235,6 +29773,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28262,6 +29802,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28291,6 +29833,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28339,6 +29883,8 @@ export interface operations {
             /** @description The latest reading in the range, or null when it has none */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28375,6 +29921,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28404,6 +29952,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28431,6 +29981,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28458,6 +30010,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28485,6 +30039,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28512,6 +30068,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28541,6 +30099,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28568,6 +30128,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28597,6 +30159,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28651,6 +30215,8 @@ export interface operations {
             /** @description The buckets that have readings (every bucket of the range with fill=zero), ascending */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28697,6 +30263,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28726,6 +30294,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28753,6 +30323,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28780,6 +30352,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28807,6 +30381,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28834,6 +30410,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28863,6 +30441,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28890,6 +30470,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28919,6 +30501,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28985,6 +30569,8 @@ export interface operations {
             /** @description How many readings were new and how many replaced stored ones */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29021,6 +30607,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29050,6 +30638,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29077,6 +30667,8 @@ export interface operations {
             /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
             403: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29104,6 +30696,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29131,6 +30725,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29158,6 +30754,8 @@ export interface operations {
             /** @description The request body is over 1 MiB (16 MiB for readings) */
             413: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29185,6 +30783,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29212,6 +30812,8 @@ export interface operations {
             /** @description The request body is not JSON */
             415: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29241,6 +30843,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29268,6 +30872,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29297,6 +30903,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29338,6 +30946,8 @@ export interface operations {
             /** @description The time-of-use schedules */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29443,6 +31053,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29472,6 +31084,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29499,6 +31113,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29526,6 +31142,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29555,6 +31173,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29582,6 +31202,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29611,6 +31233,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29652,6 +31276,8 @@ export interface operations {
             /** @description The time-of-use schedule with its DSO, seasons and rules */
             200: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29788,6 +31414,8 @@ export interface operations {
             /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
             400: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29817,6 +31445,8 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
                     "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29844,6 +31474,8 @@ export interface operations {
             /** @description No such record */
             404: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29871,6 +31503,8 @@ export interface operations {
             /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
             408: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29898,6 +31532,8 @@ export interface operations {
             /** @description The URL is over 8 KiB */
             414: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29927,6 +31563,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29954,6 +31592,8 @@ export interface operations {
             /** @description The request headers are over 16 KiB; the connection is closed */
             431: {
                 headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29983,6 +31623,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before asking again */
                     "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
