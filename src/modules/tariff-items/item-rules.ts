@@ -1,5 +1,5 @@
-import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariff-enums.ts';
-import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariff-rules.ts';
+import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariffs.model.ts';
+import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariffs.model.ts';
 
 // The rules of extensions §11.5 and §12.1 on an item's unit, demand_periods, demand_basis and free_ratio:
 // the schemas check each value, these rules what an item's values may be together with its item
