@@ -1,6 +1,6 @@
 import type { EnergySource, Meter } from '../api/models.ts';
 
-/** Energy sources and meter types in words, never as codes ("Ev"). */
+/** Energy sources and meter types in words, never as codes ("Hvac", "Ev"). */
 
 export const SOURCE_LABELS: Record<EnergySource, string> = {
   grid: 'Grid',
@@ -16,9 +16,9 @@ const METER_TYPE_LABELS: Record<Meter['meter_type'], string> = {
   GAS: 'Gas',
   SOLAR: 'Solar',
   GENSET: 'Generator',
-  HVAC: 'Heating, ventilation and air conditioning',
+  HVAC: 'HVAC',
   CARBON: 'Carbon',
-  EV: 'Electric vehicle charging',
+  EV: 'EV charger',
 };
 
 export const meterTypeLabel = (type: Meter['meter_type']) => METER_TYPE_LABELS[type];
