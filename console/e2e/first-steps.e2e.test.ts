@@ -74,10 +74,10 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
         fields.map((field) => [
           field.getAttribute('name'),
           field.getAttribute('aria-required'),
-          document.querySelector(`label[for="${field.id}"]`)?.textContent,
+          getComputedStyle(document.querySelector(`label[for="${field.id}"]`)!, '::after').content,
         ]),
       );
-    expect(required).toEqual([['name', 'true', 'Name *']]);
+    expect(required).toEqual([['name', 'true', '" *" / ""']]);
     await expect(textOf(form.getByTestId('required-note'))).resolves.toBe('* Required');
     expect(await page.getByLabel('Address').getAttribute('placeholder')).toBe('12 Dock Road');
     await page.getByLabel('Name').fill('Unit 4');

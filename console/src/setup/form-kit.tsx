@@ -1,16 +1,11 @@
 import { type FormEvent, type ReactNode, useCallback, useId, useState } from 'react';
 import { plainMessage } from './plain-message.ts';
 
-/** A field's label; a required field's ends with a mark that the form's note explains (screen readers hear aria-required). */
+/** A field's label; a required field's ends with a mark that the form's note explains (styles.css; screen readers hear aria-required). */
 function FieldLabel({ id, label, required }: { id: string; label: string; required: boolean | undefined }) {
   return (
-    <label htmlFor={id}>
+    <label htmlFor={id} className={required ? 'required' : undefined}>
       {label}
-      {required && (
-        <span className="required-mark" aria-hidden="true">
-          {' *'}
-        </span>
-      )}
     </label>
   );
 }
