@@ -127,7 +127,16 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
   });
 
   it('shows prices with two decimals at least', async () => {
-    await visit(page, base, `/tariffs/${seed.tariffIds.gridTariffId}`);
+    const tariffId = seed.tariffIds.gridTariffId;
+    const items: { id: number; item_type_code: string }[] = await api(`/api/v1/tariffs/${tariffId}/items`);
+    const service = items.find((item) => item.item_type_code === 'SERVICE')!;
+    const changed = await call(t.app, 'PUT', `/api/v1/tariffs/${tariffId}/items/${service.id}`, {
+      token: await freshToken(),
+      body: { account_id: seed.accountId, price: 34.3 },
+    });
+    expect(changed.status).toBe(200);
+    await visit(page, base, `/tariffs/${tariffId}`);
+    await page.getByText('R 34,30/day').waitFor();
     const prices = await page
       .locator('table td.number')
       .evaluateAll((cells) => cells.map((cell) => cell.textContent ?? ''));
@@ -191,8 +200,10 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
       probe.remove();
       return {
         navRows: rows('.nav li'),
-        accountRows: rows('.account > *'),
-        switcherFits: select.getBoundingClientRect().width >= textWidth + 24,
+        // The name and the account's controls on the first row, the menu on the second.
+        accountRows: rows('.brand, .account > *'),
+        // The name, its select's padding and its arrow.
+        switcherFits: select.getBoundingClientRect().width >= textWidth + 40,
         headerInView: document.querySelector('.top-inner')!.scrollWidth <= window.innerWidth,
       };
     });
