@@ -48,18 +48,23 @@ module.exports = {
       to: { path: '^src/(seed/|cli/|app\\.ts|server\\.ts)' },
     },
     {
-      name: 'repositories-are-private',
+      name: 'modules-meet-through-model-or-service',
       severity: 'error',
-      comment: 'A module reaches another through its service or model, never its repository.',
+      comment:
+        'A module reaches another through its <feature>.model.ts or its <feature>.service.ts only: every other file of a module (repository, schemas, rules, answers) is its own.',
       from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/modules/([^/]+)/.*\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
+      to: { path: '^src/modules/', pathNot: ['^src/modules/$1/', '^src/modules/([^/]+)/\\1\\.(model|service)\\.ts$'] },
     },
     {
-      name: 'request-schemas-are-private',
+      name: 'services-come-in-deps',
       severity: 'error',
-      comment: "A module's request schemas are its own.",
+      comment: "Another module's service comes in Deps from app.ts: a module imports only its types.",
       from: { path: '^src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/modules/([^/]+)/.*\\.schemas\\.ts$', pathNot: '^src/modules/$1/' },
+      to: {
+        path: '^src/modules/([^/]+)/\\1\\.service\\.ts$',
+        pathNot: '^src/modules/$1/',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'repositories-do-not-use-http',

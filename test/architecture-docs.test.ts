@@ -9,6 +9,13 @@ import { describe, expect, it } from 'vitest';
 const ROOT = new URL('../', import.meta.url);
 const doc = readFileSync(new URL('docs/ARCHITECTURE.md', ROOT), 'utf8');
 
+/** The text of a table row's cells, trimmed. */
+const cellsOf = (line: string) =>
+  line
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+
 /** The rows of the tables whose second column is headed "enforced in". */
 function ruleRows(): { rule: string; where: string }[] {
   const rows: { rule: string; where: string }[] = [];
@@ -18,10 +25,7 @@ function ruleRows(): { rule: string; where: string }[] {
       inRuleTable = false;
       continue;
     }
-    const cells = line
-      .split('|')
-      .slice(1, -1)
-      .map((cell) => cell.trim());
+    const cells = cellsOf(line);
     if (cells[1] === 'enforced in') inRuleTable = true;
     else if (inRuleTable && !/^-+$/.test(cells[0] ?? '')) rows.push({ rule: cells[0]!, where: cells[1]! });
   }
@@ -58,5 +62,13 @@ describe('docs/ARCHITECTURE.md', () => {
       const last = name.split('.').at(-1)!;
       expect(new RegExp(`\\b${last}\\b`).test(text), `${name} in ${paths.join(', ')}`).toBe(true);
     }
+  });
+
+  it('keeps every table row to at most 300 characters of cell text (one or two lines)', () => {
+    const tooLong = doc
+      .split('\n')
+      .filter((line) => line.startsWith('|') && !/^[|\s-]+$/.test(line))
+      .filter((line) => cellsOf(line).join('').length > 300);
+    expect(tooLong).toEqual([]);
   });
 });

@@ -25,6 +25,8 @@ export interface ConsoleOptions {
   bypassCSP?: boolean;
   /** Errors the browser logs that a test causes on purpose (a refusal it provokes), left out. */
   expectedErrors?: RegExp;
+  /** The service's settings the test sets (see startTestApp). */
+  env?: Record<string, string>;
 }
 
 /** Builds the console when it is stale, starts the service, and opens a page in Chromium. */
@@ -32,9 +34,10 @@ export async function startConsole({
   host = '127.0.0.1',
   bypassCSP = false,
   expectedErrors,
+  env,
 }: ConsoleOptions = {}): Promise<RunningConsole> {
   await ensureConsoleBuilt();
-  const t = await startTestApp();
+  const t = await startTestApp(env);
   const base = await t.app.listen({ port: 0, host });
   const browser = await launchChromium({ bypassCSP });
   const page = await browser.context.newPage();

@@ -66,9 +66,11 @@ const PAGES: [string, (params: Params) => ReactNode][] = [
   ['/tariffs', () => <TariffsPage />],
   ['/tariffs/new', () => <NewTariffPage />],
   ['/tariffs/:id/edit', ({ id }) => <EditTariffPage id={Number(id)} />],
-  ['/tariffs/:id', ({ id }) => <TariffPage id={Number(id)} source="organization" />],
+  // Keyed: a clone goes from the catalogue tariff's page to its copy's, which starts afresh (never
+  // reads the catalogue tariff as the organization's).
+  ['/tariffs/:id', ({ id }) => <TariffPage key={`organization ${id}`} id={Number(id)} source="organization" />],
   ['/catalogue', () => <CataloguePage />],
-  ['/catalogue/:id', ({ id }) => <TariffPage id={Number(id)} source="catalogue" />],
+  ['/catalogue/:id', ({ id }) => <TariffPage key={`catalogue ${id}`} id={Number(id)} source="catalogue" />],
   ['/upload', () => <UploadPage />],
   ['/gateways', () => <GatewaysPage />],
   ['/compare', () => <ComparePage />],

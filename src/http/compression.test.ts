@@ -131,7 +131,19 @@ describe('pre-compressed static files', () => {
     expect(res.headers['content-encoding']).toBe(encoding);
     expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(res.headers.vary).toContain('accept-encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
     expect(res.rawPayload.equals(copy)).toBe(true);
+  });
+
+  it('serves the reference page the document kept as bytes, the same as /api/v1/openapi.json', async () => {
+    const headers = { 'accept-encoding': 'br' };
+    const [page, api] = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/docs/json', headers }),
+      t.app.inject({ method: 'GET', url: '/api/v1/openapi.json', headers }),
+    ]);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.rawPayload.equals(api.rawPayload)).toBe(true);
   });
 
   it("sends Swagger UI's script as it is to a client that accepts no compression", async () => {

@@ -15,13 +15,21 @@ import type { paths } from './schema.d.ts';
  * a flag, no secret: scripts cannot read the cookie to tell.
  */
 const SIGNED_IN_KEY = 'ums.signed_in';
-/** Refresh this long before the access token expires, so no request is sent with a dying token. */
+/**
+ * Refresh this share of the access token's lifetime before it expires (at most EARLY_REFRESH_S), so
+ * that no request is sent with a dying token, and a short-lived one (ACCESS_TOKEN_TTL_S of 30 s) is
+ * not refreshed before every request.
+ */
+const EARLY_REFRESH_SHARE = 0.2;
 const EARLY_REFRESH_S = 30;
 
 const publicApi = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
 
 /** What the console keeps of a session: the answer without the refresh token (in the cookie). */
 type Kept = Pick<Session, 'access_token' | 'expires_at' | 'user'>;
+
+/** When to refresh the kept token: its margin before expiry, from the lifetime it had when received. */
+let refreshAt = 0;
 
 let current: Kept | null = null;
 let refreshing: Promise<Kept> | null = null;
@@ -30,6 +38,10 @@ const listeners = new Set<() => void>();
 
 function store(session: Kept | null): void {
   current = session && { access_token: session.access_token, expires_at: session.expires_at, user: session.user };
+  if (session) {
+    const lifetime = Math.max(0, session.expires_at - Date.now() / 1000);
+    refreshAt = session.expires_at - Math.min(EARLY_REFRESH_S, lifetime * EARLY_REFRESH_SHARE);
+  }
   if (session) localStorage.setItem(SIGNED_IN_KEY, 'true');
   else localStorage.removeItem(SIGNED_IN_KEY);
   for (const listener of listeners) listener();
@@ -99,7 +111,7 @@ export const session = {
   async accessToken(): Promise<string | null> {
     if (refreshing) await refreshing.catch(() => undefined);
     if (!current) return null;
-    if (current.expires_at - Date.now() / 1000 < EARLY_REFRESH_S) await session.refresh();
+    if (Date.now() / 1000 >= refreshAt) await session.refresh();
     return current?.access_token ?? null;
   },
 

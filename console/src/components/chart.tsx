@@ -126,10 +126,11 @@ export function Chart({
       ],
       cursor: { points: { show: false } },
       series: [
-        // The legend's time: the bucket's label, or its local date and time on a 24-hour clock.
+        // The legend's time: the hovered bucket's label, or its local date and time on a 24-hour
+        // clock; while no bucket is hovered, nothing (styles.css hides the empty time).
         {
           value: (_u, seconds, _series, index) => {
-            if (seconds === null) return '–';
+            if (seconds === null) return '';
             // A step's second point is a second before its bucket's end: name the bucket by its start.
             const start = kind === 'steps' && index !== null ? data[0][Math.floor(index / 2)]! : seconds;
             return (xTicks?.label ?? legendTime(tz))(start);

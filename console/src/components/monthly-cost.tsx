@@ -190,24 +190,29 @@ function CostChart({ months, tz, onDrawn }: { months: MonthCost[]; tz: string; o
   );
 }
 
-/** A building's cost per month as a chart, the months to choose from, and the chosen month's bills. */
+/** A building's cost per month as a chart, the months to choose from, and the bills of the chosen month or the energy chart's. */
 export function MonthlyCostSection({
   accountId,
   blockId,
   blockName,
   tz,
+  chartMonth,
   onDrawn,
 }: {
   accountId: string;
   blockId: number;
   blockName: string;
   tz: string;
+  /** The month (YYYY-MM) the energy chart shows, last: its bills are shown until another month is chosen. */
+  chartMonth: string;
   onDrawn?: () => void;
 }) {
   const [count, setCount] = useState(DEFAULT_MONTHS);
   const spans = useMemo(() => lastMonths(count, tz), [count, tz]);
   const cost = useResource(() => monthlyCost(accountId, blockId, spans), [accountId, blockId, spans]);
-  const [chosen, setChosen] = useState<string | null>(null);
+  // The month chosen here, while the chart shows the month it was chosen with.
+  const [choice, setChoice] = useState<{ month: string; chartMonth: string } | null>(null);
+  const chosen = choice?.chartMonth === chartMonth ? choice.month : chartMonth;
 
   return (
     <section aria-labelledby="cost-heading">
@@ -237,7 +242,7 @@ export function MonthlyCostSection({
                       type="button"
                       aria-pressed={m === shown}
                       data-month={m.month}
-                      onClick={() => setChosen(m.month)}
+                      onClick={() => setChoice({ month: m.month, chartMonth })}
                     >
                       {formatMonth(m.month)}: {monthSummary(m)}
                     </button>

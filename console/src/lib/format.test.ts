@@ -28,6 +28,8 @@ describe('formats in the default locale, en-ZA', () => {
   it('names the unit of a price', () => {
     expect(formatUnitPrice(3.2928, 'ZAR', 'kWh')).toBe('R 3,2928/kWh');
     expect(formatUnitPrice(235.16, 'ZAR', 'kVA per month')).toBe('R 235,16/kVA per month');
+    expect(formatUnitPrice(34.3, 'ZAR', 'day')).toBe('R 34,30/day');
+    expect(formatUnitPrice(12, 'ZAR', 'month')).toBe('R 12,00/month');
   });
 
   it('writes times on a 24-hour clock, in the zone given', () => {

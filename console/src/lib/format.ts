@@ -43,12 +43,12 @@ export function formatAxisNumber(value: number): string {
   return numberFormat('axis', { maximumFractionDigits: 2 }).format(value);
 }
 
-/** Up to 6 decimals, as prices are given. */
+/** As prices are given, up to 6 decimals, and at least the cents: "34,30", "3,2928". */
 export function formatPrice(value: number): string {
-  return numberFormat('p', { maximumFractionDigits: 6 }).format(value);
+  return numberFormat('p', { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(value);
 }
 
-/** A price per unit: "R 3.2928/kWh", "R 235.16/kVA per month". */
+/** A price per unit: "R 3,2928/kWh", "R 34,30/day". */
 export function formatUnitPrice(value: number, currency: string, unit: string): string {
   return `${currencySymbol(currency)} ${formatPrice(value)}/${unit}`;
 }

@@ -1,6 +1,6 @@
 import type { BillSource, Meter } from '../api/models.ts';
 
-/** Sources (energy and the water supply) and meter types in words, never as codes ("Ev"). */
+/** Sources (energy and the water supply) and meter types in words, never as codes ("Hvac", "Ev"). */
 
 export const SOURCE_LABELS: Record<BillSource, string> = {
   grid: 'Grid',
@@ -17,9 +17,9 @@ const METER_TYPE_LABELS: Record<Meter['meter_type'], string> = {
   GAS: 'Gas',
   SOLAR: 'Solar',
   GENSET: 'Generator',
-  HVAC: 'Heating, ventilation and air conditioning',
+  HVAC: 'HVAC',
   CARBON: 'Carbon',
-  EV: 'Electric vehicle charging',
+  EV: 'EV charger',
 };
 
 export const meterTypeLabel = (type: Meter['meter_type']) => METER_TYPE_LABELS[type];

@@ -1,4 +1,4 @@
-import type { Meter } from '../api/models.ts';
+import type { EnergySource, Meter } from '../api/models.ts';
 
 /** Meter types whose readings the electricity timeseries stores (extensions §11.1). */
 const ELECTRICITY_DATA = new Set(['ELECTRICITY', 'SOLAR', 'GENSET', 'EV', 'HVAC']);
@@ -9,4 +9,17 @@ export function hasElectricityData(meter: Pick<Meter, 'meter_type'>): boolean {
 
 export function meterLabel(meter: Pick<Meter, 'name' | 'meter_sn'>): string {
   return meter.name ? `${meter.name} (${meter.meter_sn})` : meter.meter_sn;
+}
+
+/** The meter type a dashboard source measures, where it has one of its own (the others take any electricity meter). */
+const SOURCE_METER_TYPES: Partial<Record<EnergySource, Meter['meter_type']>> = {
+  grid: 'ELECTRICITY',
+  solar: 'SOLAR',
+  genset: 'GENSET',
+};
+
+/** Whether a meter may measure a dashboard source: grid, solar and generator their own type, inverter and load any electricity meter. */
+export function measuresSource(source: EnergySource, meter: Pick<Meter, 'meter_type'>): boolean {
+  const type = SOURCE_METER_TYPES[source];
+  return type ? meter.meter_type === type : hasElectricityData(meter);
 }

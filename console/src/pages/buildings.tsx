@@ -17,8 +17,9 @@ import { titleCase } from '../lib/format.ts';
 import { isSilent } from '../lib/gateways.ts';
 import { meterTypeLabel } from '../lib/labels.ts';
 import { meterLabel } from '../lib/meters.ts';
-import { lastWeekOfDays, queryOfRange, rangeFromQuery } from '../lib/ranges.ts';
+import { lastWeekOfDays, queryOfRange, type Range, rangeFromQuery } from '../lib/ranges.ts';
 import { Link, setQuery, useLocation } from '../lib/router.tsx';
+import { isoMonth } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { loadConfig } from '../setup/dashboard-config.ts';
@@ -79,24 +80,34 @@ function Branch({ tree, parent, selected }: { tree: Tree; parent: number | null;
   );
 }
 
-/** Energy by source over the range the page's query names (default: the last 7 days). */
+/** The range the page's query names (default: the last 7 days), and the query's text. */
+function useQueryRange(): [Range, string] {
+  const { tz } = useOrganization();
+  const { query } = useLocation();
+  const queryText = query.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the query's text names the range.
+  const range = useMemo(() => rangeFromQuery(query, tz, () => lastWeekOfDays(tz)), [queryText, tz]);
+  return [range, queryText];
+}
+
+/** Energy by source over the range the page's query names. */
 function EnergySection({
   blockId,
+  range,
+  queryText,
   sources,
   onDrawn,
   onSettled,
 }: {
   blockId: number;
+  range: Range;
+  queryText: string;
   /** The sources the block's dashboard config gives a meter. */
   sources: Set<EnergySource>;
   onDrawn: () => void;
   onSettled: () => void;
 }) {
   const { current, tz } = useOrganization();
-  const { query } = useLocation();
-  const queryText = query.toString();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the query's text names the range.
-  const range = useMemo(() => rangeFromQuery(query, tz, () => lastWeekOfDays(tz)), [queryText, tz]);
   const profile = useResource(
     () => buildingEnergyProfile(current.id, blockId, range),
     [current.id, blockId, range.start, range.end, range.unit],
@@ -154,6 +165,7 @@ function Dashboard({ block }: { block: BuildingBlock }) {
   const [energySettled, setEnergySettled] = useState(false);
   const settle = useCallback(() => setEnergySettled(true), []);
   const config = useResource(() => loadConfig(block.id, current.id), [block.id, current.id]);
+  const [range, queryText] = useQueryRange();
   const dashboardBlock = useMemo(
     () => ({ blockId: block.id, configChanged: config.reload }),
     [block.id, config.reload],
@@ -165,6 +177,8 @@ function Dashboard({ block }: { block: BuildingBlock }) {
           <DashboardBlock.Provider value={dashboardBlock}>
             <EnergySection
               blockId={block.id}
+              range={range}
+              queryText={queryText}
               sources={sourcesOf(config.data)}
               onDrawn={marks('energy')}
               onSettled={settle}
@@ -175,6 +189,7 @@ function Dashboard({ block }: { block: BuildingBlock }) {
                 blockId={block.id}
                 blockName={block.name}
                 tz={tz}
+                chartMonth={isoMonth(range.to)}
                 onDrawn={marks('cost')}
               />
             ) : (

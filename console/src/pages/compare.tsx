@@ -15,7 +15,7 @@ import { comparisonCsv } from '../export/comparison-csv.ts';
 import { downloadCsv, fileSafe } from '../lib/download.ts';
 import { formatMoney, formatMonth, formatPeriod } from '../lib/format.ts';
 import { SOURCE_LABELS } from '../lib/labels.ts';
-import { addMonths, instantOf } from '../lib/time.ts';
+import { addMonths, instantOf, isoDate, localParts } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
@@ -171,7 +171,9 @@ function ComparisonResult({ comparison, blockName }: { comparison: TariffCompari
   const period = formatPeriod(comparison.start, comparison.end, tz);
   const exportCsv = () => {
     const { header, rows } = comparisonCsv(comparison);
-    downloadCsv(`${fileSafe(blockName)}_tariff-comparison_${comparison.start.slice(0, 10)}.csv`, header, rows);
+    // Named by the period's first day where the building is, not by the UTC date of its start.
+    const firstDay = isoDate(localParts(Date.parse(comparison.start), tz));
+    downloadCsv(`${fileSafe(blockName)}_tariff-comparison_${firstDay}.csv`, header, rows);
   };
   return (
     <section aria-labelledby="result-heading" className="statement" {...periodAttributes(comparison)}>

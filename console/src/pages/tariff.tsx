@@ -6,7 +6,7 @@ import { Async } from '../components/status.tsx';
 import { TableWrap } from '../components/table-wrap.tsx';
 import { TariffLink } from '../components/tariff-link.tsx';
 import { demandBasisText, priceUnit } from '../lib/bill-lines.ts';
-import { formatPrice, formatUnitPrice, titleCase } from '../lib/format.ts';
+import { formatAxisNumber, formatPrice, formatUnitPrice, titleCase } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
 import { meterTypeLabel } from '../lib/labels.ts';
 import { Link, useLocation } from '../lib/router.tsx';
@@ -83,7 +83,7 @@ function ItemsTable({
                     <ol style={{ margin: 0, paddingLeft: '1.2rem' }}>
                       {item.tariff_blocks.map((b) => (
                         <li key={b.id}>
-                          {b.upper_limit === null ? 'above' : `up to ${formatPrice(b.upper_limit)} kWh`}:{' '}
+                          {b.upper_limit === null ? 'above' : `up to ${formatAxisNumber(b.upper_limit)} kWh`}:{' '}
                           {formatPrice(b.unit_price_cents)} c/kWh
                         </li>
                       ))}

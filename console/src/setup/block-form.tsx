@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { api, done, read } from '../api/client.ts';
 import type { BuildingBlock } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
@@ -12,20 +12,61 @@ import { Choice, Field, numberOf, optionsOf, Refusal, SetupForm, textOf, useActi
 
 type BuildingType = BuildingBlock['building_type'];
 
-/** The fields a block is created or edited with. */
-function blockFields(data: FormData) {
+/** The address fields: a block under another may leave them blank, taking its parent's. */
+const ADDRESS_FIELDS = ['address', 'city', 'state', 'postal_code', 'country'] as const;
+type AddressField = (typeof ADDRESS_FIELDS)[number];
+
+/** The fields a block is created or edited with; blank address fields take the parent's. */
+function blockFields(data: FormData, blocks: BuildingBlock[]) {
+  const parentId = numberOf(data, 'parent_id');
+  const parent = blocks.find((b) => b.id === parentId);
+  const text = (field: Exclude<AddressField, 'postal_code'>) => textOf(data, field) ?? parent?.[field] ?? '';
   return {
     name: textOf(data, 'name') ?? '',
     building_type: (textOf(data, 'building_type') ?? 'OTHER') as BuildingType,
-    address: textOf(data, 'address') ?? '',
-    city: textOf(data, 'city') ?? '',
-    state: textOf(data, 'state') ?? '',
-    postal_code: numberOf(data, 'postal_code') ?? 0,
-    country: textOf(data, 'country') ?? '',
-    parent_id: numberOf(data, 'parent_id'),
+    address: text('address'),
+    city: text('city'),
+    state: text('state'),
+    postal_code: numberOf(data, 'postal_code') ?? parent?.postal_code ?? 0,
+    country: text('country'),
+    parent_id: parentId,
     area: numberOf(data, 'area'),
     description: textOf(data, 'description'),
   };
+}
+
+const ADDRESS_LABELS: Record<AddressField, string> = {
+  address: 'Address',
+  city: 'City',
+  state: 'Province or state',
+  postal_code: 'Postal code',
+  country: 'Country',
+};
+
+/**
+ * The address, required of a top-level block; a block under another (a floor, a unit) may leave
+ * each field blank to take its parent's, which the field shows as its placeholder.
+ */
+function AddressFields({ block, parent }: { block?: BuildingBlock; parent: BuildingBlock | undefined }) {
+  const own = (field: AddressField) =>
+    block ? String(block[field]) : field === 'country' && !parent ? 'South Africa' : '';
+  return (
+    <>
+      {ADDRESS_FIELDS.map((field) => (
+        <Field
+          key={`${field}-${parent?.id ?? 'top'}`}
+          label={ADDRESS_LABELS[field]}
+          name={field}
+          required={!parent}
+          maxLength={field === 'address' ? 500 : 200}
+          {...(field === 'postal_code' ? { inputMode: 'numeric', pattern: '[0-9]{1,9}' } : {})}
+          defaultValue={own(field)}
+          placeholder={parent ? String(parent[field]) : undefined}
+          hint={parent && field === 'address' ? `Blank fields take ${parent.name}'s address.` : undefined}
+        />
+      ))}
+    </>
+  );
 }
 
 function BlockFields({
@@ -37,6 +78,7 @@ function BlockFields({
   blocks: BuildingBlock[];
   parent: number | null;
 }) {
+  const [parentId, setParentId] = useState(String(block?.parent_id ?? parent ?? ''));
   const parents = [
     { value: '', label: 'None: a top-level block' },
     ...blocks.filter((b) => b.id !== block?.id).map((b) => ({ value: String(b.id), label: b.name })),
@@ -54,21 +96,11 @@ function BlockFields({
         label="Part of"
         name="parent_id"
         options={parents}
-        defaultValue={String(block?.parent_id ?? parent ?? '')}
+        value={parentId}
+        onChange={(e) => setParentId(e.target.value)}
         hint="The block this one belongs to, e.g. the building of a floor."
       />
-      <Field label="Address" name="address" required maxLength={500} defaultValue={block?.address} />
-      <Field label="City" name="city" required maxLength={200} defaultValue={block?.city} />
-      <Field label="Province or state" name="state" required maxLength={200} defaultValue={block?.state} />
-      <Field
-        label="Postal code"
-        name="postal_code"
-        required
-        inputMode="numeric"
-        pattern="[0-9]{1,9}"
-        defaultValue={block?.postal_code}
-      />
-      <Field label="Country" name="country" required maxLength={200} defaultValue={block?.country ?? 'South Africa'} />
+      <AddressFields block={block} parent={blocks.find((b) => String(b.id) === parentId)} />
       <Field label="Floor area (m²)" name="area" type="number" min={0} step="any" defaultValue={block?.area ?? ''} />
       <Field label="Description" name="description" maxLength={4000} defaultValue={block?.description ?? ''} />
     </>
@@ -86,7 +118,9 @@ export function NewBlockPage() {
   }, []);
   const create = async (data: FormData) => {
     const created = await read<BuildingBlock>(
-      api.POST('/api/v1/building_blocks', { body: { account_id: current.id, ...blockFields(data) } }),
+      api.POST('/api/v1/building_blocks', {
+        body: { account_id: current.id, ...blockFields(data, blocks.data ?? []) },
+      }),
     );
     navigate(`/buildings/${created.id}`);
   };
@@ -139,7 +173,7 @@ export function EditBlockPage({ id }: { id: number }) {
     await read(
       api.PUT('/api/v1/building_blocks/{id}', {
         params: { path: { id } },
-        body: { account_id: current.id, ...blockFields(data) },
+        body: { account_id: current.id, ...blockFields(data, blocks.data ?? []) },
       }),
     );
     navigate(`/buildings/${id}`);

@@ -3,6 +3,7 @@ import type { DashboardConfig, EnergySource, Meter, Tariff } from '../api/models
 import { ENERGY_SOURCES } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { titleCase } from '../lib/format.ts';
+import { measuresSource, meterLabel } from '../lib/meters.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
@@ -39,7 +40,10 @@ function SourceFields({
         name={`${source}_meter_id`}
         options={[
           { value: '', label: 'None' },
-          ...meters.map((m) => ({ value: String(m.id), label: m.name ? `${m.name} (${m.meter_sn})` : m.meter_sn })),
+          // The meters of the source's type, and the one it has (were it of another).
+          ...meters
+            .filter((m) => measuresSource(source, m) || String(m.id) === choice.meter)
+            .map((m) => ({ value: String(m.id), label: meterLabel(m) })),
         ]}
         value={choice.meter}
         onChange={(e) => onChange({ ...choice, meter: e.target.value })}

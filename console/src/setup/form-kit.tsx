@@ -1,6 +1,15 @@
 import { type FormEvent, type ReactNode, useCallback, useId, useState } from 'react';
 import { plainMessage } from './plain-message.ts';
 
+/** A field's label; a required field's ends with a mark that the form's note explains (styles.css; screen readers hear aria-required). */
+function FieldLabel({ id, label, required }: { id: string; label: string; required: boolean | undefined }) {
+  return (
+    <label htmlFor={id} className={required ? 'required' : undefined}>
+      {label}
+    </label>
+  );
+}
+
 /** A labelled input of an uncontrolled form: its value is read from the form's data on submit. */
 export function Field({
   label,
@@ -11,8 +20,15 @@ export function Field({
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} type="text" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <FieldLabel id={id} label={label} required={input.required} />
+      <input
+        id={id}
+        name={name}
+        type="text"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-required={input.required || undefined}
+        {...input}
+      />
       {hint && (
         <p id={`${id}-hint`} className="muted hint">
           {hint}
@@ -48,7 +64,7 @@ export interface Option {
 }
 
 /** Options from values, each shown as written. */
-export const optionsOf = (values: readonly string[], label: (v: string) => string = (v) => v): Option[] =>
+export const optionsOf = <T extends string>(values: readonly T[], label: (v: T) => string = (v) => v): Option[] =>
   values.map((value) => ({ value, label: label(value) }));
 
 export function Choice({
@@ -66,8 +82,14 @@ export function Choice({
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} aria-describedby={hint ? `${id}-hint` : undefined} {...select}>
+      <FieldLabel id={id} label={label} required={select.required} />
+      <select
+        id={id}
+        name={name}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-required={select.required || undefined}
+        {...select}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -137,6 +159,9 @@ export function SetupForm({
   };
   return (
     <form className="setup-form" aria-label={label} onSubmit={send}>
+      <p className="muted required-note" data-testid="required-note" aria-hidden="true">
+        * Required
+      </p>
       <div className="setup-fields">{children}</div>
       <Refusal error={error} />
       <div className="row">

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { api, read } from '../api/client.ts';
 import type { BuildingBlock, Meter, Tariff } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
-import { titleCase } from '../lib/format.ts';
+import { meterTypeLabel } from '../lib/labels.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
@@ -56,7 +56,7 @@ function MeterFields({
       <Choice
         label="Energy source"
         name="meter_type"
-        options={optionsOf(METER_TYPES, (t) => (t === 'ELECTRICITY' ? 'Grid electricity' : titleCase(t)))}
+        options={optionsOf(METER_TYPES, (t) => (t === 'ELECTRICITY' ? 'Grid electricity' : meterTypeLabel(t)))}
         defaultValue={meter?.meter_type ?? 'ELECTRICITY'}
       />
       <Choice

@@ -3,6 +3,7 @@ import { api, read } from '../api/client.ts';
 import type { Dso, Tariff, TouSchedule } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { titleCase } from '../lib/format.ts';
+import { meterTypeLabel } from '../lib/labels.ts';
 import { navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
@@ -68,7 +69,7 @@ function TariffFields({ tariff, references }: { tariff?: Tariff; references: Tar
       <Choice
         label="Meters"
         name="meter_type"
-        options={optionsOf(METER_TYPES, titleCase)}
+        options={optionsOf(METER_TYPES, meterTypeLabel)}
         defaultValue={tariff?.meter_type ?? 'ELECTRICITY'}
       />
       <Choice

@@ -1,5 +1,5 @@
 import { listEnvelope, okEnvelope } from '../../http/responses.ts';
-import { userRecord } from '../auth/auth.responses.ts';
+import { userRecord } from '../auth/auth.model.ts';
 
 export const adminResponses = {
   created: okEnvelope(userRecord, 'The new user, with a personal account'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SOURCES } from '../../db/energy-sources.ts';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
-import { CURRENCIES, ITEM_TYPE_CODES, SEASONS, TOU_PERIODS } from '../tariffs/tariff-enums.ts';
+import { CURRENCIES, ITEM_TYPE_CODES, SEASONS, TOU_PERIODS } from '../tariffs/tariffs.model.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
 

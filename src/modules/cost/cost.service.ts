@@ -8,9 +8,9 @@ import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
-import type { TariffAccess } from '../tariffs/tariff-access.ts';
-import { touScheduleId } from '../tariffs/tariff-rules.ts';
-import { type Utility, utilityOf } from '../timeseries/meter-checks.ts';
+import type { TariffAccess } from '../tariffs/tariffs.model.ts';
+import { touScheduleId } from '../tariffs/tariffs.model.ts';
+import { type Utility, utilityOf } from '../timeseries/timeseries.model.ts';
 import { type CostMeterRow, type EdgeHours, costRepository as repo } from './cost.repository.ts';
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {

@@ -8,7 +8,7 @@ import { assertReferencesExist, type Reference } from '../../http/references.ts'
 import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
 import type { MetersService } from '../meters/meters.service.ts';
 import { requestChange, type TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
-import type { TariffAccess } from '../tariffs/tariff-access.ts';
+import type { TariffAccess } from '../tariffs/tariffs.model.ts';
 import { dashboardConfigRepository as repo } from './dashboard-config.repository.ts';
 import type { ConfigValues, UpsertConfig } from './dashboard-config.schemas.ts';
 

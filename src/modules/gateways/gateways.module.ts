@@ -1,6 +1,6 @@
 import type { GatewayKeys } from '../../http/gateway-callers.ts';
 import type { App } from '../../http/types.ts';
-import type { ReadingsIngest } from '../timeseries/timeseries.module.ts';
+import type { ReadingsIngest } from '../timeseries/timeseries.model.ts';
 import { registerGatewayRoutes } from './gateways.routes.ts';
 import { createGatewaysService, type GatewaysDeps } from './gateways.service.ts';
 import { createMqttReadings } from './mqtt-readings.ts';

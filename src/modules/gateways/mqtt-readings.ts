@@ -5,7 +5,7 @@ import { failure } from '../../http/envelope.ts';
 import { mapError } from '../../http/error-handler.ts';
 import { badRequest, INVALID_TOKEN, unauthorized } from '../../http/errors.ts';
 import { type GatewayKeys, gatewayAuth } from '../../http/gateway-callers.ts';
-import type { ReadingsIngest } from '../timeseries/timeseries.module.ts';
+import type { ReadingsIngest } from '../timeseries/timeseries.model.ts';
 
 /** Where gateways publish readings: `ums/<gateway id>/readings`. */
 export const READINGS_TOPICS = 'ums/+/readings';

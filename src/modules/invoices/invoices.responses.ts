@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SOURCES } from '../../db/energy-sources.ts';
 import { EXAMPLE } from '../../http/examples.ts';
 import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
-import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
+import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariffs.model.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
 const itemType = z.enum(ITEM_TYPE_CODES);

@@ -4,7 +4,7 @@ import { SOURCES } from '../../db/energy-sources.ts';
 import { accountQuery, bodyId, dateText, money, recordId, text, uuid } from '../../http/fields.ts';
 import { listQuerySchema } from '../../http/list.ts';
 import { periodFields, validPeriod } from '../../http/period.ts';
-import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
+import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariffs.model.ts';
 
 /** At most this many lines an invoice (extensions §13.4), of descriptions of at most 200 characters. */
 export const MAX_INVOICE_LINES = 200;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
 import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
-import { METER_TYPES } from '../tariffs/tariff-enums.ts';
+import { METER_TYPES } from '../tariffs/tariffs.model.ts';
 import { INTERVAL_MINUTES } from './meters.schemas.ts';
 
 const meter = z

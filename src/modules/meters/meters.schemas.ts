@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountQuery, bodyId, dateText, decimal, recordId, text } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
-import { METER_TYPES } from '../tariffs/tariff-enums.ts';
+import { METER_TYPES } from '../tariffs/tariffs.model.ts';
 
 export const INTERVAL_MINUTES = [5, 10, 15, 30, 60] as const;
 const meterType = z.enum(METER_TYPES);

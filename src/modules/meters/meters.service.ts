@@ -11,7 +11,7 @@ import {
   type TariffChangeCause,
   type TariffHistoryRecorder,
 } from '../tariff-history/tariff-history.model.ts';
-import type { TariffAccess } from '../tariffs/tariff-access.ts';
+import type { TariffAccess } from '../tariffs/tariffs.model.ts';
 import { type Meter, metersRepository as repo } from './meters.repository.ts';
 import type { BlockMetersQuery, CreateMeter, ListMetersQuery, UpdateMeter } from './meters.schemas.ts';
 

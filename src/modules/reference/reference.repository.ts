@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/types.ts';
-import type { Dso } from './reference.model.ts';
+import type { Dso } from './vocabulary.ts';
 
 interface ScheduleRow {
   id: number;

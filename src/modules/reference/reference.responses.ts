@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { integer, isoDate, listEnvelope, okEnvelope } from '../../http/responses.ts';
-import { ITEM_TYPE_CODES, SEASONS, TOU_DAY_TYPES, TOU_PERIODS } from './reference.model.ts';
+import { ITEM_TYPE_CODES, SEASONS, TOU_DAY_TYPES, TOU_PERIODS } from './vocabulary.ts';
 
 const ESKOM = { id: 1, name: 'Eskom', tz: 'Africa/Johannesburg' };
 

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/types.ts';
 import type { App } from '../../http/types.ts';
-import type { SigningKeys } from '../auth/signing-keys.ts';
+import type { SigningKeys } from '../auth/auth.model.ts';
 import { registerSystemRoutes } from './system.routes.ts';
 
 interface SystemDeps {

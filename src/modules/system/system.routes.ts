@@ -1,7 +1,7 @@
 import type { Database } from '../../db/types.ts';
 import { failure, ok } from '../../http/envelope.ts';
 import type { App } from '../../http/types.ts';
-import { publicJwks, type SigningKeys } from '../auth/signing-keys.ts';
+import { publicJwks, type SigningKeys } from '../auth/auth.model.ts';
 import { systemResponses } from './system.responses.ts';
 
 const config = { public: true };

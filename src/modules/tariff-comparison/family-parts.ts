@@ -1,7 +1,7 @@
 import { localMidnight } from '../../lib/local-dates.ts';
 import { DAY_MS } from '../../lib/time-zone.ts';
 import type { PricedPart } from '../cost/cost.service.ts';
-import type { TariffVersion } from '../tariffs/tariff-access.ts';
+import type { TariffVersion } from '../tariffs/tariffs.model.ts';
 
 /** The instants a version's effective dates (local, inclusive) hold: [from, to). */
 function heldBy(version: TariffVersion): { id: number; from: number; to: number } {

@@ -1,5 +1,5 @@
-import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariff-enums.ts';
-import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariff-rules.ts';
+import type { DemandBasis, ItemUnit, Period, TariffType } from '../tariffs/tariffs.model.ts';
+import { DEMAND_PERIODS_NEED_TIME_OF_USE, type RuleViolation } from '../tariffs/tariffs.model.ts';
 
 // The rules of extensions §11.5, §12.1 and §13.6 on an item's unit, demand_periods, demand_basis, free_ratio,
 // volume_share and max_kl:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimal, priceCents, recordId, uuid } from '../../http/fields.ts';
-import { checkTierRules } from '../tariffs/tariff-rules.ts';
+import { checkTierRules } from '../tariffs/tariffs.model.ts';
 
 const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
 

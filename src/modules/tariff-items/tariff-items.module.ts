@@ -1,5 +1,5 @@
 import type { App } from '../../http/types.ts';
-import type { TariffItemsReader } from '../tariffs/tariff-details.ts';
+import type { TariffItemsReader } from '../tariffs/tariffs.model.ts';
 import { registerTariffBlockRoutes } from './tariff-blocks.routes.ts';
 import { createTariffBlocksService } from './tariff-blocks.service.ts';
 import { tariffItemsRepository } from './tariff-items.repository.ts';

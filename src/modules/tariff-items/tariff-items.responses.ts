@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listEnvelope, okEnvelope } from '../../http/responses.ts';
-import { tariffBlock, tariffItemRecord } from '../tariffs/tariffs.responses.ts';
+import { tariffBlock, tariffItemRecord } from '../tariffs/tariffs.model.ts';
 
 export const tariffItemResponses = {
   list: listEnvelope(tariffItemRecord, "A page of the tariff's items", 10),

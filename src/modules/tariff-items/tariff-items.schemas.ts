@@ -8,7 +8,7 @@ import {
   type Period,
   SEASONS,
   TOU_PERIODS,
-} from '../tariffs/tariff-enums.ts';
+} from '../tariffs/tariffs.model.ts';
 import { optionalAccountQuery, tierSet } from './tariff-blocks.schemas.ts';
 
 export const tariffIdParams = recordIdParams('Tariff');

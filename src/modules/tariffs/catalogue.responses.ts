@@ -1,5 +1,5 @@
 import { listEnvelope, okEnvelope } from '../../http/responses.ts';
-import { CATALOGUE_ACCOUNT_ID } from './tariffs.model.ts';
+import { CATALOGUE_ACCOUNT_ID } from './tariff-basics.ts';
 import { GRID_TARIFF_EXAMPLE, ITEM_EXAMPLE, tariffDetail, tariffRecord } from './tariffs.responses.ts';
 
 /** The catalogue's Homeflex, which the demo's grid tariff was cloned from. */

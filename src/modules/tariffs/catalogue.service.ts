@@ -4,9 +4,9 @@ import { notFound } from '../../http/errors.ts';
 import { catalogueRepository } from './catalogue.repository.ts';
 import type { CatalogueListQuery, CloneBody } from './catalogue.schemas.ts';
 import type { TariffAccess } from './tariff-access.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariff-basics.ts';
 import type { TariffDetails } from './tariff-details.ts';
 import { overlappingVersions } from './tariff-rules.ts';
-import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { tariffsRepository } from './tariffs.repository.ts';
 
 interface CatalogueDeps {

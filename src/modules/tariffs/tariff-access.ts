@@ -3,8 +3,8 @@ import type { Executor, Transaction } from '../../db/types.ts';
 import { type Access, type AccessGuard, assertOwned } from '../../http/access-guard.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, catalogueReadOnly, notFound } from '../../http/errors.ts';
+import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariff-basics.ts';
 import type { TariffDetails } from './tariff-details.ts';
-import { CATALOGUE_ACCOUNT_ID, isCatalogueAccount } from './tariffs.model.ts';
 import { type TariffRow, tariffsRepository } from './tariffs.repository.ts';
 
 export type TariffAccess = ReturnType<typeof createTariffAccess>;

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import type { Dso } from '../reference/reference.model.ts';
-import type { TariffItem } from './tariffs.model.ts';
+import type { TariffItem } from './tariff-basics.ts';
 import type { TariffRow } from './tariffs.repository.ts';
 
 /** Reads of a tariff's items, given by the module that owns them. */

@@ -1,37 +1,36 @@
-import type { DemandBasis, ItemUnit, Period } from './tariff-enums.ts';
-
-/** What other modules may know of tariffs: the catalogue's account and the shape of a tariff's items. */
-
-/** The fixed account (without members) that owns the global tariff catalogue, seeded by migration 0004. */
-export const CATALOGUE_ACCOUNT_ID = 'ca7a1060-0000-4000-8000-000000000001';
-
-export function isCatalogueAccount(accountId: string): boolean {
-  return accountId === CATALOGUE_ACCOUNT_ID;
-}
-
-/** An item's own fields, as stored (null where unset). */
-export interface ItemValues {
-  item_type_code: string;
-  price: number;
-  season: string;
-  unit: ItemUnit | null;
-  demand_periods: Period[] | null;
-  demand_basis: DemandBasis | null;
-  free_ratio: number | null;
-  /** SEWERAGE items: the share of the water volume charged. */
-  volume_share: number | null;
-  /** SEWERAGE items: the most kL charged in a 30-day month. */
-  max_kl: number | null;
-}
-
-export interface TariffItem extends ItemValues {
-  id: number;
-  tariff_id: number;
-  tariff_blocks: {
-    id: number;
-    tariff_item_id: number;
-    block_index: number;
-    upper_limit: number | null;
-    unit_price_cents: number;
-  }[];
-}
+/**
+ * What other modules may use of tariffs (docs/ARCHITECTURE.md, "Layers"): the catalogue's account,
+ * the contract's enumerations, the shape of items and tiers and their rules, tariff access (built
+ * once in app.ts and passed in) and the answers' records. Every other file of the module is its own.
+ */
+export {
+  addressedAccount,
+  type TariffAccess,
+  type TariffVersion,
+} from './tariff-access.ts';
+export { CATALOGUE_ACCOUNT_ID, type ItemValues, isCatalogueAccount, type TariffItem } from './tariff-basics.ts';
+export type { TariffItemsReader } from './tariff-details.ts';
+export {
+  CURRENCIES,
+  type DayType,
+  DEMAND_BASES,
+  type DemandBasis,
+  ITEM_TYPE_CODES,
+  ITEM_UNITS,
+  type ItemTypeCode,
+  type ItemUnit,
+  METER_TYPES,
+  type Period,
+  SEASONS,
+  type Season,
+  type TariffType,
+  TOU_PERIODS,
+} from './tariff-enums.ts';
+export {
+  assertTierRules,
+  checkTierRules,
+  DEMAND_PERIODS_NEED_TIME_OF_USE,
+  type RuleViolation,
+  touScheduleId,
+} from './tariff-rules.ts';
+export { tariffBlock, tariffItemRecord } from './tariffs.responses.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE } from '../../http/examples.ts';
 import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
-import { dsoRecord, scheduleRecord } from '../reference/reference.responses.ts';
+import { dsoRecord, scheduleRecord } from '../reference/reference.model.ts';
 import {
   CURRENCIES,
   CUSTOMER_CLASSES,

@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TariffHistoryRecorder } from '../tariff-history/tariff-history.model.ts';
-import type { TariffAccess } from '../tariffs/tariff-access.ts';
+import type { TariffAccess } from '../tariffs/tariffs.model.ts';
 import { type Application, applyTransition, NOT_APPLIED } from './transition-application.ts';
 import { transitionsRepository as repo, type TransitionRow } from './transitions.repository.ts';
 import type { CreateTransitionBody, UpdateTransitionBody } from './transitions.schemas.ts';

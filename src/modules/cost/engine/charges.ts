@@ -1,4 +1,4 @@
-import type { ItemTypeCode } from '../../tariffs/tariff-enums.ts';
+import type { ItemTypeCode } from '../../tariffs/tariffs.model.ts';
 import { Dec, toMillionths } from './money.ts';
 import type { Period, PricingItem, Season, Utility } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { DAY_MS, MINUTE_MS } from '../../../lib/time-zone.ts';
-import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
+import { TOU_PERIODS } from '../../tariffs/tariffs.model.ts';
 import type { DescribeDay } from './calendar.ts';
 import { Dec, toMillionths, ZERO } from './money.ts';
 import type { LookupPeriods } from './tou.ts';

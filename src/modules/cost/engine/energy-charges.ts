@@ -1,4 +1,4 @@
-import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
+import { TOU_PERIODS } from '../../tariffs/tariffs.model.ts';
 import { fillTiers } from './blocks.ts';
 import { type Charge, chargeForSeason, METERED_BASES, PERIOD_OF_TOU_ITEM, type Tier } from './charges.ts';
 import type { LineBook } from './line-book.ts';

@@ -1,5 +1,5 @@
 import { createLocalClock, DAY_MS } from '../../../lib/time-zone.ts';
-import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
+import { TOU_PERIODS } from '../../tariffs/tariffs.model.ts';
 import { monthKeyOf } from './calendar.ts';
 import { calendarLookups } from './calendar-lookups.ts';
 import { type HalfHourDemand, peaksOf } from './demand.ts';

@@ -1,4 +1,4 @@
-import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
+import { TOU_PERIODS } from '../../tariffs/tariffs.model.ts';
 import type { DayType, PricingCalendar, Season } from './types.ts';
 
 /** Period codes by minute of a local day: 0 where no rule applies, else 1 + index in TOU_PERIODS. */

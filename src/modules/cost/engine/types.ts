@@ -1,4 +1,4 @@
-import type { DayType, DemandBasis, Period, Season, TariffType } from '../../tariffs/tariff-enums.ts';
+import type { DayType, DemandBasis, Period, Season, TariffType } from '../../tariffs/tariffs.model.ts';
 
 export type { DayType, DemandBasis, Period, Season, TariffType };
 

@@ -1,5 +1,5 @@
 import { createLocalClock, DAY_MS, MINUTE_MS } from '../../../lib/time-zone.ts';
-import { TOU_PERIODS } from '../../tariffs/tariff-enums.ts';
+import { TOU_PERIODS } from '../../tariffs/tariffs.model.ts';
 import type { DescribeDay } from './calendar.ts';
 import { calendarLookups } from './calendar-lookups.ts';
 import { DemandMeter, type DemandPeaks } from './demand.ts';
