@@ -1,4 +1,4 @@
-import { type CsvValue, toCsv } from './csv.ts';
+import { type CsvValue, toCsv } from '../../../src/lib/csv.ts';
 
 /** Saves a CSV table as a file the browser downloads (UTF-8 with a byte order mark, which spreadsheets read as UTF-8). */
 export function downloadCsv(filename: string, header: string[], rows: CsvValue[][]): void {
