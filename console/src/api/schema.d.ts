@@ -293,9 +293,29 @@ export interface paths {
         };
         /**
          * A landlord's supply against its tenants' bills
-         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and recovers nothing. recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
+         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source, with its bill's lines, subtotal, VAT, total, rate per kWh and its meter's readings. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and its metered kWh, and recovers nothing. With reference_tariff_id each tenant's readings are also priced on that tariff (reference_total; over_recovery when the tenant's total is above it by more than 1 %; the tariff as the one-meter cost resolves it: 403 another organization's, 404 unknown). recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs), split into unbilled_kwh (tenants metered, not priced) and common_kwh (the rest); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
          */
         get: operations["getTenantRecovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/building_blocks/{id}/recovery/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenants' statements as CSV
+         * @description What a landlord sends its tenants: the recovery's tenants (as GET /building_blocks/{id}/recovery prices them) as text/csv, one row per line of a tenant's bill with the tenant, period, meter, charge, season, quantity, unit, unit price and amount, then its Subtotal, VAT and Total rows. tenant_id gives one tenant's (404 `Tenant not found` when it is not a tenant of the block). UTF-8 with a byte order mark; text beginning with = + - @ is written after a ' so that a spreadsheet shows it as text. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. Refusals as the recovery's.
+         */
+        get: operations["getTenantStatements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5172,6 +5192,8 @@ export interface operations {
                 account_id: string;
                 /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
+                /** @description The tariff the tenants would pay the utility directly: each tenant's readings priced on it */
+                reference_tariff_id?: number;
                 /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
@@ -5198,6 +5220,7 @@ export interface operations {
                      *         "start": "2026-09-30T22:00:00.000Z",
                      *         "end": "2026-10-31T22:00:00.000Z",
                      *         "currency": "ZAR",
+                     *         "reference_tariff_id": 1002,
                      *         "supply": {
                      *           "meter_sn": "DEMO-GRID-001",
                      *           "import_kwh": 16120.391,
@@ -5209,7 +5232,29 @@ export interface operations {
                      *             "name": "Shop 1",
                      *             "meter_sn": "SHOP-1",
                      *             "import_kwh": 9500,
-                     *             "total": 27550.4,
+                     *             "readings": {
+                     *               "first_ts": "2026-09-30T22:00:00.000Z",
+                     *               "last_ts": "2026-10-31T21:30:00.000Z",
+                     *               "count": 1488
+                     *             },
+                     *             "lines": [
+                     *               {
+                     *                 "item_type_code": "IMPORT_ENERGY",
+                     *                 "season": "ALL_YEAR",
+                     *                 "period": null,
+                     *                 "block_index": null,
+                     *                 "quantity": 9500,
+                     *                 "unit": "kWh",
+                     *                 "unit_price": 2.5216,
+                     *                 "amount": 23955.2
+                     *               }
+                     *             ],
+                     *             "subtotal": 23955.2,
+                     *             "tax": 3593.28,
+                     *             "total": 27548.48,
+                     *             "rate_per_kwh": 2.5216,
+                     *             "reference_total": 26610.13,
+                     *             "over_recovery": 938.35,
                      *             "priced": true,
                      *             "reason": null
                      *           },
@@ -5217,19 +5262,32 @@ export interface operations {
                      *             "building_block_id": 3,
                      *             "name": "Shop 2",
                      *             "meter_sn": "SHOP-2",
-                     *             "import_kwh": null,
+                     *             "import_kwh": 2100.5,
+                     *             "readings": {
+                     *               "first_ts": "2026-09-30T22:00:00.000Z",
+                     *               "last_ts": "2026-10-31T21:30:00.000Z",
+                     *               "count": 1488
+                     *             },
+                     *             "lines": [],
+                     *             "subtotal": null,
+                     *             "tax": null,
                      *             "total": null,
+                     *             "rate_per_kwh": null,
+                     *             "reference_total": 5883.95,
+                     *             "over_recovery": 0,
                      *             "priced": false,
                      *             "reason": "No tariff configured"
                      *           }
                      *         ],
                      *         "recovered": {
                      *           "import_kwh": 9500,
-                     *           "total": 27550.4
+                     *           "total": 27548.48
                      *         },
                      *         "unrecovered": {
                      *           "import_kwh": 6620.391,
-                     *           "total": 15900.59,
+                     *           "unbilled_kwh": 2100.5,
+                     *           "common_kwh": 4519.891,
+                     *           "total": 15902.51,
                      *           "share_pct": 41.07
                      *         }
                      *       }
@@ -5242,6 +5300,7 @@ export interface operations {
                          *       "start": "2026-09-30T22:00:00.000Z",
                          *       "end": "2026-10-31T22:00:00.000Z",
                          *       "currency": "ZAR",
+                         *       "reference_tariff_id": 1002,
                          *       "supply": {
                          *         "meter_sn": "DEMO-GRID-001",
                          *         "import_kwh": 16120.391,
@@ -5253,7 +5312,29 @@ export interface operations {
                          *           "name": "Shop 1",
                          *           "meter_sn": "SHOP-1",
                          *           "import_kwh": 9500,
-                         *           "total": 27550.4,
+                         *           "readings": {
+                         *             "first_ts": "2026-09-30T22:00:00.000Z",
+                         *             "last_ts": "2026-10-31T21:30:00.000Z",
+                         *             "count": 1488
+                         *           },
+                         *           "lines": [
+                         *             {
+                         *               "item_type_code": "IMPORT_ENERGY",
+                         *               "season": "ALL_YEAR",
+                         *               "period": null,
+                         *               "block_index": null,
+                         *               "quantity": 9500,
+                         *               "unit": "kWh",
+                         *               "unit_price": 2.5216,
+                         *               "amount": 23955.2
+                         *             }
+                         *           ],
+                         *           "subtotal": 23955.2,
+                         *           "tax": 3593.28,
+                         *           "total": 27548.48,
+                         *           "rate_per_kwh": 2.5216,
+                         *           "reference_total": 26610.13,
+                         *           "over_recovery": 938.35,
                          *           "priced": true,
                          *           "reason": null
                          *         },
@@ -5261,19 +5342,32 @@ export interface operations {
                          *           "building_block_id": 3,
                          *           "name": "Shop 2",
                          *           "meter_sn": "SHOP-2",
-                         *           "import_kwh": null,
+                         *           "import_kwh": 2100.5,
+                         *           "readings": {
+                         *             "first_ts": "2026-09-30T22:00:00.000Z",
+                         *             "last_ts": "2026-10-31T21:30:00.000Z",
+                         *             "count": 1488
+                         *           },
+                         *           "lines": [],
+                         *           "subtotal": null,
+                         *           "tax": null,
                          *           "total": null,
+                         *           "rate_per_kwh": null,
+                         *           "reference_total": 5883.95,
+                         *           "over_recovery": 0,
                          *           "priced": false,
                          *           "reason": "No tariff configured"
                          *         }
                          *       ],
                          *       "recovered": {
                          *         "import_kwh": 9500,
-                         *         "total": 27550.4
+                         *         "total": 27548.48
                          *       },
                          *       "unrecovered": {
                          *         "import_kwh": 6620.391,
-                         *         "total": 15900.59,
+                         *         "unbilled_kwh": 2100.5,
+                         *         "common_kwh": 4519.891,
+                         *         "total": 15902.51,
                          *         "share_pct": 41.07
                          *       }
                          *     }
@@ -5290,6 +5384,8 @@ export interface operations {
                                 /** @description In the currency, at most 2 decimals */
                                 total: number;
                             };
+                            /** @description The reference tariff asked for; null without */
+                            reference_tariff_id: number | null;
                             /** Format: date-time */
                             start: string;
                             supply: {
@@ -5301,23 +5397,66 @@ export interface operations {
                             };
                             tenants: {
                                 building_block_id: number;
-                                /** @description null when the tenant is not priced */
-                                import_kwh: number | null;
+                                /** @description The kWh its bill counts; unpriced, its meter's readings of the period added up */
+                                import_kwh: number;
+                                /** @description Its bill's lines, as the cost answers them (several tariffs' one after the other) */
+                                lines: {
+                                    /** @description quantity x unit_price, rounded to the cent */
+                                    amount: number;
+                                    /** @description The tier; null for items without tiers */
+                                    block_index: number | null;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY";
+                                    /** @description Time-of-use period; null for other items */
+                                    period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
+                                    quantity: number;
+                                    /**
+                                     * @description The season of the tariff item applied
+                                     * @enum {string}
+                                     */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    /** @description Unit of the quantity: kWh, kvarh, kVA, day, month */
+                                    unit: string;
+                                    /** @description In the currency per unit; negative for a credit */
+                                    unit_price: number;
+                                }[];
                                 /** @description The tenant's grid meter */
                                 meter_sn: string | null;
                                 name: string;
+                                /** @description total - reference_total when total is above reference_total by more than 1 %, else 0; null without a reference tariff */
+                                over_recovery: number | null;
                                 priced: boolean;
+                                /** @description subtotal / import_kwh, 4 decimals; null unpriced or at 0 kWh */
+                                rate_per_kwh: number | null;
+                                /** @description The tenant's meter's readings in the period */
+                                readings: {
+                                    count: number;
+                                    /** @description The first interval read in the period; null without readings */
+                                    first_ts: string | null;
+                                    last_ts: string | null;
+                                };
                                 /** @description Why the tenant is not priced */
                                 reason: string | null;
+                                /** @description Its readings priced on reference_tariff_id (tax included); null without a reference tariff */
+                                reference_total: number | null;
+                                /** @description null when the tenant is not priced */
+                                subtotal: number | null;
+                                /** @description VAT; null when the tenant is not priced */
+                                tax: number | null;
+                                /** @description null when the tenant is not priced */
                                 total: number | null;
                             }[];
                             unrecovered: {
+                                /** @description import_kwh - unbilled_kwh: what no tenant meters (common areas, losses) */
+                                common_kwh: number;
                                 /** @description supply - recovered; negative when the tenants used more than the supply shows */
                                 import_kwh: number;
                                 /** @description unrecovered kWh / supply kWh x 100, 2 decimals; null when supply kWh is 0 */
                                 share_pct: number | null;
                                 /** @description supply - recovered; negative when the tenants are billed more than the supply costs */
                                 total: number;
+                                /** @description The kWh of tenants metered but not priced */
+                                unbilled_kwh: number;
                             };
                         };
                         /** @description Optional human-readable text */
@@ -5403,6 +5542,169 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Dashboard config not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getTenantStatements: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+                /** @description One tenant's statement: the tenant's building block id */
+                tenant_id?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a ' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "grid: The block has no grid meter"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Tenant not found"
                      *     }
                      */
                     "application/json": {
