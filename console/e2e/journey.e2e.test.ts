@@ -242,7 +242,9 @@ describeInChromium('a new energy manager, through the console only', () => {
       'LINE_VARIANCE',
     ]);
     expect(await textOf(flag.locator('strong'))).toBe(FLAG_EXPLANATIONS.LINE_VARIANCE);
-    expect(await textOf(flag.locator('ul > li'))).toMatch(/^NETWORK_DEMAND: invoiced \d+\.\d\d, computed \d+\.\d\d$/);
+    expect(await textOf(flag.locator('ul > li'))).toMatch(
+      /^Network demand charge: the invoice charges R [\d ]+\.\d\d, our bill R [\d ]+\.\d\d \(R [\d ]+\.\d\d more\)$/,
+    );
   });
 
   it('compares tariffs for the month', async () => {

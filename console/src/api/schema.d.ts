@@ -497,11 +497,31 @@ export interface paths {
         };
         /**
          * Check an invoice against the computed bill
-         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
+         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). Each flag has its severity (error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others) and a message in words with money in the invoice's currency (`R 105 320.41`). The answer states the tolerance_pct applied. status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
         get: operations["getInvoiceCheck"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Our bill as an invoice to start from
+         * @description The bill the service computes for the block's source over [start, end) (as the invoice check computes it: the building cost's bills of that source) as an invoice's figures: its lines (one per line of our bill, described in words, with the item type, quantity, unit and amount), subtotal, tax and total, which POST /invoices takes once supplier, invoice_number and issued_on are added and the figures edited to what the utility sent. Nothing is stored (200). A source without a meter or tariff: 400; a block without a dashboard config: 404. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization.
+         */
+        post: operations["createInvoiceDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8890,10 +8910,12 @@ export interface operations {
                      *         "flags": [
                      *           {
                      *             "code": "UNMATCHED_LINE",
-                     *             "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
+                     *             "severity": "error",
+                     *             "message": "A line without an item type: the invoice charges R 50.00, our bill has no such charge"
                      *           }
                      *         ],
-                     *         "status": "flagged"
+                     *         "status": "flagged",
+                     *         "tolerance_pct": 1
                      *       }
                      *     }
                      */
@@ -8930,10 +8952,12 @@ export interface operations {
                          *       "flags": [
                          *         {
                          *           "code": "UNMATCHED_LINE",
-                         *           "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
+                         *           "severity": "error",
+                         *           "message": "A line without an item type: the invoice charges R 50.00, our bill has no such charge"
                          *         }
                          *       ],
-                         *       "status": "flagged"
+                         *       "status": "flagged",
+                         *       "tolerance_pct": 1
                          *     }
                          */
                         data: {
@@ -8949,7 +8973,13 @@ export interface operations {
                             flags: {
                                 /** @enum {string} */
                                 code: "TOTAL_VARIANCE" | "LINE_VARIANCE" | "UNMATCHED_LINE" | "QUANTITY_MISMATCH" | "PERIOD_OVERLAP" | "PERIOD_GAP" | "ESTIMATED" | "INCOMPLETE_DATA" | "NO_TARIFF";
+                                /** @description In words, charges by their item type's name, money in the invoice's currency as "R 105 320.41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal point) */
                                 message: string;
+                                /**
+                                 * @description error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others
+                                 * @enum {string}
+                                 */
+                                severity: "error" | "warning";
                             }[];
                             invoice_id: number;
                             /** @description In the currency, at most 2 decimals */
@@ -8965,6 +8995,8 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             status: "ok" | "flagged";
+                            /** @description The tolerance the check applied, in percent of the computed amount */
+                            tolerance_pct: number;
                         };
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -9049,6 +9081,266 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Invoice not found"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    createInvoiceDraft: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description Building block of the same organization */
+                building_block_id: number;
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description The block's energy source invoiced */
+                source?: "grid" | "solar" | "genset" | "inverter" | "load";
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Our bill as an invoice to start from: nothing is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                     *         "building_block_id": 1,
+                     *         "source": "grid",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "estimated": false,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Peak energy (time of use), summer",
+                     *             "item_type_code": "TOU_PEAK_ENERGY",
+                     *             "quantity": 2865.571,
+                     *             "unit": "kWh",
+                     *             "amount": 9435.75
+                     *           },
+                     *           {
+                     *             "description": "Service charge",
+                     *             "item_type_code": "SERVICE",
+                     *             "quantity": 31,
+                     *             "unit": "day",
+                     *             "amount": 101.37
+                     *           }
+                     *         ],
+                     *         "subtotal": 9537.12,
+                     *         "tax": 1430.57,
+                     *         "total": 10967.69
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "account_id": "ed729863-7e75-4767-aaf7-950dee19f8fd",
+                         *       "building_block_id": 1,
+                         *       "source": "grid",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "estimated": false,
+                         *       "lines": [
+                         *         {
+                         *           "description": "Peak energy (time of use), summer",
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "quantity": 2865.571,
+                         *           "unit": "kWh",
+                         *           "amount": 9435.75
+                         *         },
+                         *         {
+                         *           "description": "Service charge",
+                         *           "item_type_code": "SERVICE",
+                         *           "quantity": 31,
+                         *           "unit": "day",
+                         *           "amount": 101.37
+                         *         }
+                         *       ],
+                         *       "subtotal": 9537.12,
+                         *       "tax": 1430.57,
+                         *       "total": 10967.69
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            building_block_id: number;
+                            /** @enum {string} */
+                            currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** Format: date-time */
+                            end: string;
+                            estimated: boolean;
+                            lines: {
+                                /** @description In the currency, at most 2 decimals */
+                                amount: number;
+                                description: string;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY") | null;
+                                quantity: number | null;
+                                unit: string | null;
+                            }[];
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load";
+                            /** Format: date-time */
+                            start: string;
+                            /** @description In the currency, at most 2 decimals */
+                            subtotal: number;
+                            /** @description In the currency, at most 2 decimals */
+                            tax: number;
+                            /** @description In the currency, at most 2 decimals */
+                            total: number;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); a query parameter the operation does not name: message "Invalid query", error `name: Unrecognized parameter` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "grid: The source is not priced: No tariff configured"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Dashboard config not found"
                      *     }
                      */
                     "application/json": {
