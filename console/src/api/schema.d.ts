@@ -1107,7 +1107,7 @@ export interface paths {
         put?: never;
         /**
          * Store readings
-         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter. A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.
+         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter. A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store. A text/csv body (up to 16 MiB, as large bodies are admitted) is a spreadsheet of readings: a header line, then a line per reading, read with the query parameters (only with a CSV body; 400 otherwise): account_id, meter_sn (the meter of a file without a meter column), tz (the time zone of times without a UTC offset), columns (JSON: which header column holds each field; without it the columns are named meter_sn, ts, import_kwh, export_kwh, kvarh, power_kw, kva), date_format (ISO default, YYYY/MM/DD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, each optionally followed by HH:mm or HH:mm:ss; a time column joins the date column), delimiter (, ; or tab, detected from the header line when absent) and decimal (. or ,). A line that does not fit fails the whole request: 400 naming its line and column (`line 3: import_kwh (column "kWh"): ...`). Each meter of the file is checked before any is stored, then stored as the JSON form stores it; the answer adds up inserted and updated.
          */
         post: operations["storeReadings"];
         delete?: never;
@@ -19422,7 +19422,22 @@ export interface operations {
     };
     storeReadings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The meters' organization: required with a person's token; with a gateway's key, the gateway's when left out. The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id?: string;
+                /** @description JSON: which header column holds each field, e.g. {"meter_sn":"Meter","ts":"Date","time":"Time","import_kwh":"kWh","kvarh":"kVArh"}; names matched case-insensitively, trimmed; time joins a separate time column to the date column; other columns are left out */
+                columns?: string;
+                /** @description How dates are written (default ISO) */
+                date_format?: "ISO" | "YYYY/MM/DD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYY/MM/DD HH:mm" | "YYYY-MM-DD HH:mm" | "DD/MM/YYYY HH:mm" | "MM/DD/YYYY HH:mm" | "YYYY/MM/DD HH:mm:ss" | "YYYY-MM-DD HH:mm:ss" | "DD/MM/YYYY HH:mm:ss" | "MM/DD/YYYY HH:mm:ss";
+                /** @description The decimal separator (default .) */
+                decimal?: "." | ",";
+                /** @description What separates fields: , ; or tab; detected from the header line when absent */
+                delimiter?: "," | ";" | "tab";
+                /** @description The meter of every line, for a file without a meter column */
+                meter_sn?: string;
+                /** @description The time zone of times written without a UTC offset (refused without one) */
+                tz?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
