@@ -102,3 +102,26 @@ export function parseColumnMap(text: string): ColumnMap | null {
     column.length <= 200;
   return entries.every(fits) ? (parsed as ColumnMap) : null;
 }
+
+/** The names spreadsheets and meter portals give each field's column, lower case. */
+const COMMON_NAMES: Readonly<Record<CsvField, readonly string[]>> = {
+  meter_sn: ['meter_sn', 'meter', 'meter sn', 'serial', 'meter serial', 'meter number'],
+  ts: ['ts', 'date', 'timestamp', 'datetime', 'date time', 'date/time'],
+  time: ['time'],
+  import_kwh: ['import_kwh', 'kwh', 'reading', 'import kwh', 'active energy'],
+  export_kwh: ['export_kwh', 'export kwh'],
+  kvarh: ['kvarh', 'reactive energy'],
+  power_kw: ['power_kw', 'kw'],
+  kva: ['kva'],
+};
+
+/** A column map proposed from a header's names: each field at the first column with one of its common names (Meter, Date, Time, kWh, kVArh, Reading). */
+export function proposeColumns(names: readonly string[]): ColumnMap {
+  const map: ColumnMap = {};
+  const lower = names.map((name) => name.trim().toLowerCase());
+  for (const field of CSV_FIELDS) {
+    const index = lower.findIndex((name) => COMMON_NAMES[field].includes(name));
+    if (index >= 0) map[field] = names[index]!.trim();
+  }
+  return map;
+}
