@@ -243,7 +243,7 @@ describeInChromium('a new energy manager, through the console only', () => {
     ]);
     expect(await textOf(flag.locator('strong'))).toBe(FLAG_EXPLANATIONS.LINE_VARIANCE);
     expect(await textOf(flag.locator('ul > li'))).toMatch(
-      /^Network demand charge: the invoice charges R [\d ]+\.\d\d, our bill R [\d ]+\.\d\d \(R [\d ]+\.\d\d more\)$/,
+      /^Network demand charge: the invoice charges R [\d ]+,\d\d, our bill R [\d ]+,\d\d \(R [\d ]+,\d\d more\)$/,
     );
   });
 

@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * Check an invoice against the computed bill
-         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). Each flag has its severity (error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others) and a message in words with money in the invoice's currency (`R 105 320.41`). The answer states the tolerance_pct applied. status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
+         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). Each flag has its severity (error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others) and a message in words with money in the invoice's currency (`R 105 320,41`: thousands grouped by spaces, a decimal comma). The answer states the tolerance_pct applied. status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
         get: operations["getInvoiceCheck"];
         put?: never;
@@ -8911,7 +8911,7 @@ export interface operations {
                      *           {
                      *             "code": "UNMATCHED_LINE",
                      *             "severity": "error",
-                     *             "message": "A line without an item type: the invoice charges R 50.00, our bill has no such charge"
+                     *             "message": "A line without an item type: the invoice charges R 50,00, our bill has no such charge"
                      *           }
                      *         ],
                      *         "status": "flagged",
@@ -8953,7 +8953,7 @@ export interface operations {
                          *         {
                          *           "code": "UNMATCHED_LINE",
                          *           "severity": "error",
-                         *           "message": "A line without an item type: the invoice charges R 50.00, our bill has no such charge"
+                         *           "message": "A line without an item type: the invoice charges R 50,00, our bill has no such charge"
                          *         }
                          *       ],
                          *       "status": "flagged",
@@ -8973,7 +8973,7 @@ export interface operations {
                             flags: {
                                 /** @enum {string} */
                                 code: "TOTAL_VARIANCE" | "LINE_VARIANCE" | "UNMATCHED_LINE" | "QUANTITY_MISMATCH" | "PERIOD_OVERLAP" | "PERIOD_GAP" | "ESTIMATED" | "INCOMPLETE_DATA" | "NO_TARIFF";
-                                /** @description In words, charges by their item type's name, money in the invoice's currency as "R 105 320.41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal point) */
+                                /** @description In words, charges by their item type's name, money in the invoice's currency as "R 105 320,41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal comma, as the console writes rand) */
                                 message: string;
                                 /**
                                  * @description error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others

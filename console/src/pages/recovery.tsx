@@ -11,6 +11,7 @@ import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
 import { type DecisionRequest, useDecision } from '../decisions/use-decision.ts';
 import { downloadBlob, fileSafe } from '../lib/download.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPeriod, formatUnitPrice } from '../lib/format.ts';
+import { itemName, itemTypes } from '../lib/item-types.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
@@ -54,6 +55,8 @@ function overRecoveryText(tenant: Tenant, currency: string): string | null {
 
 /** The lines of a tenant's bill, its subtotal, VAT and total. */
 function TenantLines({ tenant, currency }: { tenant: Tenant; currency: string }) {
+  const types = useResource(itemTypes, []);
+  const name = (code: string) => (types.status === 'ready' ? itemName(types.data, code) : code);
   const money = (amount: number | null) => (amount === null ? '–' : formatMoney(amount, currency));
   return (
     <TableWrap>
@@ -64,7 +67,7 @@ function TenantLines({ tenant, currency }: { tenant: Tenant; currency: string })
           {tenant.lines.map((line) => (
             <tr key={`${line.item_type_code}-${line.season}-${line.period}-${line.block_index}-${line.unit_price}`}>
               <th scope="row" style={{ fontWeight: 400 }}>
-                {line.item_type_code}
+                {name(line.item_type_code)}
                 {line.season === 'ALL_YEAR' ? '' : ` (${line.season.toLowerCase()})`}
               </th>
               <td className="number">

@@ -122,7 +122,7 @@ const check = z
         message: z
           .string()
           .describe(
-            'In words, charges by their item type\'s name, money in the invoice\'s currency as "R 105 320.41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal point)',
+            'In words, charges by their item type\'s name, money in the invoice\'s currency as "R 105 320,41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal comma, as the console writes rand)',
           ),
       }),
     ),
@@ -158,7 +158,7 @@ const check = z
           {
             code: 'UNMATCHED_LINE',
             severity: 'error',
-            message: 'A line without an item type: the invoice charges R 50.00, our bill has no such charge',
+            message: 'A line without an item type: the invoice charges R 50,00, our bill has no such charge',
           },
         ],
         status: 'flagged',

@@ -153,12 +153,12 @@ describe('GET /invoices/:id/check', () => {
       {
         code: 'TOTAL_VARIANCE',
         severity: 'error',
-        message: "The invoice's total of R 253.00 is R 9.20 more than our bill's R 243.80",
+        message: "The invoice's total of R 253,00 is R 9,20 more than our bill's R 243,80",
       },
       {
         code: 'LINE_VARIANCE',
         severity: 'error',
-        message: 'Active energy: the invoice charges R 200.00, our bill R 192.00 (R 8.00 more)',
+        message: 'Active energy: the invoice charges R 200,00, our bill R 192,00 (R 8,00 more)',
       },
     ]);
     // 5%: the total's tolerance is 12.19 > 9.20, the line's 9.60 > 8.00.
@@ -213,17 +213,17 @@ describe('GET /invoices/:id/check', () => {
       {
         code: 'TOTAL_VARIANCE',
         severity: 'error',
-        message: "The invoice's total of R 222.53 is R 21.27 less than our bill's R 243.80",
+        message: "The invoice's total of R 222,53 is R 21,27 less than our bill's R 243,80",
       },
       {
         code: 'UNMATCHED_LINE',
         severity: 'error',
-        message: 'A line without an item type: the invoice charges R 1.50, our bill has no such charge',
+        message: 'A line without an item type: the invoice charges R 1,50, our bill has no such charge',
       },
       {
         code: 'UNMATCHED_LINE',
         severity: 'error',
-        message: 'Service charge: our bill charges R 20.00, the invoice has no such charge',
+        message: 'Service charge: our bill charges R 20,00, the invoice has no such charge',
       },
     ]);
   });
