@@ -236,7 +236,9 @@ describeInChromium('a new energy manager, through the console only', () => {
     await settled(page);
     expect(await textOf(page.getByTestId('computed-total'))).toBe(shownTotal);
     expect(spaced(await textOf(page.getByTestId('check-difference')))).toBe(rands(OVERCHARGE * 1.15));
-    expect(await textOf(page.getByTestId('check-status'))).toBe('One thing to look at before paying (amounts compared within 1 %):');
+    expect(await textOf(page.getByTestId('check-status'))).toBe(
+      'One thing to look at before paying (amounts compared within 1 %):',
+    );
     const flag = page.locator('[data-testid="check-flags"] > li');
     expect(await flag.evaluateAll((items) => items.map((li) => li.getAttribute('data-code')))).toEqual([
       'LINE_VARIANCE',
