@@ -66,15 +66,7 @@ const deadlinePassed = (seconds: number) =>
   });
 /** Why a request stops waiting when its client goes away: a 400 that nobody reads. */
 const CLIENT_GONE = new AppError(400, 'Invalid request body', 'The client closed the connection before the answer');
-const ANSWER_WRITTEN = new Error('The answer is written');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** A signal fired once the reply's connection closes (its answer sent or its client gone). */
-function closed(reply: FastifyReply, reason: unknown): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => controller.abort(reason));
-  return controller.signal;
-}
 
 /** The organization a request addresses (its account_id), else its user's own key. */
 function organizationOf(request: FastifyRequest): string {
@@ -132,14 +124,14 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     admit: (caller, organizationId, fn) => work.run({ ...caller, organizationId }, fn),
   };
 
-  function holdWork(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Holds a slot of the work scheduler until the answer is written or the connection closes. */
+  async function holdWork(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const ticket = { userId: request.auth.userId, organizationId: organizationOf(request), signal: request.deadline };
-    const written = new AbortController();
-    reply.raw.once('close', () => written.abort(CLIENT_GONE));
-    answers.set(request, written);
-    return work.hold(ticket, written.signal);
+    const release = await work.hold(ticket);
+    reply.raw.once('close', release);
+    answered.set(request, release);
   }
-  const answers = new WeakMap<FastifyRequest, AbortController>();
+  const answered = new WeakMap<FastifyRequest, () => void>();
 
   /** The first hook of every request: its deadline. */
   function registerDeadline(app: FastifyInstance): void {
@@ -149,7 +141,8 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
       const timer = setTimeout(() => controller.abort(deadlinePassed(limits.deadlineS)), limits.deadlineS * 1000);
       reply.raw.once('close', () => {
         clearTimeout(timer);
-        controller.abort(CLIENT_GONE);
+        // Closed before its answer was sent: its client is gone, and what it waits for is not needed.
+        if (!reply.raw.writableFinished) controller.abort(CLIENT_GONE);
       });
       request.deadline = controller.signal;
     });
@@ -175,7 +168,8 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     app.addHook('onRequest', async (request, reply) => {
       if (!isGated(request)) return;
       const { userId } = request.auth;
-      await requests.hold({ userId, organizationId: userId, signal: request.deadline }, closed(reply, CLIENT_GONE));
+      const release = await requests.hold({ userId, organizationId: userId, signal: request.deadline });
+      reply.raw.once('close', release);
       const { config, schema } = request.routeOptions;
       const responses = schema?.response as Record<number, unknown> | undefined;
       if (!config.ownAdmission && isListEnvelope(responses?.[200])) await holdWork(request, reply);
@@ -186,7 +180,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
       await holdWork(request, reply);
     });
     app.addHook('onSend', async (request, _reply, payload) => {
-      answers.get(request)?.abort(ANSWER_WRITTEN);
+      answered.get(request)?.();
       return payload;
     });
   }

@@ -185,9 +185,7 @@ describe('the fair scheduler', () => {
     const h = harness();
     const gone = AbortSignal.abort(new Error('gone'));
     await expect(h.ask('late', of('a', 'org', gone))).rejects.toThrow('gone');
-    const released = new AbortController();
-    released.abort(new Error('answered'));
-    await expect(h.scheduler.hold(of('a', 'org'), released.signal)).rejects.toThrow('answered');
+    await expect(h.scheduler.hold(of('a', 'org', gone))).rejects.toThrow('gone');
     expect(h.scheduler.load()).toEqual({ running: 0, waiting: 0 });
     void h.ask('next', of('b', 'org'));
     await h.settled();
@@ -220,14 +218,15 @@ describe('the fair scheduler', () => {
     await expect(h.step('long')).rejects.toThrow('client gone');
   });
 
-  it('holds a slot until released', async () => {
+  it('holds a slot until released, and a second release frees nothing more', async () => {
     const h = harness();
-    const released = new AbortController();
-    await h.scheduler.hold(of('a', 'org'), released.signal);
+    const release = await h.scheduler.hold(of('a', 'org'));
     void h.ask('next', of('b', 'other'));
+    void h.ask('after', of('c', 'third'));
     await h.settled();
     expect(h.started).toEqual([]);
-    released.abort();
+    release();
+    release();
     await h.settled();
     expect(h.started).toEqual(['next']);
   });

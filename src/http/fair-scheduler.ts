@@ -44,8 +44,8 @@ export type Step = () => Promise<void>;
 export interface FairScheduler {
   /** Runs `work` once the ticket is chosen; 429 when the queue is full, the signal's reason when it fires first. */
   run<T>(ticket: Ticket, work: (step: Step) => Promise<T>): Promise<T>;
-  /** As run, for work that is not one function: the slot is held until `released` fires. */
-  hold(ticket: Ticket, released: AbortSignal): Promise<void>;
+  /** As run, for work that is not one function: resolves, once chosen, with the release of its slot (idempotent). */
+  hold(ticket: Ticket): Promise<() => void>;
   load(): { running: number; waiting: number };
 }
 
@@ -303,16 +303,21 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
 
   return {
     run,
-    hold(ticket, released) {
-      if (released.aborted) return Promise.reject(released.reason);
-      const untilReleased = new Promise<void>((resolve) => released.addEventListener('abort', () => resolve()));
+    hold(ticket) {
       // While it waits, the ticket's signal ends the wait (a request's deadline fires when its
-      // connection closes too); released before its turn, it runs nothing and lets the slot go.
+      // connection closes too); once chosen, the slot is held until the release is called.
       return new Promise((resolve, reject) => {
-        run(ticket, () => {
-          resolve();
-          return untilReleased;
-        }).catch(reject);
+        run(
+          ticket,
+          () =>
+            new Promise<void>((released) => {
+              let held = true;
+              resolve(() => {
+                if (held) released();
+                held = false;
+              });
+            }),
+        ).catch(reject);
       });
     },
     load: () => ({ running: running + reserved, waiting: waitingCount }),
