@@ -1,7 +1,6 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { ZodType } from 'zod';
 import { ok, okAll } from '../../http/envelope.ts';
-import { AppError, INVALID_QUERY } from '../../http/errors.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { idParams } from '../../http/fields.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
@@ -31,7 +30,7 @@ const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
 const CSV_BODY =
-  'A text/csv body (up to 16 MiB, as large bodies are admitted) is a spreadsheet of readings: a header line, then a line per reading, read with the query parameters (only with a CSV body; 400 otherwise): account_id, meter_sn (the meter of a file without a meter column), tz (the time zone of times without a UTC offset), columns (JSON: which header column holds each field; without it the columns are named meter_sn, ts, import_kwh, export_kwh, kvarh, power_kw, kva), date_format (ISO default, YYYY/MM/DD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, each optionally followed by HH:mm or HH:mm:ss; a time column joins the date column), delimiter (, ; or tab, detected from the header line when absent) and decimal (. or ,). A line that does not fit fails the whole request: 400 naming its line and column (`line 3: import_kwh (column "kWh"): ...`). Each meter of the file is checked before any is stored, then stored as the JSON form stores it; the answer adds up inserted and updated.';
+  'A text/csv body (up to 16 MiB, as large bodies are admitted) is a spreadsheet of readings: a header line, then a line per reading, read with the query parameters (a JSON body takes its account_id and meter_sn from the body and leaves those of the query out): account_id, meter_sn (the meter of a file without a meter column), tz (the time zone of times without a UTC offset), columns (JSON: which header column holds each field; without it the columns are named meter_sn, ts, import_kwh, export_kwh, kvarh, power_kw, kva), date_format (ISO default, YYYY/MM/DD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, each optionally followed by HH:mm or HH:mm:ss; a time column joins the date column), delimiter (, ; or tab, detected from the header line when absent) and decimal (. or ,). A line that does not fit fails the whole request: 400 naming its line and column (`line 3: import_kwh (column "kWh"): ...`). Each meter of the file is checked before any is stored, then stored as the JSON form stores it; the answer adds up inserted and updated.';
 const GATEWAY_PUSH =
   "A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.";
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
@@ -107,8 +106,6 @@ export function registerTimeseriesRoutes(
       async (req) => {
         const body = req.body as unknown;
         if (body instanceof CsvBody) return ok(await timeseries.ingestCsv(req.auth, req.query, body.bytes));
-        const [option] = Object.keys(req.query);
-        if (option !== undefined) throw new AppError(400, INVALID_QUERY, `${option}: Only with a text/csv body`);
         return ok(await timeseries.ingest(req.auth, body as ParsedIngest));
       },
     );
