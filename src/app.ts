@@ -124,7 +124,7 @@ export async function buildApp({
 
   registerSystemModule(app, { db, keys });
   registerMetrics(app, metrics);
-  registerOperationsModule(app, { baseUrl: `http://${config.host}:${config.port}`, samples: () => demoSamples(db) });
+  registerOperationsModule(app, { samples: () => demoSamples(db) });
   const auth = registerAuthModule(app, {
     db,
     tokens,

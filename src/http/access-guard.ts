@@ -46,7 +46,7 @@ export interface AccessGuard {
 
 function assertAllows(role: Role | undefined, access: Access): Role {
   if (!role) throw forbidden('You are not a member of this organization');
-  if (!roleAllows(role, access)) throw forbidden('Your role does not allow this action');
+  if (!roleAllows(role, access)) throw forbidden('Your role does not allow this action', 'ROLE_NOT_ALLOWED');
   return role;
 }
 

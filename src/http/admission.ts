@@ -62,7 +62,8 @@ const REQUESTS_QUEUED_PER_USER = 64;
 
 const deadlinePassed = (seconds: number) =>
   new AppError(503, 'Service unavailable', `No answer within the request's deadline of ${seconds} s; retry shortly`, {
-    'retry-after': '1',
+    headers: { 'retry-after': '1' },
+    code: 'DEADLINE_EXCEEDED',
   });
 /** Why a request stops waiting when its client goes away: a 400 that nobody reads. */
 const CLIENT_GONE = new AppError(400, 'Invalid request body', 'The client closed the connection before the answer');

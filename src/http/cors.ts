@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /**
  * Cross-origin access for the configured origins. An OPTIONS request that is not a preflight is
@@ -18,7 +19,7 @@ export async function registerCors(app: FastifyInstance, origins: readonly strin
   await app.register(cors, {
     origin: [...origins],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type'],
-    exposedHeaders: ['retry-after', 'www-authenticate'],
+    allowedHeaders: ['authorization', 'content-type', REQUEST_ID_HEADER],
+    exposedHeaders: ['retry-after', 'www-authenticate', REQUEST_ID_HEADER],
   });
 }

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-codes.ts';
+
 interface SuccessEnvelope<T> {
   success: true;
   message: string | null;
@@ -9,6 +11,7 @@ interface FailureEnvelope {
   success: false;
   message: string | null;
   error: string;
+  code: ErrorCode;
 }
 
 export function ok<T>(data: T, message: string | null = null): SuccessEnvelope<T> {
@@ -19,8 +22,8 @@ export function okList<T>(page: { rows: T[]; count: number }, message: string | 
   return { success: true, message, data: page.rows, count: page.count };
 }
 
-export function failure(message: string | null, error: string): FailureEnvelope {
-  return { success: false, message, error };
+export function failure(code: ErrorCode, message: string | null, error: string): FailureEnvelope {
+  return { success: false, message, error, code };
 }
 
 /** A whole (unpaginated) list: count is its length. */

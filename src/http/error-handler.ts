@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseBusyError } from '../db/database-busy.ts';
 import { PG_ERROR } from '../db/postgres-errors.ts';
 import { failure } from './envelope.ts';
-import { AppError, INVALID_REQUEST } from './errors.ts';
+import type { ErrorCode } from './error-codes.ts';
+import { AppError, INVALID_PATH, INVALID_REQUEST } from './errors.ts';
 import { MAX_PARAM_LENGTH } from './limits.ts';
 import type { RefusalLimit } from './refusal-limit.ts';
 import { UNAVAILABLE_RETRY_AFTER_S } from './response-headers.ts';
@@ -12,39 +13,63 @@ type Thrown = Error & { code?: string; statusCode?: number };
 
 interface Mapped {
   status: number;
+  code: ErrorCode;
   message: string | null;
   error: string;
   headers?: Record<string, string>;
 }
 
+const invalid = (error: string): Mapped => ({
+  status: 400,
+  code: 'VALIDATION_FAILED',
+  message: INVALID_REQUEST,
+  error,
+});
+const invalidPath = (error: string): Mapped => ({
+  status: 400,
+  code: 'VALIDATION_FAILED',
+  message: INVALID_PATH,
+  error,
+});
+
 const FASTIFY_ERRORS: Record<string, Mapped> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: INVALID_REQUEST, error: 'body: Malformed JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: INVALID_REQUEST, error: 'body: Empty JSON body' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Payload too large', error: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_JSON_BODY: invalid('body: Malformed JSON'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: invalid('body: Empty JSON body'),
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'Payload too large',
+    error: 'Request body is too large',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported media type',
     error: 'Content type must be application/json',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: INVALID_REQUEST, error: 'Invalid content length' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: invalid('Invalid content length'),
   // The router's refusals: their own messages echo the URL.
-  FST_ERR_BAD_URL: { status: 400, message: INVALID_REQUEST, error: 'path: Invalid percent-encoding' },
-  FST_ERR_INVALID_URL: { status: 400, message: INVALID_REQUEST, error: 'path: Invalid URL' },
-  FST_ERR_MAX_PARAM_LENGTH: {
-    status: 400,
-    message: INVALID_REQUEST,
-    error: `path: A path parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+  FST_ERR_BAD_URL: invalidPath('path: Invalid percent-encoding'),
+  FST_ERR_INVALID_URL: invalidPath('path: Invalid URL'),
+  FST_ERR_MAX_PARAM_LENGTH: invalidPath(`path: A path parameter is longer than ${MAX_PARAM_LENGTH} characters`),
+  FST_ERR_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'Not found', error: 'Route not found' },
+  FST_ERR_HANDLER_TIMEOUT: {
+    status: 503,
+    code: 'DEADLINE_EXCEEDED',
+    message: 'Service unavailable',
+    error: 'The request took too long',
   },
-  FST_ERR_NOT_FOUND: { status: 404, message: 'Not found', error: 'Route not found' },
-  FST_ERR_HANDLER_TIMEOUT: { status: 503, message: 'Service unavailable', error: 'The request took too long' },
 };
-
-const invalid = (error: string): Mapped => ({ status: 400, message: INVALID_REQUEST, error });
 const NOT_ALLOWED_CHARACTER = invalid('A text contains a character that is not allowed');
 
 // Database failures that a request can cause; anything else from the database is a 500.
 const DATABASE_ERRORS: Record<string, Mapped> = {
-  [PG_ERROR.UNIQUE_VIOLATION]: { status: 409, message: 'Conflict', error: 'A record with these values already exists' },
+  [PG_ERROR.UNIQUE_VIOLATION]: {
+    status: 409,
+    code: 'CONFLICT',
+    message: 'Conflict',
+    error: 'A record with these values already exists',
+  },
   [PG_ERROR.FOREIGN_KEY_VIOLATION]: invalid('A referenced record does not exist'),
   [PG_ERROR.NOT_NULL_VIOLATION]: invalid('A required value is missing'),
   [PG_ERROR.CHECK_VIOLATION]: invalid('A value is out of range'),
@@ -56,12 +81,13 @@ const DATABASE_ERRORS: Record<string, Mapped> = {
   [PG_ERROR.UNTRANSLATABLE_CHARACTER]: NOT_ALLOWED_CHARACTER,
 };
 
-const ABORTED_BODY: Mapped = {
-  status: 400,
-  message: INVALID_REQUEST,
-  error: 'body: The request body was not received completely',
+const ABORTED_BODY = invalid('body: The request body was not received completely');
+const UNAVAILABLE: Mapped = {
+  status: 503,
+  code: 'DATABASE_UNAVAILABLE',
+  message: 'Service unavailable',
+  error: 'The database is unavailable',
 };
-const UNAVAILABLE: Mapped = { status: 503, message: 'Service unavailable', error: 'The database is unavailable' };
 const CONNECTION_CODES = new Set<string>([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -85,11 +111,13 @@ function isConnectionFailure(error: Thrown): boolean {
 /** A failure as its status and envelope, as the error handler answers it. */
 export function mapError(error: Thrown): Mapped {
   if (error instanceof AppError) {
-    return { status: error.statusCode, message: error.envelopeMessage, error: error.detail, headers: error.headers };
+    const { statusCode: status, code, envelopeMessage: message, detail, headers } = error;
+    return { status, code, message, error: detail, headers };
   }
   if (error instanceof DatabaseBusyError) {
     return {
       status: 503,
+      code: 'DATABASE_UNAVAILABLE',
       message: 'Service unavailable',
       error: error.detail,
       headers: { 'retry-after': String(error.retryAfterS) },
@@ -99,13 +127,15 @@ export function mapError(error: Thrown): Mapped {
   if (code && FASTIFY_ERRORS[code]) return FASTIFY_ERRORS[code];
   if (code && DATABASE_ERRORS[code]) return DATABASE_ERRORS[code];
   // A status set by Fastify or a plugin means the client caused it, whatever the code says.
-  if (error.statusCode === 429) return { status: 429, message: 'Too many requests', error: error.message };
+  if (error.statusCode === 429) {
+    return { status: 429, code: 'RATE_LIMITED', message: 'Too many requests', error: error.message };
+  }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     if (code === 'ECONNRESET') return ABORTED_BODY;
-    return { status: error.statusCode, message: INVALID_REQUEST, error: error.message };
+    return { ...invalid(error.message), status: error.statusCode };
   }
   if (isConnectionFailure(error)) return UNAVAILABLE;
-  return { status: 500, message: 'Internal server error', error: 'Internal server error' };
+  return { status: 500, code: 'INTERNAL', message: 'Internal server error', error: 'Internal server error' };
 }
 
 /** Writes a failure as the envelope; a 500 says nothing of its cause. */
@@ -119,7 +149,7 @@ export function sendFailure(error: Thrown, request: FastifyRequest, reply: Fasti
   reply
     .code(mapped.status)
     .headers({ ...challenge, ...retry, ...mapped.headers })
-    .send(failure(mapped.message, mapped.error));
+    .send(failure(mapped.code, mapped.message, mapped.error));
 }
 
 /**

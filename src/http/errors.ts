@@ -1,10 +1,21 @@
-/** A failure the client can act on: becomes the failure envelope with this status. */
+import { defaultCode, type ErrorCode } from './error-codes.ts';
+
+/** What an AppError may add to its status and texts: response headers, a finer code than its status's. */
+export interface AppErrorOptions {
+  headers?: Record<string, string>;
+  code?: ErrorCode;
+}
+
+/** A failure the client can act on: becomes the failure envelope with this status and code. */
 export class AppError extends Error {
+  readonly headers: Record<string, string>;
+  readonly code: ErrorCode;
+
   constructor(
     readonly statusCode: number,
     readonly envelopeMessage: string | null,
     readonly detail: string,
-    readonly headers: Record<string, string> = {},
+    options: AppErrorOptions = {},
   ) {
     // An expected failure, answered as it is: capturing a stack trace was about 10 µs of each
     // refusal, 4 % of the service's time while one organization floods it with refused requests.
@@ -13,6 +24,8 @@ export class AppError extends Error {
     super(detail);
     Error.stackTraceLimit = stackTraceLimit;
     this.name = 'AppError';
+    this.headers = options.headers ?? {};
+    this.code = options.code ?? defaultCode(statusCode);
   }
 }
 
@@ -20,7 +33,9 @@ export const INVALID_REQUEST = 'Invalid request body';
 export const INVALID_QUERY = 'Invalid query';
 export const CATALOGUE_READ_ONLY = 'Catalogue is read-only';
 
-export const badRequest = (detail: string) => new AppError(400, INVALID_REQUEST, detail);
+export const INVALID_PATH = 'Invalid path';
+
+export const badRequest = (detail: string, code?: ErrorCode) => new AppError(400, INVALID_REQUEST, detail, { code });
 const MISSING_TOKEN = 'Invalid or missing bearer token';
 export const INVALID_TOKEN = 'Invalid bearer token';
 export const EXPIRED_TOKEN = 'The access token has expired';
@@ -28,16 +43,22 @@ export const EXPIRED_TOKEN = 'The access token has expired';
 /** 401 with its RFC 6750 challenge: bare without a token, `invalid_token` when one was sent. */
 export const unauthorized = (detail = MISSING_TOKEN, tokenSent = false) =>
   new AppError(401, 'Authentication required', detail, {
-    'www-authenticate': tokenSent ? `Bearer error="invalid_token", error_description="${detail}"` : 'Bearer',
+    headers: {
+      'www-authenticate': tokenSent ? `Bearer error="invalid_token", error_description="${detail}"` : 'Bearer',
+    },
+    code: detail === EXPIRED_TOKEN ? 'TOKEN_EXPIRED' : 'UNAUTHENTICATED',
   });
-export const invalidCredentials = (detail: string) => new AppError(401, 'Unauthorized', detail);
+export const invalidCredentials = (detail: string, code: ErrorCode = 'INVALID_CREDENTIALS') =>
+  new AppError(401, 'Unauthorized', detail, { code });
 export const uriTooLong = (maxBytes: number) =>
-  new AppError(414, 'URI too long', `The URL is longer than ${maxBytes} bytes`);
-export const forbidden = (detail = 'You do not have access to this organization') =>
-  new AppError(403, 'Forbidden', detail);
-export const notFound = (what: string) => new AppError(404, 'Not found', `${what} not found`);
-export const conflict = (detail: string) => new AppError(409, 'Conflict', detail);
-export const catalogueReadOnly = () => new AppError(400, CATALOGUE_READ_ONLY, CATALOGUE_READ_ONLY);
+  new AppError(414, 'URI too long', `The URL is longer than ${maxBytes} bytes`, { code: 'URI_TOO_LONG' });
+export const forbidden = (detail = 'You do not have access to this organization', code?: ErrorCode) =>
+  new AppError(403, 'Forbidden', detail, { code });
+export const notFound = (what: string, code?: ErrorCode) =>
+  new AppError(404, 'Not found', `${what} not found`, { code });
+export const conflict = (detail: string, code?: ErrorCode) => new AppError(409, 'Conflict', detail, { code });
+export const catalogueReadOnly = () =>
+  new AppError(400, CATALOGUE_READ_ONLY, CATALOGUE_READ_ONLY, { code: 'CATALOGUE_READ_ONLY' });
 
 interface Issue {
   path: readonly PropertyKey[];

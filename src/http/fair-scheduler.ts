@@ -58,7 +58,7 @@ interface Waiter {
 
 export const queueFull = (whose: string) =>
   new AppError(429, 'Too many requests', `Too many requests ${whose} waiting; retry shortly`, {
-    'retry-after': String(RETRY_AFTER_S),
+    headers: { 'retry-after': String(RETRY_AFTER_S) },
   });
 
 /** Counts per key; a key at 0 has no entry. */

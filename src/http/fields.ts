@@ -30,12 +30,13 @@ export const bodyId = z.number().int().positive().max(INT4_MAX);
 export const recordId = integerParam(1, INT4_MAX);
 
 /**
- * An e-mail address: zod's practical rule with a domain of host names (no label starts or ends
- * with a hyphen, RFC 1123), so that every address accepted is one that `format: email` accepts.
- * The API reference shows the rule as the field's pattern.
+ * An e-mail address: zod's practical rule with a local part of at most 64 characters (RFC 5321)
+ * and a domain of host names (no label starts or ends with a hyphen, RFC 1123), so that every
+ * address accepted is one that `format: email` accepts. The API reference shows the rule as the
+ * field's pattern.
  */
 const EMAIL =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
 export const email = z.email({ pattern: EMAIL }).max(254);
 
 export const idParams = z.object({ id: recordId });
@@ -90,7 +91,24 @@ export const priceCents = decimal(0, 100_000_000, 4);
  * A JSON object of free-form data. As a body's field it nests at most MAX_JSON_DEPTH levels
  * (itself level 1): the body's text is checked before it is parsed (`json-body.ts`).
  */
-export const jsonObject = z.record(z.string(), z.unknown());
+/** Where a JSON value first holds the NUL character, in a key or a string (jsonb cannot store it); null where it holds none. */
+function nulAt(value: unknown, path: PropertyKey[]): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key.includes('\u0000')) return at;
+    const found = nulAt(inner, at);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A free-form JSON object (bodies are at most 32 levels deep); a NUL character in it is refused, naming where. */
+export const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, context) => {
+  const path = nulAt(value, []);
+  if (path) context.addIssue({ code: 'custom', path, message: NUL_REFUSED });
+});
 
 /** The credentials of a new user: sign-up, and the service role's user creation. */
 export const credentialsBody = z.strictObject({
@@ -125,6 +143,12 @@ const DATE_SOURCE = z.regexes.date.source.slice(1, -1);
 const TIME_SOURCE = 'T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:0\\d|1[0-5]):[0-5]\\d)';
 /** The texts a date-time field takes as far as a pattern can tell (the instant's bounds aside). */
 export const DATE_TIME_PATTERN = new RegExp(`^${DATE_SOURCE}${TIME_SOURCE}$`);
+/**
+ * The years of the rules as the documented patterns state them: a date of 1900 to 9999; a
+ * date-time of 1900 to 9998, or on the two days whose offset decides (1899-12-31, 9999-01-01).
+ */
+const DATE_YEARS = '(?=19|[2-9])';
+const DATE_TIME_YEARS = '(?=1899-12-31T|19\\d\\d-|[2-8]\\d{3}-|9[0-8]\\d\\d-|99[0-8]\\d-|999[0-8]-|9999-01-01T)';
 /** The shape of a date-time whatever its offset's hours: a text of this shape beyond ±15:59 is told so. */
 const ANY_OFFSET_DATE_TIME = z.regexes.datetime({ offset: true });
 
@@ -164,7 +188,7 @@ function checkedText(problem: (text: string) => string | undefined) {
 export function dateTimeText(description: string, formatMessage = 'Invalid ISO datetime') {
   return checkedText((text) => dateTimeProblem(text, formatMessage)).meta({
     format: 'date-time',
-    pattern: DATE_TIME_PATTERN.source,
+    pattern: `^${DATE_TIME_YEARS}${DATE_TIME_PATTERN.source.slice(1)}`,
     description: `${description}. ${DATE_TIME_RULE}`,
   });
 }
@@ -178,7 +202,7 @@ export function dateTime(description: string, formatMessage?: string) {
 export function dateText(description: string, formatMessage = 'Invalid ISO date') {
   return checkedText((text) => dateProblem(text, formatMessage)).meta({
     format: 'date',
-    pattern: z.regexes.date.source,
+    pattern: `^${DATE_YEARS}${z.regexes.date.source.slice(1)}`,
     description: `${description}. ${DATE_RULE}`,
   });
 }
@@ -190,7 +214,7 @@ export function dateOrDateTimeText(description: string, formatMessage: string) {
   )
     .transform((text) => text.slice(0, 10))
     .meta({
-      pattern: `^${DATE_SOURCE}(?:${TIME_SOURCE})?$`,
+      pattern: `^(?:${DATE_YEARS}${DATE_SOURCE}|${DATE_TIME_YEARS}${DATE_SOURCE}${TIME_SOURCE})$`,
       description: `${description}. ${DATE_RULE}, or a date-time (${DATE_TIME_RULE}) whose date as written is kept`,
     });
 }

@@ -9,6 +9,7 @@ import { AppError } from './errors.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerOpenApi } from './openapi.ts';
 import { createRefusalLimit, type RefusalLimit } from './refusal-limit.ts';
+import { registerRequestIdHeader, requestIdOf } from './request-id.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerReplySerializer } from './serializer.ts';
 import { registerTransportHooks, transportOptions } from './transport-errors.ts';
@@ -44,7 +45,8 @@ declare module 'fastify' {
 }
 
 const OVERLOADED = new AppError(503, 'Service unavailable', 'The server is overloaded; retry shortly', {
-  'retry-after': '1',
+  headers: { 'retry-after': '1' },
+  code: 'OVERLOADED',
 });
 
 /** Which proxies in front of the service are believed about who the client is: all, as many hops, or these addresses and CIDRs. */
@@ -81,12 +83,14 @@ export async function createHttpApp({
   const app = Fastify({
     logger: { level: logLevel, redact: REDACTED_HEADERS, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: 1024 * 1024,
-    genReqId: () => crypto.randomUUID(),
+    // The client's x-request-id only when it is valid (requestIdOf): Fastify's own reading takes any.
+    genReqId: requestIdOf,
     requestIdHeader: false,
     trustProxy: fastifyTrustProxy(trustProxy),
     ...transportOptions(requestTimeoutS),
   }).withTypeProvider() as unknown as App;
 
+  registerRequestIdHeader(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   registerStrictQueries(app);
   // The API speaks JSON only: any other body is 415.

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, invalid, notFound } from '../../test/helpers/envelopes.ts';
+import { failure, invalid, invalidQuery, notFound } from '../../test/helpers/envelopes.ts';
 import { registerUser } from '../../test/helpers/factories.ts';
 import { call } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
@@ -136,6 +136,6 @@ describe('text the database cannot store', () => {
     const user = await registerUser(t.app);
     const res = await user.client.get(`/api/v1/organizations/${user.personalAccountId}/members`, { query: 'a\u0000b' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid('query: Must not contain the NUL character'));
+    expect(res.body).toEqual(invalidQuery('query: Must not contain the NUL character'));
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock } from '../../test/helpers/building-factories.ts';
-import { invalid } from '../../test/helpers/envelopes.ts';
+import { invalidQuery } from '../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 
@@ -47,7 +47,7 @@ describe('list sorting', () => {
       sort_by: 'city',
     });
     expect(differ.status).toBe(400);
-    expect(differ.body).toEqual(invalid('sort_by: Must equal sortBy when both are given'));
+    expect(differ.body).toEqual(invalidQuery('sort_by: Must equal sortBy when both are given'));
   });
 
   it('names the parameter as the client spelled it when its value is invalid', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
+import { CATALOGUE_ACCOUNT_ID } from '../modules/tariffs/tariffs.model.ts';
 
 interface Operation {
   operationId?: string;
@@ -102,6 +103,71 @@ describe('the OpenAPI document', () => {
     expect(start.description).toContain('9999-01-01T00:00:00Z');
   });
 
+  it('states the rules the service enforces: bounds, patterns, unique items', () => {
+    const parameter = (path: string, method: string, name: string) =>
+      (document.paths[path]![method] as any).parameters.find((p: { name: string }) => p.name === name).schema;
+    const matches = (schema: { pattern: string }, text: string) => new RegExp(schema.pattern).test(text);
+    const tolerance = parameter('/api/v1/invoices/{id}/check', 'get', 'tolerance_pct');
+    expect(['0', '1.5', '100', '100.0000'].filter((text) => !matches(tolerance, text))).toEqual([]);
+    expect(['100.01', '101', '-1', '1e2'].filter((text) => matches(tolerance, text))).toEqual([]);
+    const tariffIds = parameter('/api/v1/building_blocks/{id}/tariff-comparison', 'get', 'tariff_ids');
+    expect(tariffIds.type).toBe('string');
+    expect([matches(tariffIds, '1001'), matches(tariffIds, '1001,1002'), matches(tariffIds, '1001,')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const config = (document.paths['/api/v1/building_blocks/{id}/config']!.put as any).requestBody.content[
+      'application/json'
+    ].schema;
+    expect(config.properties.submeter_ids.anyOf[0]).toMatchObject({ type: 'array', uniqueItems: true });
+    const start = parameter('/api/v1/timeseries/electricity/energy-profile', 'get', 'start');
+    expect(['1900-01-01T00:00:00Z', '9998-12-31T23:59:59Z'].filter((text) => !matches(start, text))).toEqual([]);
+    expect(
+      ['1899-06-01T00:00:00Z', '9999-06-01T00:00:00Z', '0001-01-01T00:00:00Z'].filter((text) => matches(start, text)),
+    ).toEqual([]);
+  });
+
+  it('lists the codes of each failure, and the refusals of the HTTP layer on the operations that can meet them', () => {
+    for (const [name, op] of operations) {
+      for (const status of ['408', '414', '431']) expect(op.responses[status], `${name} ${status}`).toBeDefined();
+      const hasBody = (op as { requestBody?: unknown }).requestBody !== undefined;
+      for (const status of ['413', '415'])
+        expect(op.responses[status] !== undefined, `${name} ${status}`).toBe(hasBody);
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.headers?.['X-Request-Id'], `${name} ${status}`).toMatchObject({ required: true });
+        if (!/^[45]/.test(status)) continue;
+        const schema = response.content?.['application/json']?.schema as { properties: { code: { enum: string[] } } };
+        expect(schema.properties.code.enum.length, `${name} ${status}`).toBeGreaterThan(0);
+        expect(schema.properties.code.enum.every((code) => /^[A-Z][A-Z_]+$/.test(code))).toBe(true);
+      }
+    }
+    const deleteBlock = document.paths['/api/v1/building_blocks/{id}']!.delete!.responses;
+    expect((deleteBlock['409']!.content!['application/json']!.schema as any).properties.code.enum).toContain(
+      'BLOCK_NOT_EMPTY',
+    );
+    expect(deleteBlock['413'] === undefined).toBe(true);
+    expect(
+      (document.paths['/api/v1/meters']!.post!.responses['413']!.content!['application/json']!.example as any).code,
+    ).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('uses only the marked placeholder uuids in its examples, besides the catalogue that every install has', () => {
+    const examples: unknown[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'example' || key === 'examples') examples.push(inner);
+        else collect(inner);
+      }
+    };
+    collect(document.paths);
+    const uuids = JSON.stringify(examples).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
+    expect(uuids.length).toBeGreaterThan(30);
+    const placeholder = /^00000000-0000-4000-8000-00000000000\d$/;
+    expect([...new Set(uuids)].filter((uuid) => !placeholder.test(uuid) && uuid !== CATALOGUE_ACCOUNT_ID)).toEqual([]);
+  });
+
   it('marks the examples that no install has as placeholders', () => {
     const accountIds = operations.flatMap(([, op]) =>
       ((op as any).parameters ?? []).filter((p: { name: string }) => p.name === 'account_id'),
@@ -142,7 +208,7 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of failures) {
         const content = response.content?.['application/json'];
         expect(content?.schema, `${name} ${status}`).toMatchObject({
-          required: ['success', 'message', 'error'],
+          required: ['success', 'message', 'error', 'code'],
           additionalProperties: false,
         });
         expect(content?.example, `${name} ${status}`).toMatchObject({ success: false });

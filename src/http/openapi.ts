@@ -4,6 +4,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { markPlaceholders } from './examples.ts';
 import { createKeptDocument } from './kept-answers.ts';
 import { declareResponseHeaders } from './response-headers.ts';
+import { transportFailures } from './responses.ts';
 import type { App } from './types.ts';
 
 const DESCRIPTION = `Organizations, building blocks, meters, electricity tariffs and electricity data.
@@ -13,7 +14,12 @@ Sign in with \`POST /api/v1/auth/login\` (the demo: demo@example.com / demo-pass
 organization's id from \`GET /api/v1/auth/organizations\` as \`account_id\`.
 
 Every answer is an envelope: \`{ success: true, message, data, count? }\` or
-\`{ success: false, message, error }\`; 204 has no body. Checks run in this order: 401 (no valid
+\`{ success: false, message, error, code }\`; 204 has no body. \`code\` is a stable UPPER_SNAKE name
+for a program to act on (each response lists its codes: the general one of the status, e.g.
+VALIDATION_FAILED, and the finer ones such as EMAIL_TAKEN); \`message\` and \`error\` are for people.
+Every answer carries \`X-Request-Id\`: the client's when it sent a valid one (1 to 128 of
+\`A-Z a-z 0-9 . _ : -\`), else a new uuid; the log lines of the request carry it. Invalid query
+parameters are 400 \`Invalid query\`, invalid path parameters 400 \`Invalid path\`. Checks run in this order: 401 (no valid
 token), 400 (invalid input, \`error\` naming each field), 400 \`Catalogue is read-only\` for a write
 on the catalogue, 403 (not a member of account_id, a role that may not do this, or a record of
 another organization), 404 (no such record). Roles: every member reads; OWNER and ADMIN write;
@@ -65,6 +71,13 @@ export async function registerOpenApi(app: App): Promise<void> {
       else if (route.config?.serviceRole) route.schema = { ...route.schema, security: [{ serviceRoleKey: [] }] };
       else if (route.config?.gatewayKeys) {
         route.schema = { ...route.schema, security: [{ bearerAuth: [] }, { gatewayKey: [] }] };
+      }
+      if (route.schema.response) {
+        const response = route.schema.response as Record<number, unknown>;
+        route.schema = {
+          ...route.schema,
+          response: { ...transportFailures(route.schema.body !== undefined), ...response },
+        };
       }
     }
   });

@@ -15,7 +15,7 @@ export interface RefusalLimit {
 
 const tooMany = (ttlInSeconds: number) =>
   new AppError(429, 'Too many requests', 'Too many refused requests from this address; retry later', {
-    'retry-after': String(Math.max(1, ttlInSeconds)),
+    headers: { 'retry-after': String(Math.max(1, ttlInSeconds)) },
   });
 
 /** No limit: every refusal answered as it is (perMin 0 or absent). */

@@ -1,4 +1,4 @@
-/** The headers that failures carry, declared on every response of the API reference that has them. */
+/** The headers that answers carry, declared on every response of the API reference that has them. */
 
 interface HeaderObject {
   description: string;
@@ -28,6 +28,16 @@ const HEADERS_OF_STATUS: Readonly<Record<string, Record<string, HeaderObject>>> 
   '503': { 'Retry-After': RETRY_AFTER },
 };
 
+/** On every answer: the request's id, which its log lines carry too. */
+const REQUEST_ID: Record<string, HeaderObject> = {
+  'X-Request-Id': {
+    description:
+      'The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure',
+    required: true,
+    schema: { type: 'string' },
+  },
+};
+
 type Paths = Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
 
 /** The document with the headers of each status declared on every response of that status. */
@@ -35,8 +45,7 @@ export function declareResponseHeaders<T extends { paths?: unknown }>(document: 
   for (const operations of Object.values((document.paths ?? {}) as Paths)) {
     for (const operation of Object.values(operations)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        const headers = HEADERS_OF_STATUS[status];
-        if (headers) response.headers = { ...response.headers, ...headers };
+        response.headers = { ...response.headers, ...REQUEST_ID, ...HEADERS_OF_STATUS[status] };
       }
     }
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CATALOGUE_READ_ONLY, INVALID_QUERY, INVALID_REQUEST } from './errors.ts';
+import { ERROR_CODES, type ErrorCode, type ErrorStatus } from './error-codes.ts';
+import { CATALOGUE_READ_ONLY, INVALID_PATH, INVALID_QUERY, INVALID_REQUEST } from './errors.ts';
 import { email } from './fields.ts';
 
 /**
@@ -80,17 +81,31 @@ export function listEnvelope(item: z.ZodType, description: string, count = 1): R
 /** 204: success without a body. */
 export const noContent: ResponseSchema = z.null().describe('Done; no body');
 
-const failureEnvelope = z.strictObject({
-  success: z.literal(false),
-  message: z.string().nullable(),
-  error: z.string(),
-});
+/** The failure envelope of a status: its code one of the status's codes (error-codes.ts). */
+function failureEnvelope(status: ErrorStatus) {
+  const [general, ...finer] = ERROR_CODES[status];
+  return z.strictObject({
+    success: z.literal(false),
+    message: z.string().nullable(),
+    error: z.string(),
+    code: z
+      .enum([general, ...finer])
+      .describe(
+        `What failed, as a stable name a program can act on: ${general}${finer.length > 0 ? `, or the finer ${finer.join(', ')}` : ''}`,
+      ),
+  });
+}
 
 type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503;
+/** Refusals of the HTTP layer, before a route's handler runs: declared on every operation that can meet them. */
+type TransportStatus = 408 | 413 | 414 | 415 | 431;
 
-const FAILURES: Record<FailureStatus, { description: string; message: string | null; error: string }> = {
+const FAILURES: Record<
+  FailureStatus | TransportStatus,
+  { description: string; message: string | null; error: string }
+> = {
   400: {
-    description: `Invalid input: message "${INVALID_REQUEST}", error naming each field as \`field: message\` (also "${CATALOGUE_READ_ONLY}" for a write on the catalogue); a query parameter the operation does not name: message "${INVALID_QUERY}", error \`name: Unrecognized parameter\``,
+    description: `Invalid input: message "${INVALID_REQUEST}", error naming each field as \`field: message\` (also "${CATALOGUE_READ_ONLY}" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "${INVALID_QUERY}", error \`name: message\`; an invalid path parameter: message "${INVALID_PATH}"`,
     message: INVALID_REQUEST,
     error: 'account_id: Invalid UUID',
   },
@@ -118,19 +133,48 @@ const FAILURES: Record<FailureStatus, { description: string; message: string | n
     message: 'Service unavailable',
     error: 'The database is unavailable',
   },
+  408: {
+    description: 'The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed',
+    message: 'Request timeout',
+    error: 'The request was not received within 30 s',
+  },
+  413: {
+    description: 'The request body is over 1 MiB (16 MiB for readings)',
+    message: 'Payload too large',
+    error: 'Request body is too large',
+  },
+  414: { description: 'The URL is over 8 KiB', message: 'URI too long', error: 'The URL is longer than 8192 bytes' },
+  415: {
+    description: 'The request body is not JSON',
+    message: 'Unsupported media type',
+    error: 'Content type must be application/json',
+  },
+  431: {
+    description: 'The request headers are over 16 KiB; the connection is closed',
+    message: 'Request header fields too large',
+    error: 'The request headers are larger than 16384 bytes',
+  },
 };
 
-/** An example of a failure: `true` for the usual text, a string for the route's own error text, or both texts. */
-type FailureExample = true | string | { message: string | null; error: string };
+/** An example of a failure: `true` for the usual text, a string for the route's own error text, or both texts (and a finer code). */
+type FailureExample = true | string | { message: string | null; error: string; code?: ErrorCode };
 
-function failureSchema(status: FailureStatus, example: FailureExample): ResponseSchema {
+function failureSchema(status: FailureStatus | TransportStatus, example: FailureExample): ResponseSchema {
   const usual = FAILURES[status];
-  const texts =
+  const texts: { message: string | null; error: string; code?: ErrorCode } =
     example === true ? usual : typeof example === 'string' ? { message: usual.message, error: example } : example;
-  return failureEnvelope.meta({
+  return failureEnvelope(status).meta({
     description: usual.description,
-    examples: [{ success: false, message: texts.message, error: texts.error }],
+    examples: [
+      { success: false, message: texts.message, error: texts.error, code: texts.code ?? ERROR_CODES[status][0] },
+    ],
   });
+}
+
+/** The refusals of the HTTP layer that an operation can meet: every one 408, 414 and 431; one with a body 413 and 415. */
+export function transportFailures(hasBody: boolean): Record<number, ResponseSchema> {
+  const statuses: TransportStatus[] = hasBody ? [408, 413, 414, 415, 431] : [408, 414, 431];
+  return Object.fromEntries(statuses.map((status) => [status, failureSchema(status, true)]));
 }
 
 type Failures = Partial<Record<FailureStatus, FailureExample>>;

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failure } from './envelope.ts';
+import type { ErrorCode } from './error-codes.ts';
 import { sendFailure } from './error-handler.ts';
 import { uriTooLong } from './errors.ts';
 import { MAX_HEADER_BYTES, MAX_PARAM_LENGTH, MAX_URL_BYTES } from './limits.ts';
@@ -32,24 +34,31 @@ function requestLineTooLong(packet: unknown): boolean {
 function clientErrorAnswer(
   error: ClientError,
   requestTimeoutS: number,
-): { status: number; message: string; detail: string } {
+): { status: number; code: ErrorCode; message: string; detail: string } {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return {
       status: 408,
+      code: 'REQUEST_TIMEOUT',
       message: 'Request timeout',
       detail: `The request was not received within ${requestTimeoutS} s`,
     };
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return requestLineTooLong(error.rawPacket)
-      ? { status: 414, message: 'URI too long', detail: `The URL is longer than ${MAX_URL_BYTES} bytes` }
+      ? {
+          status: 414,
+          code: 'URI_TOO_LONG',
+          message: 'URI too long',
+          detail: `The URL is longer than ${MAX_URL_BYTES} bytes`,
+        }
       : {
           status: 431,
+          code: 'HEADERS_TOO_LARGE',
           message: 'Request header fields too large',
           detail: `The request headers are larger than ${MAX_HEADER_BYTES} bytes`,
         };
   }
-  return { status: 400, message: 'Bad request', detail: 'The request is not valid HTTP' };
+  return { status: 400, code: 'VALIDATION_FAILED', message: 'Bad request', detail: 'The request is not valid HTTP' };
 }
 
 /**
@@ -60,14 +69,16 @@ function clientErrorHandler(requestTimeoutS: number) {
   return function onClientError(this: FastifyInstance, error: ClientError, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const answer = clientErrorAnswer(error, requestTimeoutS);
-    this.log.debug({ code: error.code, status: answer.status }, 'client error');
+    const requestId = randomUUID();
+    this.log.debug({ code: error.code, status: answer.status, reqId: requestId }, 'client error');
     // A request answered (or being answered) on this socket gets no second answer.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && !inFlight?.headersSent && !answeredBeforeBody.has(socket)) {
-      const body = JSON.stringify(failure(answer.message, answer.detail));
+      const body = JSON.stringify(failure(answer.code, answer.message, answer.detail));
       socket.write(
         `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
           'Content-Type: application/json; charset=utf-8\r\n' +
+          `X-Request-Id: ${requestId}\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n` +
           'Connection: close\r\n\r\n' +
           body,

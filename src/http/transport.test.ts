@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { errorCodes } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, failure, invalid } from '../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, failure, invalid, invalidPath } from '../../test/helpers/envelopes.ts';
 import { rawRequest } from '../../test/helpers/raw-http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { loadConfig } from '../config.ts';
@@ -71,13 +71,13 @@ describe('URLs the router refuses', () => {
   it('answers 400 for bad percent-encoding in the path, without echoing it', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/meters/%E0%A4%A' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(invalid('path: Invalid percent-encoding'));
+    expect(res.json()).toEqual(invalidPath('path: Invalid percent-encoding'));
   });
 
   it('answers 400 for an over-long path parameter, without echoing it', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/meters/${'7'.repeat(101)}` });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(invalid('path: A path parameter is longer than 100 characters'));
+    expect(res.json()).toEqual(invalidPath('path: A path parameter is longer than 100 characters'));
   });
 
   it('answers 414 for a URL longer than 8 KiB: a long query, a long path, a long parameter', async () => {
@@ -158,7 +158,7 @@ describe('CORS preflight', () => {
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
       expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE');
-      expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
+      expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type, x-request-id');
     },
   );
 
@@ -188,12 +188,12 @@ describe('CORS preflight', () => {
 
 describe('errors of the framework', () => {
   const cases: [string, Error, number, ReturnType<typeof failure>][] = [
-    ['a bad URL', new errorCodes.FST_ERR_BAD_URL('/secret/%E0'), 400, invalid('path: Invalid percent-encoding')],
+    ['a bad URL', new errorCodes.FST_ERR_BAD_URL('/secret/%E0'), 400, invalidPath('path: Invalid percent-encoding')],
     [
       'an over-long parameter',
       new errorCodes.FST_ERR_MAX_PARAM_LENGTH('/secret/aaaa'),
       400,
-      invalid('path: A path parameter is longer than 100 characters'),
+      invalidPath('path: A path parameter is longer than 100 characters'),
     ],
     [
       'a failed async constraint',
@@ -201,7 +201,7 @@ describe('errors of the framework', () => {
       500,
       failure('Internal server error', 'Internal server error'),
     ],
-    ['an invalid URL', new errorCodes.FST_ERR_INVALID_URL('/secret'), 400, invalid('path: Invalid URL')],
+    ['an invalid URL', new errorCodes.FST_ERR_INVALID_URL('/secret'), 400, invalidPath('path: Invalid URL')],
     [
       'a handler timeout',
       new errorCodes.FST_ERR_HANDLER_TIMEOUT(10, '/secret'),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failure } from '../../test/helpers/envelopes.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 import { loadConfig } from '../config.ts';
 
@@ -8,7 +9,7 @@ import { loadConfig } from '../config.ts';
 
 const LIMIT = 20;
 const credentials = { email: 'proxied@example.com', password: 'correct horse battery' };
-const TOO_MANY = { success: false, message: 'Too many requests', error: expect.stringMatching(/^Rate limit exceeded/) };
+const TOO_MANY = failure('Too many requests', expect.stringMatching(/^Rate limit exceeded/));
 
 /** An app with a sign-in limit of 20 a minute and one user, signed up from an address of its own. */
 async function appWith(env: Record<string, string>): Promise<TestApp> {

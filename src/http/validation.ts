@@ -1,10 +1,16 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { type ZodType, z } from 'zod';
-import { AppError, badRequest, formatIssues, INVALID_QUERY } from './errors.ts';
+import { AppError, formatIssues, INVALID_PATH, INVALID_QUERY, INVALID_REQUEST } from './errors.ts';
 import { type QueryAliases, resolveSortAliases } from './list.ts';
 import type { App } from './types.ts';
 
 const ROOT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
+
+/** The envelope's message of a refused part of the request: the query and the path say so, the rest is the body's. */
+const MESSAGES: Record<string, string> = { querystring: INVALID_QUERY, params: INVALID_PATH };
+
+const invalidPart = (httpPart: string | undefined, detail: string) =>
+  new AppError(400, MESSAGES[httpPart ?? 'body'] ?? INVALID_REQUEST, detail);
 
 const NO_ALIASES: QueryAliases = new Map();
 
@@ -26,12 +32,13 @@ function unknownParameters(data: unknown, known: ReadonlySet<string>, used: Quer
   const unknown = Object.keys(data as object).filter((name) => !known.has(name));
   if (unknown.length === 0) return undefined;
   const errors = unknown.map((name) => `${used.get(name) ?? name}: Unrecognized parameter`);
-  return new AppError(400, INVALID_QUERY, errors.join('; '));
+  return invalidPart('querystring', errors.join('; '));
 }
 
 /**
- * zod validates params, query and body; a failure becomes 400 `Invalid request body` with
- * `field: message`. A query parameter the route does not name is 400 `Invalid query`.
+ * zod validates params, query and body; a failure becomes 400 with `field: message`: `Invalid
+ * query` for the query (a parameter the route does not name too), `Invalid path` for the path's
+ * parameters, `Invalid request body` for the body.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
   const root = ROOT_NAMES[httpPart ?? 'body'] ?? 'body';
@@ -41,7 +48,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, h
     try {
       resolved = withAliases(input, httpPart);
     } catch (error) {
-      return { error: error as Error };
+      return { error: error instanceof AppError ? invalidPart(httpPart, error.detail) : (error as Error) };
     }
     const unknown = known && unknownParameters(resolved.data, known, resolved.used);
     if (unknown) return { error: unknown };
@@ -51,7 +58,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, h
       const sent = resolved.used.get(String(issue.path[0]));
       return sent === undefined ? issue : { ...issue, path: [sent, ...issue.path.slice(1)] };
     });
-    return { error: badRequest(formatIssues(issues, root)) };
+    return { error: invalidPart(httpPart, formatIssues(issues, root)) };
   };
 };
 

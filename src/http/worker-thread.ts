@@ -5,7 +5,7 @@ import { AppError } from './errors.ts';
 
 /** A refusal as data that crosses threads: the caller's side throws it again. */
 export type ThreadFailure =
-  | { app: Pick<AppError, 'statusCode' | 'envelopeMessage' | 'detail' | 'headers'> }
+  | { app: Pick<AppError, 'statusCode' | 'envelopeMessage' | 'detail' | 'headers' | 'code'> }
   | { fastify: string }
   | { unexpected: string };
 
@@ -14,8 +14,8 @@ type Answer = { id: number; failure: ThreadFailure } | ({ id: number } & Record<
 
 function failureOf(error: unknown): ThreadFailure {
   if (error instanceof AppError) {
-    const { statusCode, envelopeMessage, detail, headers } = error;
-    return { app: { statusCode, envelopeMessage, detail, headers } };
+    const { statusCode, envelopeMessage, detail, headers, code } = error;
+    return { app: { statusCode, envelopeMessage, detail, headers, code } };
   }
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return { fastify: code };
@@ -24,8 +24,8 @@ function failureOf(error: unknown): ThreadFailure {
 
 function thrownAgain(failure: ThreadFailure, what: string): Error {
   if ('app' in failure) {
-    const { statusCode, envelopeMessage, detail, headers } = failure.app;
-    return new AppError(statusCode, envelopeMessage, detail, headers);
+    const { statusCode, envelopeMessage, detail, headers, code } = failure.app;
+    return new AppError(statusCode, envelopeMessage, detail, { headers, code });
   }
   if ('fastify' in failure) {
     const FastifyError = errorCodes[failure.fastify as keyof typeof errorCodes];

@@ -6,6 +6,7 @@ import { openPostgresDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { App } from '../../src/http/types.ts';
 import { generateSigningKeys } from '../../src/modules/auth/signing-keys.ts';
+import { failure } from '../helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { call } from '../helpers/http.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
@@ -71,17 +72,9 @@ describe('database outage', () => {
       const during = await traffic(5);
       expect(during.every((s) => s === 503)).toBe(true);
       const ready = await call(app, 'GET', '/readyz');
-      expect(ready.body).toEqual({
-        success: false,
-        message: 'Service unavailable',
-        error: 'The database is unreachable',
-      });
+      expect(ready.body).toEqual(failure('Service unavailable', 'The database is unreachable'));
       const failing = await user.client.get('/api/v1/auth/organizations');
-      expect(failing.body).toEqual({
-        success: false,
-        message: 'Service unavailable',
-        error: 'The database is unavailable',
-      });
+      expect(failing.body).toEqual(failure('Service unavailable', 'The database is unavailable'));
       expect(failing.headers['retry-after']).toBe('5');
 
       cluster.start();

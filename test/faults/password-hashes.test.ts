@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admissionGauge } from '../helpers/admission-gauges.ts';
+import { failure } from '../helpers/envelopes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** Slow enough (some 0.5 s a hash) that the requests below are all waiting while the first one's runs. */
@@ -55,7 +56,7 @@ describe('passwords hashed as work of the sign-ins, client addresses in turn (on
     expect(neighbourReply.json().data.token_type).toBe('bearer');
     for (const reply of floodReplies) {
       expect(reply.statusCode).toBe(401);
-      expect(reply.json()).toEqual({ success: false, message: 'Unauthorized', error: 'Invalid login credentials' });
+      expect(reply.json()).toEqual(failure('Unauthorized', 'Invalid login credentials'));
     }
     expect(await hashes()).toEqual([0, 0]);
   });

@@ -24,6 +24,13 @@ beforeAll(async () => {
   app.get('/declared-failure', { config, schema: { response } }, async () => {
     throw notFound('Record');
   });
+  // Routes without a response schema too: the failure's code is checked against the documented list.
+  app.get('/hidden-without-code', { config, schema: { hide: true } }, async (_req, reply) =>
+    reply.code(409).type('application/json').send('{"success":false,"message":"Conflict","error":"Taken"}'),
+  );
+  app.get('/hidden-unknown-code', { config, schema: { hide: true } }, async (_req, reply) =>
+    reply.code(404).type('application/json').send('{"success":false,"message":null,"error":"x","code":"CONFLICT"}'),
+  );
   app.get('/empty', { config, schema: { response: { 204: noContent } } }, async (_req, reply) =>
     reply.code(204).send(),
   );
@@ -48,5 +55,14 @@ describe('the check of answers against their response schemas', () => {
     ]);
     expect(await mismatchesOf('/declared-failure')).toEqual([]);
     expect(await mismatchesOf('/empty')).toEqual([]);
+  });
+
+  it('reports a failure without a code, or with a code not documented for its status', async () => {
+    expect(await mismatchesOf('/hidden-without-code')).toEqual([
+      'GET /hidden-without-code answered 409, a failure whose code undefined is not documented for it',
+    ]);
+    expect(await mismatchesOf('/hidden-unknown-code')).toEqual([
+      'GET /hidden-unknown-code answered 404, a failure whose code CONFLICT is not documented for it',
+    ]);
   });
 });

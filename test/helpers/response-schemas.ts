@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { ZodType } from 'zod';
+import { ALL_ERROR_CODES, ERROR_CODES } from '../../src/http/error-codes.ts';
 import { formatIssues } from '../../src/http/errors.ts';
 import type { App } from '../../src/http/types.ts';
 
@@ -28,17 +29,31 @@ function schemaOf(declared: Declared | undefined, contentType: unknown): ZodType
   return declared.content[String(contentType).split(';')[0]!]?.schema;
 }
 
+/** A failure's code, when it is not one the API reference documents for its status: what is wrong with it. */
+function codeMismatch(status: number, body: unknown): string | undefined {
+  const code = (body as { code?: unknown } | undefined)?.code;
+  const documented: readonly string[] = ERROR_CODES[status as keyof typeof ERROR_CODES] ?? ALL_ERROR_CODES;
+  return documented.includes(code as string)
+    ? undefined
+    : `a failure whose code ${String(code)} is not documented for it`;
+}
+
 /**
  * Holds every answer of the app to the response schema its route declares for the status: an
  * undeclared status, a body that does not match (unknown keys included: the schemas are strict),
- * or a 204 with a body is recorded. `takeMismatches` hands them to the test that made the request.
+ * a failure without a documented code (routes without a schema too), or a 204 with a body is
+ * recorded. `takeMismatches` hands them to the test that made the request.
  */
 export function checkResponses(app: App): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    const declared = request.routeOptions.schema?.response as Record<string, Declared> | undefined;
-    if (!declared) return payload;
     const status = reply.statusCode;
-    const where = `${request.method} ${request.routeOptions.url} answered ${status}`;
+    const where = `${request.method} ${request.routeOptions.url ?? request.url} answered ${status}`;
+    const declared = request.routeOptions.schema?.response as Record<string, Declared> | undefined;
+    if (status >= 400 && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+      const wrongCode = codeMismatch(status, bodyOf(payload, reply.getHeader('content-encoding')));
+      if (wrongCode) mismatches.push(`${where}, ${wrongCode}`);
+    }
+    if (!declared) return payload;
     const schema = schemaOf(declared[status], reply.getHeader('content-type'));
     if (!schema) {
       if (!TRANSPORT_STATUSES.has(status)) mismatches.push(`${where}, a status and type its route does not declare`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid } from '../helpers/envelopes.ts';
+import { invalid, invalidQuery } from '../helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../helpers/factories.ts';
 import { call } from '../helpers/http.ts';
 import { createTariff } from '../helpers/tariff-factories.ts';
@@ -37,6 +37,14 @@ const YEARS = 'Must be between 1900 and 9999';
 
 type Send = (value: string) => Promise<{ status: number; body: unknown }>;
 
+/** The sends whose field is a query parameter: refused as `Invalid query`, a body's as `Invalid request body`. */
+const IN_QUERY = new WeakSet<Send>();
+const inQuery = (send: Send): Send => {
+  IN_QUERY.add(send);
+  return send;
+};
+const refusal = (send: Send, error: string) => (IN_QUERY.has(send) ? invalidQuery(error) : invalid(error));
+
 /** Each field that takes a date-time, and how a request sends a value in it. */
 const DATE_TIME_FIELDS: [string, Send][] = [
   [
@@ -62,42 +70,46 @@ const DATE_TIME_FIELDS: [string, Send][] = [
   ],
   [
     'start',
-    (value) =>
+    inQuery((value) =>
       r.owner.client.get(`/api/v1/tariffs/${predecessorId}/cost`, {
         account_id: r.accountId,
         meter_sn: meterSn,
         start: value,
         end: '2026-02-01T00:00:00Z',
       }),
+    ),
   ],
   [
     'end',
-    (value) =>
+    inQuery((value) =>
       r.owner.client.get(`/api/v1/building_blocks/${blockId}/energy-cost`, {
         account_id: r.accountId,
         start: '2026-01-01T00:00:00Z',
         end: value,
       }),
+    ),
   ],
   [
     'start',
-    (value) =>
+    inQuery((value) =>
       r.owner.client.get(`${TIMESERIES}/energy-sum`, {
         account_id: r.accountId,
         meter_sn: meterSn,
         start: value,
         end: '9998-12-31T00:00:00Z',
       }),
+    ),
   ],
   [
     'end',
-    (value) =>
+    inQuery((value) =>
       r.owner.client.get(`/api/v1/building_blocks/${blockId}/energy-profile`, {
         account_id: r.accountId,
         start: '2025-12-01T00:00:00Z',
         end: value,
         bucket_minutes: 1440,
       }),
+    ),
   ],
   [
     'start',
@@ -126,7 +138,7 @@ describe('a date-time in any field', () => {
     async (_n, field, send) => {
       for (const value of ['2026-01-01T00:00:00+16:00', '2026-01-01T00:00:00-16:00', '2026-01-01T00:00:00+23:59']) {
         const res = await send(value);
-        expect([value, res.status, res.body]).toEqual([value, 400, invalid(`${field}: ${OFFSET}`)]);
+        expect([value, res.status, res.body]).toEqual([value, 400, refusal(send, `${field}: ${OFFSET}`)]);
       }
     },
   );
@@ -142,7 +154,7 @@ describe('a date-time in any field', () => {
         '9999-12-31T23:59:59Z',
       ]) {
         const res = await send(value);
-        expect([value, res.status, res.body]).toEqual([value, 400, invalid(`${field}: ${YEARS}`)]);
+        expect([value, res.status, res.body]).toEqual([value, 400, refusal(send, `${field}: ${YEARS}`)]);
       }
     },
   );
@@ -217,8 +229,14 @@ describe('a date in any field', () => {
       (value) =>
         r.owner.client.put(`/api/v1/tariffs/${predecessorId}`, { account_id: r.accountId, effective_to: value }),
     ],
-    ['effective_from_gte', (value) => r.owner.client.get('/api/v1/tariffs/catalogue', { effective_from_gte: value })],
-    ['effective_from_lte', (value) => r.owner.client.get('/api/v1/tariffs/catalogue', { effective_from_lte: value })],
+    [
+      'effective_from_gte',
+      inQuery((value) => r.owner.client.get('/api/v1/tariffs/catalogue', { effective_from_gte: value })),
+    ],
+    [
+      'effective_from_lte',
+      inQuery((value) => r.owner.client.get('/api/v1/tariffs/catalogue', { effective_from_lte: value })),
+    ],
   ];
 
   it.each(DATE_FIELDS.map(([field, send], n) => [n, field, send] as const))(
@@ -226,7 +244,7 @@ describe('a date in any field', () => {
     async (_n, field, send) => {
       for (const value of ['0001-01-01', '1899-12-31']) {
         const res = await send(value);
-        expect([value, res.status, res.body]).toEqual([value, 400, invalid(`${field}: ${YEARS}`)]);
+        expect([value, res.status, res.body]).toEqual([value, 400, refusal(send, `${field}: ${YEARS}`)]);
       }
     },
   );

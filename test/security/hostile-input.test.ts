@@ -112,7 +112,8 @@ async function send(
   }
   const body = res.json();
   if (body.success === false) {
-    expect(Object.keys(body).sort(), context).toEqual(['error', 'message', 'success']);
+    expect(Object.keys(body).sort(), context).toEqual(['code', 'error', 'message', 'success']);
+    expect(body.code, context).toMatch(/^[A-Z][A-Z_]*$/);
     expect(typeof body.error, context).toBe('string');
     expect(body.message === null || typeof body.message === 'string', context).toBe(true);
   } else {

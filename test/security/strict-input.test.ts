@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalid } from '../helpers/envelopes.ts';
+import { invalid, invalidQuery } from '../helpers/envelopes.ts';
 import { createOrganization, registerUser, type TestUser } from '../helpers/factories.ts';
 import { createItems, createTariff } from '../helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -231,7 +231,7 @@ describe('integer query parameters', () => {
     const account = path === '/api/v1/tou_schedules' ? {} : { account_id: accountId };
     const res = await owner.client.get(path, { ...account, [name]: value });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(`${name}: ${NOT_PLAIN_DIGITS}`));
+    expect(res.body).toEqual(invalidQuery(`${name}: ${NOT_PLAIN_DIGITS}`));
   });
 
   it('still reads plain digits', async () => {
@@ -247,7 +247,7 @@ describe('integer query parameters', () => {
       end: '2025-03-04T00:00:00Z',
       bucket_minutes: '3e1',
     });
-    expect(res.body).toEqual(invalid(`bucket_minutes: ${NOT_PLAIN_DIGITS}`));
+    expect(res.body).toEqual(invalidQuery(`bucket_minutes: ${NOT_PLAIN_DIGITS}`));
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockBody, meterBody } from '../helpers/building-factories.ts';
-import { FORBIDDEN_NOT_MEMBER, invalid } from '../helpers/envelopes.ts';
+import { FORBIDDEN_NOT_MEMBER, invalid, invalidPath } from '../helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { call, type Reply } from '../helpers/http.ts';
 import { tariffBody } from '../helpers/tariff-factories.ts';
@@ -721,7 +721,7 @@ describe.each(Object.entries(ROUTES))('%s', (route, entry) => {
           const params = { ...victimCall.params, [name]: form(id as number) };
           const res = await send(route, { ...victimCall, params }, users.victimOwner.token);
           expect(res.status, `${name}=${params[name]}: ${JSON.stringify(res.body)}`).toBe(400);
-          expect(res.body).toEqual(invalid(`${name}: Must be a whole number in plain decimal digits`));
+          expect(res.body).toEqual(invalidPath(`${name}: Must be a whole number in plain decimal digits`));
         }
       }
     });

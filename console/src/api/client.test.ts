@@ -11,7 +11,7 @@ describe('requests of the signed-in user', () => {
     expect(fetch).not.toHaveBeenCalled();
     expect([response.status, await response.json()]).toEqual([
       401,
-      { success: false, message: null, error: 'Not signed in' },
+      { success: false, message: null, error: 'Not signed in', code: 'UNAUTHENTICATED' },
     ]);
   });
 });

@@ -18,7 +18,7 @@ function retryAfter(response: Response): number | null {
 
 /** What a request of a page that outlived its session gets, without being sent: the API's 401. */
 function notSignedIn(): Response {
-  const body = { success: false, message: null, error: 'Not signed in' };
+  const body = { success: false, message: null, error: 'Not signed in', code: 'UNAUTHENTICATED' };
   return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } });
 }
 
@@ -67,7 +67,7 @@ type Call = Promise<{ data?: unknown; error?: unknown; response: Response }>;
 /** The envelope of a successful answer; an ApiError otherwise. */
 export async function envelope<T>(call: Call): Promise<Envelope<T>> {
   const { data, error, response } = await call;
-  if (!response.ok) throw apiErrorOf(response.status, error);
+  if (!response.ok) throw apiErrorOf(response, error);
   return data as Envelope<T>;
 }
 
@@ -89,7 +89,7 @@ export async function readOrNull<T>(call: Call): Promise<T | null> {
 /** A change that answers nothing (204); an ApiError when refused. */
 export async function done(call: Call): Promise<void> {
   const { error, response } = await call;
-  if (!response.ok) throw apiErrorOf(response.status, error);
+  if (!response.ok) throw apiErrorOf(response, error);
 }
 
 /** Every row of a paginated list (pages of 100). */

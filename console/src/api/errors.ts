@@ -1,11 +1,13 @@
 import type { FailureEnvelope } from './models.ts';
 
-/** A failure answer of the API, with the envelope's message and error. */
+/** A failure answer of the API: the envelope's message, error and code, and the request's id (for a report). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly envelopeMessage: string | null,
     readonly detail: string,
+    readonly code: string | null = null,
+    readonly requestId: string | null = null,
   ) {
     super([envelopeMessage, detail].filter(Boolean).join(': ') || `The service answered ${status}`);
     this.name = 'ApiError';
@@ -20,11 +22,16 @@ export class UnreachableError extends Error {
   }
 }
 
-export function apiErrorOf(status: number, body: unknown): ApiError {
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** The refusal of an answer: its envelope (whatever of it there is) and its x-request-id. */
+export function apiErrorOf(response: Pick<Response, 'status' | 'headers'>, body: unknown): ApiError {
   const envelope = (body ?? {}) as Partial<FailureEnvelope>;
   return new ApiError(
-    status,
-    typeof envelope.message === 'string' ? envelope.message : null,
-    typeof envelope.error === 'string' ? envelope.error : '',
+    response.status,
+    text(envelope.message),
+    text(envelope.error) ?? '',
+    text(envelope.code),
+    response.headers.get('x-request-id'),
   );
 }

@@ -31,6 +31,8 @@ export interface FailureEnvelope {
   success: false;
   message: string | null;
   error: string;
+  /** The failure's stable name (the API reference lists them): what the console reads. */
+  code: string;
 }
 
 export type User = Session['user'];

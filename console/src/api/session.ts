@@ -42,7 +42,7 @@ async function answered<T>(call: Promise<{ data?: unknown; error?: unknown; resp
   } catch {
     throw new UnreachableError();
   }
-  if (!result.response.ok) throw apiErrorOf(result.response.status, result.error);
+  if (!result.response.ok) throw apiErrorOf(result.response, result.error);
   return (result.data as Envelope<T>).data;
 }
 

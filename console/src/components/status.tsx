@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Resource } from '../lib/use-resource.ts';
+import { plainMessage } from '../setup/plain-message.ts';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -12,7 +13,7 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 export function ErrorMessage({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   return (
     <div className="error" role="alert">
-      <p style={{ margin: 0 }}>{error.message}</p>
+      <p style={{ margin: 0 }}>{plainMessage(error)}</p>
       {onRetry && (
         <button type="button" className="secondary" onClick={onRetry} style={{ marginTop: '0.5rem' }}>
           Try again

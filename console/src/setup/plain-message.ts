@@ -1,47 +1,49 @@
 import { ApiError } from '../api/errors.ts';
 
-/** What the API says, told as a sentence for someone who does not know its field names or codes: each pattern matches the whole text. */
-const SENTENCES: [RegExp, string][] = [
-  [
-    /^The building block has child blocks or meters$/,
+/** What the API's code means, told as a sentence for someone who does not know its field names or codes. */
+const SENTENCES: Record<string, string | ((detail: string) => string)> = {
+  EMAIL_TAKEN: 'An account with this e-mail address already exists. Sign in instead, or use another address.',
+  INVALID_CREDENTIALS: 'The e-mail address or the password is not right.',
+  BLOCK_NOT_EMPTY:
     'This building block still has blocks or meters under it. Move or delete them first, then delete the block.',
-  ],
-  [
-    /^parent_id: A building block cannot be its own parent.*$/,
-    'A building block cannot be moved under itself or under one of its own blocks.',
-  ],
-  [
-    /^A meter with this meter_sn already exists$/,
-    'Another meter already has this serial number: each serial is unique.',
-  ],
-  [
-    /^The meter has readings.*$/,
-    'This meter has readings. Deleting it would delete them too, so the console does not delete it.',
-  ],
-  [/^The tariff is still referenced by (.*)$/, 'This tariff is still used ($1). Choose another tariff there first.'],
-  [
-    /^Your role does not allow this action$/,
-    'Your role in this organization does not allow this change: ask an owner or administrator.',
-  ],
-  [/^Only an OWNER may manage owners$/, 'Only an owner may make, change or remove another owner.'],
-  [/^User not found$/, 'Nobody has signed up with this e-mail address yet. Ask them to create an account first.'],
-  [/^The user is already a member of this organization$/, 'This person is already a member of the organization.'],
-  [/^The primary owner cannot be removed$/, 'The person who created the organization cannot be removed from it.'],
-  [/^The primary owner's role cannot be changed$/, 'The person who created the organization stays its owner.'],
-  [
-    /^The organization has dependent records.*$/,
-    'The organization still has building blocks, meters or tariffs. Delete them first.',
-  ],
-  [/^successor_id: A tariff cannot be its own successor$/, 'A tariff cannot be followed by itself.'],
-  [
-    /^successor_id: The transition would form a cycle.*$/,
-    'That successor already leads back to this tariff: the chain of tariffs would go round in a circle.',
-  ],
-  [/^The tariff already has a successor transition$/, 'This tariff already has a transition to a successor.'],
-  [/^The transition has already been applied$/, 'This transition has already been applied and can no longer change.'],
-];
+  BLOCK_PARENT_CYCLE: 'A building block cannot be moved under itself or under one of its own blocks.',
+  METER_SN_TAKEN: 'Another meter already has this serial number: each serial is unique.',
+  METER_HAS_READINGS: 'This meter has readings. Deleting it would delete them too, so the console does not delete it.',
+  TARIFF_IN_USE: (detail) => {
+    const users = /^The tariff is still referenced by (.+)$/.exec(detail)?.[1];
+    return `This tariff is still used${users ? ` (${users})` : ''}. Choose another tariff there first.`;
+  },
+  ROLE_NOT_ALLOWED: 'Your role in this organization does not allow this change: ask an owner or administrator.',
+  OWNER_ONLY: 'Only an owner may make, change or remove another owner.',
+  USER_NOT_FOUND: 'Nobody has signed up with this e-mail address yet. Ask them to create an account first.',
+  ALREADY_MEMBER: 'This person is already a member of the organization.',
+  PRIMARY_OWNER:
+    'The person who created the organization stays its owner: they cannot be removed or given another role.',
+  ORGANIZATION_NOT_EMPTY: 'The organization still has building blocks, meters or tariffs. Delete them first.',
+  TRANSITION_CYCLE: 'A tariff cannot be followed by itself, nor by a tariff that leads back to it.',
+  TARIFF_HAS_SUCCESSOR: 'This tariff already has a transition to a successor.',
+  TRANSITION_APPLIED: 'This transition has already been applied and can no longer change.',
+  CATALOGUE_READ_ONLY: 'Published catalogue tariffs cannot be changed: clone one into the organization to change it.',
+  RATE_LIMITED: 'Too many requests just now: wait a moment and try again.',
+  TOKEN_EXPIRED: 'Your session has ended: sign in again.',
+  REFRESH_TOKEN_INVALID: 'Your session has ended: sign in again.',
+  REFRESH_TOKEN_REUSED: 'Your session was ended for safety (it was used twice): sign in again.',
+};
 
-/** The database-error form of the contract: error is JSON text with a Postgres code. */
+/** The codes whose own error text reads well enough (it names the field or the record). */
+const TOLD_AS_SENT = new Set([
+  'VALIDATION_FAILED',
+  'NOT_FOUND',
+  'FORBIDDEN',
+  'CONFLICT',
+  'UNAUTHENTICATED',
+  'PAYLOAD_TOO_LARGE',
+]);
+
+/** The codes of a service that is busy or down for a while: try again later. */
+const UNAVAILABLE = new Set(['DATABASE_UNAVAILABLE', 'OVERLOADED', 'DEADLINE_EXCEEDED']);
+
+/** The database-error form of the contract (code DATABASE_ERROR): error is JSON text with a Postgres code. */
 const DATABASE_CODES: Record<string, string> = {
   '23502': 'A required field is empty: fill in every field marked required.',
   '23503': 'The chosen parent block does not exist in this organization.',
@@ -50,7 +52,6 @@ const DATABASE_CODES: Record<string, string> = {
 const FIELD = /^([a-z_]+)(?:\.\d+)?(?:\.[a-z_]+)?: (.*)$/;
 
 function databaseSentence(detail: string): string | null {
-  if (!detail.startsWith('{')) return null;
   try {
     const { code } = JSON.parse(detail) as { code?: string };
     return (code && DATABASE_CODES[code]) ?? null;
@@ -68,9 +69,22 @@ function fieldSentence(detail: string): string | null {
   return `${name[0]!.toUpperCase()}${name.slice(1)}: ${message![0]!.toLowerCase()}${message!.slice(1)}.`;
 }
 
+const withRequestId = (sentence: string, requestId: string | null) =>
+  requestId ? `${sentence} (request id ${requestId})` : sentence;
+
+/** A refusal of the API as a sentence, read from its code; anything unexpected says the request id to report. */
 export function plainMessage(error: Error): string {
   if (!(error instanceof ApiError)) return error.message;
-  const detail = error.detail;
-  for (const [pattern, sentence] of SENTENCES) if (pattern.test(detail)) return detail.replace(pattern, sentence);
-  return databaseSentence(detail) ?? fieldSentence(detail) ?? (detail || error.message);
+  const { code, detail, requestId } = error;
+  const sentence = code ? SENTENCES[code] : undefined;
+  if (typeof sentence === 'function') return sentence(detail);
+  if (sentence) return sentence;
+  if (code && TOLD_AS_SENT.has(code)) return fieldSentence(detail) ?? (detail || error.message);
+  if (code === 'DATABASE_ERROR') {
+    return databaseSentence(detail) ?? withRequestId('The change was refused by the database.', requestId);
+  }
+  if (code && UNAVAILABLE.has(code)) {
+    return withRequestId('The service is busy or unavailable just now: try again in a moment.', requestId);
+  }
+  return withRequestId('Something went wrong.', requestId);
 }

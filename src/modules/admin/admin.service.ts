@@ -22,7 +22,8 @@ export function createAdminService({ db, cache, users }: AdminDeps) {
       try {
         return (await users.signup(credentials, client)).user;
       } catch (error) {
-        if (error instanceof AppError && error.statusCode === 401) throw conflict('User already registered');
+        if (error instanceof AppError && error.statusCode === 401)
+          throw conflict('User already registered', 'EMAIL_TAKEN');
         throw error;
       }
     },

@@ -48,7 +48,7 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
         if (created) await repo.insertPersonalAccount(tx, created);
         return created;
       });
-      if (!user) throw invalidCredentials('User already registered');
+      if (!user) throw invalidCredentials('User already registered', 'EMAIL_TAKEN');
       return { user: publicUser(user) };
     },
 
@@ -81,17 +81,20 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
       const at = now();
       const outcome = await db.transaction(async (tx) => {
         const row = await repo.lockRefreshToken(tx, hashRefreshToken(refreshToken));
-        if (!row || row.revoked_at) return { error: 'Invalid refresh token' } as const;
+        if (!row || row.revoked_at) return { error: 'Invalid refresh token', code: 'REFRESH_TOKEN_INVALID' } as const;
         if (row.used_at) {
           await repo.revokeSession(tx, row.session_id, at);
-          return { error: 'Refresh token already used; the session has been revoked' } as const;
+          return {
+            error: 'Refresh token already used; the session has been revoked',
+            code: 'REFRESH_TOKEN_REUSED',
+          } as const;
         }
-        if (row.expires_at <= at) return { error: 'Refresh token expired' } as const;
+        if (row.expires_at <= at) return { error: 'Refresh token expired', code: 'REFRESH_TOKEN_INVALID' } as const;
         await repo.markRefreshTokenUsed(tx, row.id, at);
         return { row, token: await issueRefreshToken(tx, row.session_id, row.id) };
       });
       // The revocation above must commit, so the 401 is thrown after the transaction.
-      if ('error' in outcome) throw invalidCredentials(outcome.error ?? 'Invalid refresh token');
+      if ('error' in outcome) throw invalidCredentials(outcome.error ?? 'Invalid refresh token', outcome.code);
       const { row, token } = outcome;
       const access = await tokens.sign({ userId: row.user_id, email: row.email, sessionId: row.session_id });
       return {

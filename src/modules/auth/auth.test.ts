@@ -1,6 +1,6 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, failure, invalid } from '../../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, failure, invalid, invalidPath } from '../../../test/helpers/envelopes.ts';
 import { addMember, createOrganization, registerUser } from '../../../test/helpers/factories.ts';
 import { call, clientFor } from '../../../test/helpers/http.ts';
 import { SERVICE_ROLE_KEY, startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -40,7 +40,14 @@ describe('signup', () => {
       body: { email: 'TWICE@example.com', password: 'password2' },
     });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(failure('Unauthorized', 'User already registered'));
+    expect(res.body).toEqual(failure('Unauthorized', 'User already registered', 'EMAIL_TAKEN'));
+  });
+
+  it('takes a local part of 64 characters, the most RFC 5321 allows', async () => {
+    const email = `${'b'.repeat(64)}@example.com`;
+    const res = await call(t.app, 'POST', '/api/v1/auth/signup', { body: { email, password: 'password1' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.email).toBe(email);
   });
 
   it.each([
@@ -48,6 +55,8 @@ describe('signup', () => {
     // A domain label that ends (or starts) with a hyphen is no host name: not a `format: email`.
     [{ email: 'probe@a-.example.com', password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'probe@-a.example.com', password: 'password1' }, 'email: Invalid email address'],
+    // A local part is at most 64 characters (RFC 5321), as `format: email` reads it.
+    [{ email: `${'a'.repeat(65)}@example.com`, password: 'password1' }, 'email: Invalid email address'],
     [{ email: 'a@example.com', password: 'short' }, 'password: Too small: expected string to have >=8 characters'],
     [
       { email: 'a@example.com', password: 'x'.repeat(129) },
@@ -436,7 +445,7 @@ describe('organizations of a user', () => {
     const user = await registerUser(t.app);
     const res = await user.client.get('/api/v1/auth/users/not-a-uuid/organizations');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid('userId: Invalid UUID'));
+    expect(res.body).toEqual(invalidPath('userId: Invalid UUID'));
   });
 });
 

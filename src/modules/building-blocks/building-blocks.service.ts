@@ -28,7 +28,9 @@ export interface BuildingBlocksDeps {
 function asDatabaseErrorForm(error: unknown): unknown {
   const code = sqlState(error);
   if (!code || !/^2[23]/.test(code)) return error;
-  return new AppError(400, null, JSON.stringify({ message: (error as Error).message, code }));
+  return new AppError(400, null, JSON.stringify({ message: (error as Error).message, code }), {
+    code: 'DATABASE_ERROR',
+  });
 }
 
 export function createBuildingBlocksService({ db, guard, cache }: BuildingBlocksDeps) {
@@ -78,7 +80,10 @@ export function createBuildingBlocksService({ db, guard, cache }: BuildingBlocks
             'Building block': repo.lockExisting,
           });
           if (await repo.isSelfOrAncestor(tx, accountId, id, parentId)) {
-            throw badRequest('parent_id: A building block cannot be its own parent or the parent of its ancestors');
+            throw badRequest(
+              'parent_id: A building block cannot be its own parent or the parent of its ancestors',
+              'BLOCK_PARENT_CYCLE',
+            );
           }
         }
         const updated = await repo.update(tx, accountId, id, { ...values, building_type: buildingTypeOf(body) });
@@ -97,6 +102,7 @@ export function createBuildingBlocksService({ db, guard, cache }: BuildingBlocks
         }),
         PG_ERROR.FOREIGN_KEY_VIOLATION,
         'The building block has child blocks or meters',
+        'BLOCK_NOT_EMPTY',
       );
       if (!deleted) throw notFound('Building block');
     },

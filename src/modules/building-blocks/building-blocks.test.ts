@@ -6,6 +6,8 @@ import {
   FORBIDDEN_NOT_MEMBER,
   FORBIDDEN_ROLE,
   invalid,
+  invalidPath,
+  invalidQuery,
   notFound,
   ownedByAnother,
 } from '../../../test/helpers/envelopes.ts';
@@ -26,10 +28,11 @@ const FOREIGN_BLOCK = ownedByAnother('Building block');
 const NO_BLOCK = notFound('Building block');
 
 /** The database-error form of spec Errors rule 10, decoded. */
-function databaseError(body: { success: boolean; message: unknown; error: string }) {
+function databaseError(body: { success: boolean; message: unknown; error: string; code: string }) {
   expect(body.success).toBe(false);
   expect(body.message).toBeNull();
-  expect(Object.keys(body).sort()).toEqual(['error', 'message', 'success']);
+  expect(body.code).toBe('DATABASE_ERROR');
+  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'success']);
   return JSON.parse(body.error);
 }
 
@@ -268,7 +271,7 @@ describe('GET /building_blocks', () => {
   ])('answers invalid list parameters %j with 400', async (query, error) => {
     const res = await list(query);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error));
+    expect(res.body).toEqual(invalidQuery(error));
   });
 
   it('lets a MEMBER list, and refuses a non-member with 403; another organization’s blocks never appear', async () => {
@@ -284,7 +287,7 @@ describe('GET /building_blocks', () => {
   it('requires account_id', async () => {
     const res = await org.owner.client.get(base);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid('account_id: Invalid input: expected string, received undefined'));
+    expect(res.body).toEqual(invalidQuery('account_id: Invalid input: expected string, received undefined'));
   });
 });
 
@@ -296,7 +299,7 @@ describe('GET /building_blocks/:id', () => {
     expect(await read(2_000_000_000)).toMatchObject({ status: 404, body: NO_BLOCK });
     expect(await read('abc')).toMatchObject({
       status: 400,
-      body: invalid('id: Must be a whole number in plain decimal digits'),
+      body: invalidPath('id: Must be a whole number in plain decimal digits'),
     });
     const own = await createBlock(org.owner.client, org.accountId);
     expect(await read(own.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../../http/errors.ts';
+import { AppError, INVALID_PATH } from '../../http/errors.ts';
 import { MAX_PARAM_LENGTH } from '../../http/limits.ts';
 import type { App } from '../../http/types.ts';
 
@@ -33,7 +33,7 @@ function acceptsHtml(request: FastifyRequest): boolean {
 function notConsolePage(url: string, reply: FastifyReply) {
   const segments = (url.split('?')[0] ?? '').split('/');
   if (segments.some((segment) => segment.length > MAX_PARAM_LENGTH)) {
-    throw badRequest(`path: A path parameter is longer than ${MAX_PARAM_LENGTH} characters`);
+    throw new AppError(400, INVALID_PATH, `path: A path parameter is longer than ${MAX_PARAM_LENGTH} characters`);
   }
   return reply.callNotFound();
 }

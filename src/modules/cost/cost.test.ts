@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import {
@@ -296,11 +297,9 @@ describe('meter types', () => {
     async (meterType) => {
       const { meterSn, res } = await costOfMeterOfType(meterType);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        success: false,
-        message: 'Invalid request body',
-        error: `meter_sn: Meter ${meterSn} is not an electricity meter`,
-      });
+      expect(res.body).toEqual(
+        failure('Invalid request body', `meter_sn: Meter ${meterSn} is not an electricity meter`),
+      );
     },
   );
 

@@ -16,6 +16,7 @@ export const upsertConfigBody = z.strictObject({
     .array(bodyId)
     .max(1000)
     .refine((ids) => new Set(ids).size === ids.length, 'Must not name a meter twice')
+    .meta({ uniqueItems: true })
     .nullable()
     .optional()
     .describe('Further meters of the same organization'),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FORBIDDEN_NOT_MEMBER,
   FORBIDDEN_ROLE,
+  failure,
   forbidden,
   invalid,
   notFound,
@@ -31,7 +32,7 @@ const base = '/api/v1/gateways';
 const READINGS = `${TIMESERIES}/readings`;
 const TS = '2026-03-01T00:00:00.000Z';
 const KEY = /^ugw_[A-Za-z0-9_-]{32}$/;
-const INVALID_KEY = { success: false, message: 'Authentication required', error: 'Invalid bearer token' };
+const INVALID_KEY = failure('Authentication required', 'Invalid bearer token');
 
 async function createGateway(meterIds: number[] = [wired.id], name = 'Main DB logger') {
   const res = await org.owner.client.post(base, { account_id: org.accountId, name, meter_ids: meterIds });

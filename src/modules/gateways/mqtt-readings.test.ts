@@ -1,6 +1,6 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { forbidden, invalid } from '../../../test/helpers/envelopes.ts';
+import { failure, forbidden, invalid } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { describeWithMosquitto, startMosquitto } from '../../../test/helpers/mosquitto.ts';
 import { startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -10,7 +10,7 @@ import { loadConfig } from '../../config.ts';
 import type { Database } from '../../db/types.ts';
 import type { App } from '../../http/types.ts';
 
-const INVALID_KEY = { success: false, message: 'Authentication required', error: 'Invalid bearer token' };
+const INVALID_KEY = failure('Authentication required', 'Invalid bearer token');
 const TS = '2026-03-01T00:00:00.000Z';
 
 describeWithMosquitto('readings published over MQTT to a Mosquitto broker', () => {

@@ -91,7 +91,7 @@ export function createMqttReadings({ url, clientId, keys, readings, log }: MqttR
       // the client reads only once this message's handling is done.
       client!.publish(
         errorsTopic(gatewayId),
-        JSON.stringify(failure(mapped.message, mapped.error)),
+        JSON.stringify(failure(mapped.code, mapped.message, mapped.error)),
         { qos: 1 },
         (sent) => {
           if (sent) log.warn({ err: sent, topic }, 'MQTT error answer not sent');

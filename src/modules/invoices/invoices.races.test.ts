@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/helpers/envelopes.ts';
 import type { TestUser } from '../../../test/helpers/factories.ts';
 import type { Reply } from '../../../test/helpers/http.ts';
 import { countViolations, onPostgres, same, startRaceWorld, summary } from '../../../test/helpers/races.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
 
-const NUMBER_TAKEN = {
-  success: false,
-  message: 'Conflict',
-  error: 'An invoice with this supplier and invoice_number already exists in this organization',
-};
+const NUMBER_TAKEN = failure(
+  'Conflict',
+  'An invoice with this supplier and invoice_number already exists in this organization',
+);
 
 describe.runIf(onPostgres)('invoices under concurrent requests (PostgreSQL)', () => {
   let t: TestApp;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SOURCES } from '../../db/energy-sources.ts';
+import { EXAMPLE } from '../../http/examples.ts';
 import { integer, isoDate, listEnvelope, okEnvelope, timestamp, uuidValue } from '../../http/responses.ts';
 import { CURRENCIES, ITEM_TYPE_CODES } from '../tariffs/tariff-enums.ts';
 
@@ -8,7 +9,7 @@ const itemType = z.enum(ITEM_TYPE_CODES);
 
 const DEMO_INVOICE = {
   id: 1,
-  account_id: 'ed729863-7e75-4767-aaf7-950dee19f8fd',
+  account_id: EXAMPLE.accountId,
   building_block_id: 1,
   source: 'grid',
   supplier: 'City Power',

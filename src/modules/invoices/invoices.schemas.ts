@@ -89,11 +89,14 @@ export type ListInvoicesQuery = z.infer<typeof listInvoicesQuery>;
 export const checkQuery = accountQuery.extend({
   tolerance_pct: z
     .string()
-    .regex(/^[0-9]{1,3}(\.[0-9]{1,4})?$/, 'Must be a number in plain decimal digits, at most 4 decimals')
+    // The pattern holds the bound of 100, so that the API reference states it.
+    .regex(
+      /^(?:100(?:\.0{1,4})?|[0-9]{1,2}(?:\.[0-9]{1,4})?)$/,
+      'Must be a number from 0 to 100 in plain decimal digits, at most 4 decimals',
+    )
     .transform(Number)
-    .pipe(z.number().max(100))
     .default(1)
-    .describe('Tolerance in percent of the computed amount (default 1); never under 1.00 of money'),
+    .describe('Tolerance in percent of the computed amount, 0 to 100 (default 1); never under 1.00 of money'),
 });
 export type CheckQuery = z.infer<typeof checkQuery>;
 

@@ -85,7 +85,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
       await guard.require(auth, accountId, 'write');
       return guard.transaction(auth, accountId, 'write', async (tx) => {
         await assertMeterReferences(tx, accountId, values);
-        const meter = await conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN);
+        const meter = await conflictOnDuplicate(repo.insert(tx, accountId, values), SERIAL_TAKEN, 'METER_SN_TAKEN');
         await recordTariff(tx, meter, body, 'CREATE');
         return meter;
       });
@@ -102,7 +102,11 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
         await assertMeterReferences(tx, accountId, values);
         const current = await repo.lock(tx, accountId, id);
         if (!current) throw notFound('Meter');
-        const updated = await conflictOnDuplicate(repo.update(tx, accountId, id, values), SERIAL_TAKEN);
+        const updated = await conflictOnDuplicate(
+          repo.update(tx, accountId, id, values),
+          SERIAL_TAKEN,
+          'METER_SN_TAKEN',
+        );
         if (!updated) throw notFound('Meter');
         await cache.invalidate(
           tx,
@@ -122,7 +126,7 @@ export function createMetersService({ db, cache, guard, blocks, tariffs, history
         const current = await repo.lock(tx, accountId, id);
         if (!current) throw notFound('Meter');
         if (!force && (await repo.hasReadings(tx, id))) {
-          throw conflict('The meter has readings; delete it with force=true to delete them too');
+          throw conflict('The meter has readings; delete it with force=true to delete them too', 'METER_HAS_READINGS');
         }
         await cache.invalidate(tx, cacheKeys.meterBySerial(current.meter_sn), cacheKeys.buildingFacts(accountId));
         await repo.delete(tx, accountId, id);

@@ -5,6 +5,8 @@ import {
   FORBIDDEN_NOT_MEMBER,
   FORBIDDEN_ROLE,
   invalid,
+  invalidPath,
+  invalidQuery,
   notFound,
   ownedByAnother,
 } from '../../../test/helpers/envelopes.ts';
@@ -209,7 +211,7 @@ describe('meter lists', () => {
     [{ building_block_id: 'x' }, 'building_block_id: Must be a whole number in plain decimal digits'],
     [{ limit: 0 }, 'limit: Too small: expected number to be >=1'],
   ])('answers invalid parameters %j with 400', async (query, error) => {
-    expect(await list(query)).toMatchObject({ status: 400, body: invalid(error) });
+    expect(await list(query)).toMatchObject({ status: 400, body: invalidQuery(error) });
   });
 
   it('lets a MEMBER list, refuses a non-member, and never shows another organization’s meters', async () => {
@@ -264,7 +266,10 @@ describe('GET /meters/:id', () => {
     expect(await read(foreign.id)).toMatchObject({ status: 403, body: FOREIGN_METER });
     expect(await read(2_000_000_000)).toMatchObject({ status: 404, body: NO_METER });
     expect(await read(meter.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
-    expect(await read('0')).toMatchObject({ status: 400, body: invalid('id: Too small: expected number to be >=1') });
+    expect(await read('0')).toMatchObject({
+      status: 400,
+      body: invalidPath('id: Too small: expected number to be >=1'),
+    });
   });
 });
 

@@ -70,6 +70,8 @@ export const STEPS: Readonly<Record<string, Step>> = {
   // An invoice number is unique in an organization: each run writes its own.
   createInvoice: { writes: { invoice_number: 'INV-{{$guid}}' }, stores: { new_invoice_id: 'id' } },
   replaceInvoice: { uses: { id: 'new_invoice_id' }, writes: { invoice_number: 'INV-{{$guid}}' } },
+  // A check records its outcome on the invoice: the run checks its own, never the demo's.
+  getInvoiceCheck: { uses: { id: 'new_invoice_id' } },
   deleteInvoice: { uses: { id: 'new_invoice_id' } },
   signIn: { stores: { bearerToken: 'access_token', refresh_token: 'refresh_token' } },
   // One clone, and no request of its own deletes a tariff but the one created above.

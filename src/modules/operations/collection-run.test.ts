@@ -140,7 +140,7 @@ async function runTestScript(exec: string[], response: { status: number; body: u
 
 const testOf = (item: Item) => item.event?.find((e) => e.listen === 'test')?.script.exec ?? [];
 
-/** What a client sees of the demo organization: its records, their configs, items and members. */
+/** What a client sees of the demo organization: its records, their configs, items, invoices (checked or not) and members. */
 async function demoAsSeen(): Promise<unknown> {
   const token = variables.get('bearerToken');
   const accountId = variables.get('account_id');
@@ -162,6 +162,11 @@ async function demoAsSeen(): Promise<unknown> {
     tariffs.body.data.map((tariff: { id: number }) => get(`/api/v1/tariffs/${tariff.id}/transitions`)),
   );
   const meters = await get('/api/v1/meters', all);
+  const invoices = await get('/api/v1/invoices', all);
+  const invoiceDetails = await Promise.all(
+    invoices.body.data.map((invoice: { id: number }) => get(`/api/v1/invoices/${invoice.id}`)),
+  );
+  const gateways = await get('/api/v1/gateways', all);
   const sums = await Promise.all(
     meters.body.data.map((m: { meter_sn: string }) =>
       get('/api/v1/timeseries/electricity/energy-sum', {
@@ -184,6 +189,9 @@ async function demoAsSeen(): Promise<unknown> {
     items,
     transitions,
     meters,
+    invoices,
+    invoiceDetails,
+    gateways,
     sums,
     organization: await organization.json(),
     members: await members.json(),

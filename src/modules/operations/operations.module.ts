@@ -3,13 +3,11 @@ import { registerCollectionRoute } from './operations.routes.ts';
 import type { SampleValues } from './postman-collection.ts';
 
 interface OperationsDeps {
-  /** The address the sample requests are written for. */
-  baseUrl: string;
   /** Values the collection's variables take (the demo's ids), when the service has them. */
   samples: () => Promise<SampleValues | undefined>;
 }
 
 /** The public sample request collection. */
-export function registerOperationsModule(app: App, { baseUrl, samples }: OperationsDeps): void {
-  registerCollectionRoute(app, baseUrl, samples);
+export function registerOperationsModule(app: App, { samples }: OperationsDeps): void {
+  registerCollectionRoute(app, samples);
 }

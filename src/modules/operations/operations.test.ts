@@ -1,5 +1,6 @@
 import { Collection } from 'postman-collection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure } from '../../../test/helpers/envelopes.ts';
 import { registerUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -12,13 +13,15 @@ afterAll(async () => t.close());
 
 describe('sample request collection', () => {
   it('is a Postman v2.1 collection of every documented operation, with base-URL, token and sample variables', async () => {
-    const res = await call(t.app, 'GET', '/api/v1/collection.json');
-    expect(res.status).toBe(200);
+    const fetched = await t.app.inject({ url: '/api/v1/collection.json', headers: { host: 'ums.example.com:8080' } });
+    expect(fetched.statusCode).toBe(200);
+    const res = { body: fetched.json() };
     const collection = new Collection(res.body);
     expect(res.body.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     expect(collection.auth?.type).toBe('bearer');
     const variables = collection.variables.toObject();
-    expect(variables).toMatchObject({ baseUrl: 'http://127.0.0.1:3000', bearerToken: '', serviceRoleKey: '' });
+    // The address it was fetched from, not the one the server listens on (0.0.0.0 for all addresses).
+    expect(variables).toMatchObject({ baseUrl: 'http://ums.example.com:8080', bearerToken: '', serviceRoleKey: '' });
     // Without the demo, the variables hold the reference's examples.
     expect(variables).toMatchObject({ meter_sn: 'DEMO-GRID-001', tariff_id: '1001', building_block_id: '1' });
 
@@ -127,11 +130,7 @@ describe('rate limits on authentication', () => {
       }
       const res = await call(limited.app, 'POST', '/api/v1/auth/login', { body });
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({
-        success: false,
-        message: 'Too many requests',
-        error: expect.stringContaining('Rate limit'),
-      });
+      expect(res.body).toEqual(failure('Too many requests', expect.stringContaining('Rate limit')));
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       const other = await limited.app.inject({
         method: 'POST',

@@ -20,7 +20,7 @@ const DAY_S = 86_400;
 
 const tooManyCreated = (limit: number, retryAfterS: number) =>
   new AppError(429, 'Too many requests', `A user may create at most ${limit} organizations in 24 hours; retry later`, {
-    'retry-after': String(retryAfterS),
+    headers: { 'retry-after': String(retryAfterS) },
   });
 
 export function createOrganizationsService({ db, guard, cache, perUserPerDay }: OrganizationsDeps) {
@@ -41,7 +41,8 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
 
   /** Only an OWNER may grant, change or remove the OWNER role. */
   function assertMayManage(callerRole: Role, targetRole: Role) {
-    if (targetRole === 'OWNER' && callerRole !== 'OWNER') throw forbidden('Only an OWNER may manage owners');
+    if (targetRole === 'OWNER' && callerRole !== 'OWNER')
+      throw forbidden('Only an OWNER may manage owners', 'OWNER_ONLY');
   }
 
   /**
@@ -53,7 +54,7 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
     if (!(await repo.lock(tx, id, need === 'owner' ? 'delete' : 'members'))) throw notFound('Organization');
     const role = await repo.roleOf(tx, id, auth.userId);
     if (!role) throw forbidden('You are not a member of this organization');
-    if (!roleAllows(role, need)) throw forbidden('Your role does not allow this action');
+    if (!roleAllows(role, need)) throw forbidden('Your role does not allow this action', 'ROLE_NOT_ALLOWED');
     return role;
   }
 
@@ -71,7 +72,7 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
     const role = await lockedRole(tx, auth, id, 'write');
     const member = await repo.findMember(tx, id, userId);
     if (!member) throw notFound('Member');
-    if (member.is_primary_owner) throw conflict(primaryOwnerRefusal);
+    if (member.is_primary_owner) throw conflict(primaryOwnerRefusal, 'PRIMARY_OWNER');
     assertMayManage(role, member.role);
     await membershipsChange(tx, id);
     return role;
@@ -109,7 +110,10 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
       await db.transaction(async (tx) => {
         await lockedRole(tx, auth, id, 'owner');
         if (await repo.hasDependents(tx, id)) {
-          throw conflict('The organization has dependent records (building blocks, meters or tariffs)');
+          throw conflict(
+            'The organization has dependent records (building blocks, meters or tariffs)',
+            'ORGANIZATION_NOT_EMPTY',
+          );
         }
         await membershipsChange(tx, id);
         await repo.delete(tx, id);
@@ -125,13 +129,13 @@ export function createOrganizationsService({ db, guard, cache, perUserPerDay }: 
       const { role } = await access(auth, id, 'write');
       assertMayManage(role, body.role);
       const userId = await repo.userIdOf(db, body);
-      if (!userId) throw notFound('User');
+      if (!userId) throw notFound('User', 'USER_NOT_FOUND');
       const member = await db.transaction(async (tx) => {
         assertMayManage(await lockedRole(tx, auth, id, 'write'), body.role);
         await membershipsChange(tx, id);
         return repo.insertMember(tx, id, userId, body.role);
       });
-      if (!member) throw conflict('The user is already a member of this organization');
+      if (!member) throw conflict('The user is already a member of this organization', 'ALREADY_MEMBER');
       return member;
     },
 

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, FORBIDDEN_NOT_MEMBER, forbidden, invalid, notFound } from '../../../test/helpers/envelopes.ts';
+import {
+  conflict,
+  FORBIDDEN_NOT_MEMBER,
+  forbidden,
+  invalid,
+  invalidQuery,
+  notFound,
+} from '../../../test/helpers/envelopes.ts';
 import {
   addMember,
   createOrganization,
@@ -102,6 +109,16 @@ describe('read, update, delete', () => {
     expect(malformed.body.error).toBe('id: Invalid UUID');
   });
 
+  it.each([
+    [{ a: { b: ['fine', 'x\u0000y'] } }, 'public_data.a.b.1'],
+    [{ nested: { 'key\u0000': 1 } }, 'public_data.nested.key\u0000'],
+  ])('refuses a NUL character inside public_data with 400 naming where it is', async (public_data, where) => {
+    const r = await organizationWithRoles(t.app);
+    const res = await r.owner.client.put(`${base}/${r.accountId}`, { public_data });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(invalid(`${where}: Must not contain the NUL character`));
+  });
+
   it('updates the mutable fields for OWNER and ADMIN, not for MEMBER or outsiders', async () => {
     const r = await organizationWithRoles(t.app);
     const res = await r.admin.client.put(`${base}/${r.accountId}`, {
@@ -199,7 +216,7 @@ describe('members', () => {
     const owner = loner;
     const res = await owner.client.get(`${base}/${owner.personalAccountId}/members`, query);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error));
+    expect(res.body).toEqual(invalidQuery(error));
   });
 
   it('adds a member (201); unknown user 404; already a member 409; bad role 400', async () => {

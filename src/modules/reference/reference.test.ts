@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, invalid, notFound } from '../../../test/helpers/envelopes.ts';
+import { AUTH_REQUIRED, invalidPath, invalidQuery, notFound } from '../../../test/helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -161,9 +161,12 @@ describe('time-of-use schedules', () => {
     const unknown = await user.client.get('/api/v1/tou_schedules/99');
     expect([unknown.status, unknown.body]).toEqual([404, notFound('Time-of-use schedule')]);
     const badId = await user.client.get('/api/v1/tou_schedules/three');
-    expect([badId.status, badId.body]).toEqual([400, invalid('id: Must be a whole number in plain decimal digits')]);
+    expect([badId.status, badId.body]).toEqual([
+      400,
+      invalidPath('id: Must be a whole number in plain decimal digits'),
+    ]);
     const badDso = await user.client.get('/api/v1/tou_schedules', { dso_id: 0 });
-    expect([badDso.status, badDso.body]).toEqual([400, invalid('dso_id: Too small: expected number to be >=1')]);
+    expect([badDso.status, badDso.body]).toEqual([400, invalidQuery('dso_id: Too small: expected number to be >=1')]);
   });
 });
 

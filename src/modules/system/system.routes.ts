@@ -18,7 +18,9 @@ export function registerSystemRoutes(app: App, db: Pick<Database, 'ping' | 'repl
       const { inUse, lagMs, bypassed } = replica;
       return ok({ status: 'ready', replica: { in_use: inUse, lag_ms: lagMs, ...(bypassed ? { bypassed } : {}) } });
     } catch {
-      return reply.code(503).send(failure('Service unavailable', 'The database is unreachable'));
+      return reply
+        .code(503)
+        .send(failure('DATABASE_UNAVAILABLE', 'Service unavailable', 'The database is unreachable'));
     }
   });
   app.get('/.well-known/jwks.json', { config, schema: { hide } }, async () => publicJwks(keys));

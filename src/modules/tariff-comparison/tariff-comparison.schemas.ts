@@ -9,7 +9,10 @@ export const MAX_CANDIDATES = 50;
 /** `1,2,3`: tariff ids in plain digits, each once (a repeated id is compared once). */
 const tariffIds = z
   .string()
-  .describe(`Comma-separated tariff ids (at most ${MAX_CANDIDATES}), the organization's or the catalogue's`)
+  .meta({ pattern: `^[1-9][0-9]{0,8}(?:,[1-9][0-9]{0,8}){0,${MAX_CANDIDATES - 1}}$` })
+  .describe(
+    `One plain string of comma-separated tariff ids (at most ${MAX_CANDIDATES}), the organization's or the catalogue's`,
+  )
   .transform((value, ctx) => {
     const parts = value.split(',');
     if (parts.some((part) => !/^[1-9][0-9]{0,9}$/.test(part) || Number(part) > INT4_MAX)) {

@@ -4,6 +4,7 @@ import {
   FORBIDDEN_NOT_MEMBER,
   FORBIDDEN_ROLE,
   invalid,
+  invalidQuery,
   notFound,
   ownedByAnother,
   READ_ONLY,
@@ -200,7 +201,7 @@ describe('list', () => {
     const search = await r.member.client.get(itemsOf(r.tariff.id), { query: 'legacy' });
     expect(search.body.data).toEqual([created[2]]);
     const tooMany = await r.member.client.get(itemsOf(r.tariff.id), { limit: 101 });
-    expect([tooMany.status, tooMany.body]).toEqual([400, invalid('limit: Too big: expected number to be <=100')]);
+    expect([tooMany.status, tooMany.body]).toEqual([400, invalidQuery('limit: Too big: expected number to be <=100')]);
     const badSort = await r.member.client.get(itemsOf(r.tariff.id), { sortBy: 'name' });
     expect(badSort.status).toBe(400);
   });

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORBIDDEN_NOT_MEMBER, FORBIDDEN_ROLE, invalid, notFound, READ_ONLY } from '../../../test/helpers/envelopes.ts';
+import {
+  FORBIDDEN_NOT_MEMBER,
+  FORBIDDEN_ROLE,
+  invalid,
+  invalidPath,
+  invalidQuery,
+  notFound,
+  READ_ONLY,
+} from '../../../test/helpers/envelopes.ts';
 import {
   type OrganizationWithRoles,
   organizationWithRoles,
@@ -99,7 +107,7 @@ describe('list', () => {
   ])('rejects %j with 400', async (query, error) => {
     const user = reader;
     const res = await user.client.get(base, query);
-    expect([res.status, res.body]).toEqual([400, invalid(error as string)]);
+    expect([res.status, res.body]).toEqual([400, invalidQuery(error as string)]);
   });
 });
 
@@ -149,7 +157,7 @@ describe('read', () => {
       expect([res.status, res.body]).toEqual([404, CATALOGUE_NOT_FOUND]);
     }
     const bad = await r.owner.client.get(`${base}/-3`);
-    expect([bad.status, bad.body]).toEqual([400, invalid('id: Must be a whole number in plain decimal digits')]);
+    expect([bad.status, bad.body]).toEqual([400, invalidPath('id: Must be a whole number in plain decimal digits')]);
   });
 });
 

@@ -12,21 +12,11 @@ import {
   uuid,
 } from '../../http/fields.ts';
 import { commonSort, listQuerySchema } from '../../http/list.ts';
+import { isTimeZone } from '../../lib/time-zone.ts';
 import { CURRENCIES, CUSTOMER_CLASSES, METER_TYPES, TARIFF_TYPES } from './tariff-enums.ts';
 import { checkTariffRules } from './tariff-rules.ts';
 
 export const tariffIdParams = recordIdParams('Tariff');
-
-function isTimeZone(name: string): boolean {
-  // Intl also accepts offsets such as +02:00, which are not IANA names.
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const nmdBound = (bound: string) =>
   decimal(0, 1_000_000, 3)

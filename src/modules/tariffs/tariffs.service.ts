@@ -29,7 +29,7 @@ async function assertUnreferenced(db: Executor, id: number): Promise<void> {
     references.configs && 'an energy dashboard config',
     references.transitions && 'a tariff transition',
   ].filter(Boolean);
-  if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`);
+  if (users.length > 0) throw conflict(`The tariff is still referenced by ${users.join(', ')}`, 'TARIFF_IN_USE');
 }
 
 /** The tariff locked for a write to it (404 once deleted): its rules are checked on this row, not on a cached copy. */

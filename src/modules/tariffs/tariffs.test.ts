@@ -5,6 +5,8 @@ import {
   FORBIDDEN_NOT_MEMBER,
   FORBIDDEN_ROLE,
   invalid,
+  invalidPath,
+  invalidQuery,
   notFound,
   ownedByAnother,
   READ_ONLY,
@@ -308,11 +310,14 @@ describe('read', () => {
     const unknown = await r.owner.client.get(`${base}/999999`, { account_id: r.accountId });
     expect([unknown.status, unknown.body]).toEqual([404, NOT_FOUND]);
     const badId = await r.owner.client.get(`${base}/abc`, { account_id: r.accountId });
-    expect([badId.status, badId.body]).toEqual([400, invalid('id: Must be a whole number in plain decimal digits')]);
+    expect([badId.status, badId.body]).toEqual([
+      400,
+      invalidPath('id: Must be a whole number in plain decimal digits'),
+    ]);
     const noAccount = await r.owner.client.get(`${base}/${own.id}`);
     expect([noAccount.status, noAccount.body]).toEqual([
       400,
-      invalid('account_id: Invalid input: expected string, received undefined'),
+      invalidQuery('account_id: Invalid input: expected string, received undefined'),
     ]);
   });
 
@@ -396,7 +401,7 @@ describe('list', () => {
     const r = shared;
     const res = await r.owner.client.get(base, { account_id: r.accountId, ...query });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error as string));
+    expect(res.body).toEqual(invalidQuery(error as string));
   });
 
   it('accepts limit 100 and answers 403 to non-members', async () => {

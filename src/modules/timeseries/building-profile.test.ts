@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
-import { FORBIDDEN_NOT_MEMBER, invalid, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
+import { FORBIDDEN_NOT_MEMBER, invalidQuery, notFound, ownedByAnother } from '../../../test/helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -210,6 +210,6 @@ describe('building energy-profile: errors', () => {
   ])('refuses %j with 400', async (override, error) => {
     const res = await org.member.client.get(profilePath(blockId), { account_id: org.accountId, ...range, ...override });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error));
+    expect(res.body).toEqual(invalidQuery(error));
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CalendarUnit, localLabels, totalsByLabel } from '../../../test/helpers/calendar-oracle.ts';
-import { invalid } from '../../../test/helpers/envelopes.ts';
+import { invalidQuery } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import {
@@ -324,7 +324,7 @@ describe('errors', () => {
     for (const endpoint of ['energy-profile', 'power-profile']) {
       const res = await profile(endpoint, meter, { ...range, ...override });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(invalid(error));
+      expect(res.body).toEqual(invalidQuery(error));
     }
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, invalid } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -25,7 +26,6 @@ afterAll(async () => t.close());
 
 const meter = (options: Parameters<typeof insertMeter>[2] = {}) => insertMeter(t.db, org.accountId, options);
 const body = (m: TestMeter, readings: unknown[]) => ({ account_id: org.accountId, meter_sn: m.meter_sn, readings });
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
 
 describe('ingest', () => {
   it('stores the readings and answers how many were inserted', async () => {
@@ -243,7 +243,7 @@ describe('ingest', () => {
       pad: 'x'.repeat(16 * 1024 * 1024),
     });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ success: false, message: 'Payload too large', error: 'Request body is too large' });
+    expect(res.body).toEqual(failure('Payload too large', 'Request body is too large'));
   });
 });
 
@@ -352,18 +352,14 @@ describe('ingest access', () => {
     const m = await meter();
     const res = await call(t.app, 'POST', URL, { body: body(m, one) });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Authentication required',
-      error: 'Invalid or missing bearer token',
-    });
+    expect(res.body).toEqual(failure('Authentication required', 'Invalid or missing bearer token'));
   });
 
   it('forbids a MEMBER (403) and stores nothing', async () => {
     const m = await meter();
     const res = await org.member.client.post(URL, body(m, one));
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, message: 'Forbidden', error: 'Your role does not allow this action' });
+    expect(res.body).toEqual(failure('Forbidden', 'Your role does not allow this action'));
     expect(await storedReadings(t.db, m.id)).toEqual([]);
   });
 
@@ -374,11 +370,7 @@ describe('ingest access', () => {
       readings: one,
     });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Forbidden',
-      error: 'You are not a member of this organization',
-    });
+    expect(res.body).toEqual(failure('Forbidden', 'You are not a member of this organization'));
   });
 
   it('validates the body before checking membership (400 before 403)', async () => {
@@ -395,11 +387,7 @@ describe('ingest access', () => {
       readings: [{ ts: BASE, import_kwh: 1 }],
     });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Forbidden',
-      error: `Meter ${foreign.meter_sn} belongs to another organization`,
-    });
+    expect(res.body).toEqual(failure('Forbidden', `Meter ${foreign.meter_sn} belongs to another organization`));
     expect((await storedReadings(t.db, foreign.id)).map((r) => r.import_kwh)).toEqual([9]);
   });
 
@@ -410,7 +398,7 @@ describe('ingest access', () => {
       readings: one,
     });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Meter NO-SUCH-METER not found' });
+    expect(res.body).toEqual(failure('Not found', 'Meter NO-SUCH-METER not found'));
   });
 
   it.each(['ELECTRICITY', 'SOLAR', 'GENSET', 'EV', 'HVAC'])('stores the readings of a %s meter', async (meter_type) => {

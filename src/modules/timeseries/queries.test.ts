@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, invalid, invalidQuery } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { call } from '../../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -74,7 +75,6 @@ const query = (meter: TestMeter, start: string, end: string, extra: Record<strin
 const get = (endpoint: string, q: Record<string, unknown>) => org.member.client.get(`${TIMESERIES}/${endpoint}`, q);
 const EXPECTED_DATE_TIME = 'expected an ISO 8601 date-time with offset, e.g. 2025-06-01T00:00:00+02:00';
 const success = (data: unknown) => ({ success: true, message: null, data });
-const invalid = (error: string) => ({ success: false, message: 'Invalid request body', error });
 
 describe('energy-profile', () => {
   it.each([
@@ -309,14 +309,10 @@ describe('energy-sums', () => {
     const end = at(BASE, 60);
     const foreignRes = await sums([meterA.meter_sn, 'NOPE', water.meter_sn, foreign.meter_sn], BASE, end);
     expect(foreignRes.status).toBe(403);
-    expect(foreignRes.body).toEqual({
-      success: false,
-      message: 'Forbidden',
-      error: `Meter ${foreign.meter_sn} belongs to another organization`,
-    });
+    expect(foreignRes.body).toEqual(failure('Forbidden', `Meter ${foreign.meter_sn} belongs to another organization`));
     const unknownRes = await sums([meterA.meter_sn, water.meter_sn, 'NOPE'], BASE, end);
     expect(unknownRes.status).toBe(404);
-    expect(unknownRes.body).toEqual({ success: false, message: 'Not found', error: 'Meter NOPE not found' });
+    expect(unknownRes.body).toEqual(failure('Not found', 'Meter NOPE not found'));
     const waterRes = await sums([meterA.meter_sn, water.meter_sn], BASE, end);
     expect(waterRes.status).toBe(400);
     expect(waterRes.body).toEqual(invalid(`meter_sns.1: Meter ${water.meter_sn} is not an electricity meter`));
@@ -356,7 +352,7 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
   ])('rejects %j with 400', async (override, error) => {
     const res = await get(endpoint, { ...base(), ...override });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(invalid(error));
+    expect(res.body).toEqual(invalidQuery(error));
   });
 
   it('validates before checking membership (400 before 403)', async () => {
@@ -367,27 +363,19 @@ describe.each(['energy-profile', 'power-profile', 'latest-power', 'energy-sum'])
   it('forbids a caller who is not a member (403)', async () => {
     const res = await org.outsider.client.get(`${TIMESERIES}/${endpoint}`, base());
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Forbidden',
-      error: 'You are not a member of this organization',
-    });
+    expect(res.body).toEqual(failure('Forbidden', 'You are not a member of this organization'));
   });
 
   it("answers 403 for another organization's meter and shows none of its data", async () => {
     const res = await get(endpoint, query(foreign, BASE, at(BASE, 60)));
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({
-      success: false,
-      message: 'Forbidden',
-      error: `Meter ${foreign.meter_sn} belongs to another organization`,
-    });
+    expect(res.body).toEqual(failure('Forbidden', `Meter ${foreign.meter_sn} belongs to another organization`));
   });
 
   it('answers 404 for an unknown meter', async () => {
     const res = await get(endpoint, { ...base(), meter_sn: 'NO-SUCH-METER' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, message: 'Not found', error: 'Meter NO-SUCH-METER not found' });
+    expect(res.body).toEqual(failure('Not found', 'Meter NO-SUCH-METER not found'));
   });
 
   it.each(['SOLAR', 'GENSET', 'EV', 'HVAC'])('reads the readings of a %s meter', async (meter_type) => {
@@ -419,7 +407,7 @@ describe('profile size', () => {
     expect(exactly.status).toBe(200);
     const over = await get(endpoint, query(meterA, BASE, at(BASE, 30 * 10_000 + 1)));
     expect(over.status).toBe(400);
-    expect(over.body).toEqual(invalid('bucket_minutes: The range holds 10001 buckets; at most 10000 are allowed'));
+    expect(over.body).toEqual(invalidQuery('bucket_minutes: The range holds 10001 buckets; at most 10000 are allowed'));
     const daily = await get(endpoint, query(meterA, BASE, at(BASE, 1440 * 10_000), { bucket_minutes: 1440 }));
     expect(daily.status).toBe(200);
   });

@@ -28,12 +28,13 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
 
   /** The successor must be another live tariff of the organization, and must not lead back. */
   async function assertValidSuccessor(tx: Executor, accountId: string, predecessorId: number, successorId: number) {
-    if (successorId === predecessorId) throw badRequest('successor_id: A tariff cannot be its own successor');
+    if (successorId === predecessorId)
+      throw badRequest('successor_id: A tariff cannot be its own successor', 'TRANSITION_CYCLE');
     if (!(await lockLiveTariff(tx, accountId, successorId))) {
       throw badRequest('successor_id: The successor must be an existing tariff of the same organization');
     }
     if (await repo.chainReaches(tx, accountId, successorId, predecessorId)) {
-      throw badRequest('successor_id: The transition would form a cycle back to the predecessor');
+      throw badRequest('successor_id: The transition would form a cycle back to the predecessor', 'TRANSITION_CYCLE');
     }
   }
 
@@ -53,7 +54,8 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
     },
 
     async create(auth: AuthContext, tariffId: number, body: CreateTransitionBody) {
-      if (body.successor_id === tariffId) throw badRequest('successor_id: A tariff cannot be its own successor');
+      if (body.successor_id === tariffId)
+        throw badRequest('successor_id: A tariff cannot be its own successor', 'TRANSITION_CYCLE');
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
         await repo.lockChains(tx, body.account_id);
@@ -68,7 +70,7 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
           notes: body.notes ?? '',
           createdBy: auth.userId,
         });
-        if (!inserted) throw conflict('The tariff already has a successor transition');
+        if (!inserted) throw conflict('The tariff already has a successor transition', 'TARIFF_HAS_SUCCESSOR');
         await cache.invalidate(tx, cacheKeys.buildingFacts(body.account_id));
         return applyIfDue(tx, inserted);
       });
@@ -76,14 +78,15 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
     },
 
     async update(auth: AuthContext, tariffId: number, body: UpdateTransitionBody) {
-      if (body.successor_id === tariffId) throw badRequest('successor_id: A tariff cannot be its own successor');
+      if (body.successor_id === tariffId)
+        throw badRequest('successor_id: A tariff cannot be its own successor', 'TRANSITION_CYCLE');
       await tariffAccess.tariff(auth, tariffId, body.account_id, 'write');
       const { row, application } = await db.transaction(async (tx) => {
         await repo.lockChains(tx, body.account_id);
         await tariffAccess.confirm(tx, auth, body.account_id);
         const current = await repo.findByPredecessor(tx, body.account_id, tariffId, true);
         if (!current) throw notFound('Transition');
-        if (current.applied_at) throw conflict('The transition has already been applied');
+        if (current.applied_at) throw conflict('The transition has already been applied', 'TRANSITION_APPLIED');
         const successorId = body.successor_id ?? current.successor_id;
         if (body.successor_id !== undefined) await assertValidSuccessor(tx, body.account_id, tariffId, successorId);
         const updated = await repo.update(tx, current.id, body.account_id, {
