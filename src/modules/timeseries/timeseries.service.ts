@@ -2,7 +2,7 @@ import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
-import type { Admission } from '../../http/admission.ts';
+import { type Admission, LARGE_BODIES } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
@@ -10,9 +10,10 @@ import { addressedAccount, assertGatewayMeter } from '../../http/gateway-callers
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
+import { csvOptions, readCsvBody } from './csv-body.ts';
 import { energyPointsJson, energyValuesJson } from './energy-points.ts';
 import type { IngestParser } from './ingest-body/ingest-parser.ts';
-import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
+import type { IngestReadings, ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { type MeterProblem, meterProblem } from './meter-checks.ts';
 import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
@@ -21,7 +22,13 @@ import { type BucketFields, bucketPoints, groupingOf, type ProfileBuckets, profi
 import { type MeterRow, readingsRepository } from './readings.repository.ts';
 import { isAlignedOnInterval } from './readings.ts';
 import { storeReadings } from './store-readings.ts';
-import type { BuildingProfileQuery, EnergySumsBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
+import type {
+  BuildingProfileQuery,
+  CsvReadingsQuery,
+  EnergySumsBody,
+  MeterRangeQuery,
+  ProfileQuery,
+} from './timeseries.schemas.ts';
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report } from './totals.ts';
 
 const CONCURRENT_CHUNKS = 4;
@@ -184,6 +191,30 @@ export function createTimeseriesService({
 
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
+  /** The meter's readings, each on one of its intervals (400 naming each one that is not: `field(index)`), stored. */
+  async function store(
+    auth: AuthContext,
+    accountId: string,
+    meter: MeterRow,
+    readings: IngestReadings,
+    field: (index: number) => string,
+  ) {
+    const { interval_minutes } = meter;
+    const misaligned: string[] = [];
+    for (let i = 0; i < readings.length; i++) {
+      if (!isAlignedOnInterval(readings.ts[i]!, interval_minutes)) {
+        misaligned.push(`${field(i)}: Not the start of one of the meter's ${interval_minutes}-minute intervals`);
+      }
+    }
+    if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
+    const prepared = await prepareIngest(auth, readings, meter);
+    const write = () =>
+      guard.transaction(auth, accountId, 'write', (tx) => storeReadings(tx, accountId, prepared, cache));
+    // A store is work of the organization's; it waits for the meter's earlier ones before it is
+    // admitted, so that one waiting for the meter holds no slot.
+    return meterStores.run(meter.id, () => admission.admit(auth, accountId, write));
+  }
+
   return {
     /** Stores the readings; a batch whose request ends (its client gone, its deadline passed) while it waits for its turn is not stored. */
     async ingest(auth: AuthContext, body: ParsedIngest) {
@@ -191,21 +222,30 @@ export function createTimeseriesService({
       await guard.require(auth, accountId, 'write');
       const [meter] = await electricityMeters(accountId, [body.meter_sn], () => 'meter_sn');
       assertGatewayMeter(auth, meter!);
-      const { interval_minutes } = meter!;
-      const { readings } = body;
-      const misaligned: string[] = [];
-      for (let i = 0; i < readings.length; i++) {
-        if (!isAlignedOnInterval(readings.ts[i]!, interval_minutes)) {
-          misaligned.push(`readings.${i}.ts: Not the start of one of the meter's ${interval_minutes}-minute intervals`);
-        }
+      return store(auth, accountId, meter!, body.readings, (i) => `readings.${i}.ts`);
+    },
+
+    /**
+     * Stores the readings of a CSV body (extensions §13.5), read with the query's options: every
+     * line or none is read, and every meter is checked before any is stored; then each meter's
+     * readings are stored as the JSON form stores them, and the counts added up.
+     */
+    async ingestCsv(auth: AuthContext, query: CsvReadingsQuery, bytes: Buffer) {
+      const accountId = addressedAccount(auth, query.account_id);
+      await guard.require(auth, accountId, 'write');
+      const options = csvOptions(query);
+      const byMeter = await admission.admit(auth, LARGE_BODIES, () => readCsvBody(bytes, options, accountId));
+      const serials = [...byMeter.keys()];
+      const meters = await electricityMeters(accountId, serials, () => 'meter_sn');
+      for (const meter of meters) assertGatewayMeter(auth, meter);
+      const stored = { inserted: 0, updated: 0 };
+      for (const meter of meters) {
+        const lines = byMeter.get(meter.meter_sn)!;
+        const counts = await store(auth, accountId, meter, lines, (i) => `line ${lines.lines[i]}: ts`);
+        stored.inserted += counts.inserted;
+        stored.updated += counts.updated;
       }
-      if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
-      const prepared = await prepareIngest(auth, readings, meter!);
-      const store = () =>
-        guard.transaction(auth, accountId, 'write', (tx) => storeReadings(tx, accountId, prepared, cache));
-      // A store is work of the organization's; it waits for the meter's earlier ones before it is
-      // admitted, so that one waiting for the meter holds no slot.
-      return meterStores.run(meter!.id, () => admission.admit(auth, accountId, store));
+      return stored;
     },
 
     /**
