@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
-import { billLine } from '../cost/cost.responses.ts';
+import { billLine } from '../cost/cost.model.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
 const kwh = z.number().describe('Imported kWh');
