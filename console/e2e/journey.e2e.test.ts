@@ -236,13 +236,17 @@ describeInChromium('a new energy manager, through the console only', () => {
     await settled(page);
     expect(await textOf(page.getByTestId('computed-total'))).toBe(shownTotal);
     expect(spaced(await textOf(page.getByTestId('check-difference')))).toBe(rands(OVERCHARGE * 1.15));
-    expect(await textOf(page.getByTestId('check-status'))).toBe('One thing to look at before paying:');
+    expect(await textOf(page.getByTestId('check-status'))).toBe(
+      'One thing to look at before paying (amounts compared within 1 %):',
+    );
     const flag = page.locator('[data-testid="check-flags"] > li');
     expect(await flag.evaluateAll((items) => items.map((li) => li.getAttribute('data-code')))).toEqual([
       'LINE_VARIANCE',
     ]);
     expect(await textOf(flag.locator('strong'))).toBe(FLAG_EXPLANATIONS.LINE_VARIANCE);
-    expect(await textOf(flag.locator('ul > li'))).toMatch(/^NETWORK_DEMAND: invoiced \d+\.\d\d, computed \d+\.\d\d$/);
+    expect(await textOf(flag.locator('ul > li'))).toMatch(
+      /^Network demand charge: the invoice charges R [\d ]+,\d\d, our bill R [\d ]+,\d\d \(R [\d ]+,\d\d more\)$/,
+    );
   });
 
   it('compares tariffs for the month', async () => {

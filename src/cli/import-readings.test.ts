@@ -544,3 +544,23 @@ describe('import command: local times without offset, with --tz', () => {
     expect(result.stderr).toMatch(/^--tz: not a time zone: an IANA name such as Africa\/Johannesburg\nUsage:/);
   });
 });
+
+describe('import command: a spreadsheet’s file, with the file options', () => {
+  it('maps the columns and reads semicolons, decimal commas and YYYY/MM/DD dates with a time column', async () => {
+    const m = await insertMeter(t.db, org.accountId);
+    const file = await csv(['Date;Time;kWh;Note', '2026/11/25;08:00;1,5;x', '2026/11/25;08:30;2,25;y']);
+    const result = await run([
+      ...['--account', org.accountId, '--file', file, '--tz', 'Africa/Johannesburg', '--meter', m.meter_sn],
+      ...['--columns', '{"ts":"date","time":"TIME","import_kwh":"kWh"}', '--date-format', 'YYYY/MM/DD'],
+      ...['--delimiter', ';', '--decimal', ','],
+    ]);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect((await storedReadings(t.db, m.id)).map((r) => [r.ts, r.import_kwh])).toEqual([
+      ['2026-11-25T06:00:00.000Z', 1.5],
+      ['2026-11-25T06:30:00.000Z', 2.25],
+    ]);
+    const bad = await run(['--account', org.accountId, '--file', file, '--columns', '{"watts":"W"}']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^--columns: a JSON object of meter_sn, ts, time/);
+  });
+});

@@ -10,6 +10,13 @@ import type { Database } from '../db/types.ts';
 import { uuid } from '../http/fields.ts';
 import { isTimeZone } from '../lib/time-zone.ts';
 import {
+  CSV_FIELDS,
+  DATE_FORMATS,
+  DELIMITERS,
+  type DelimiterName,
+  parseColumnMap,
+} from '../modules/timeseries/import/csv-dialect.ts';
+import {
   DEFAULT_BATCH_SIZE,
   type ImportProgress,
   type ImportSummary,
@@ -20,8 +27,9 @@ import { importThroughServer, READINGS_PATH } from '../modules/timeseries/import
 import { MissingOffsetError } from '../modules/timeseries/import/readings-csv.ts';
 import { MAX_READINGS_PER_REQUEST } from '../modules/timeseries/timeseries.schemas.ts';
 
-const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--tz <time zone>] [--batch-size <rows>]
-       npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--tz <time zone>] [--batch-size <rows>]`;
+const USAGE = `Usage: npm run import -- --account <uuid> --file <readings.csv> [--tz <time zone>] [--batch-size <rows>] [file options]
+       npm run import -- --url <server address> --account <uuid> --file <readings.csv> [--tz <time zone>] [--batch-size <rows>] [file options]
+File options: [--columns <JSON map>] [--date-format <format>] [--delimiter , | ; | tab] [--decimal . | ,] [--meter <serial>]`;
 
 const HELP = `${USAGE}
 
@@ -47,6 +55,15 @@ times without offset, as spreadsheets write them (2026-11-25 08:00, 2026-11-25T0
 keep theirs. A local time that the zone's clocks skip or show twice (daylight saving changes) is
 refused: write those lines with their offset.
 
+A spreadsheet's file is read with the options the readings route takes for a CSV body:
+--columns, JSON naming the header column of each field, e.g.
+  '{"meter_sn":"Meter","ts":"Date","time":"Time","import_kwh":"kWh","kvarh":"kVArh"}'
+  (names matched case-insensitively, trimmed; time joins a separate time column to the date
+  column; other columns are left out); --meter, the meter of a file without a meter column;
+--date-format: ISO (default), YYYY/MM/DD, YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY, each optionally
+  followed by HH:mm or HH:mm:ss when the date column holds the time (local times: give --tz);
+--delimiter: , ; or tab (found from the header line when left out); --decimal: . (default) or ,.
+
 Batches are stored in file order, each one whole or not at all (through a server: each request,
 one meter's lines of a batch). The import stops at the first bad line or failed request: what was
 stored before it stays, and the summary says how much; run the fixed file again to complete it
@@ -55,6 +72,8 @@ stored before it stays, and the summary says how much; run the fixed file again 
 Examples:
   npm run import -- --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file readings.csv
   npm run import -- --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file local-times.csv --tz Africa/Johannesburg
+  npm run import -- --account 6f1c2d7e-8a9b-4c3d-9e2f-1a2b3c4d5e6f --file portal.csv --tz Africa/Johannesburg \\
+    --columns '{"meter_sn":"Meter","ts":"Date","time":"Time","import_kwh":"kWh"}' --date-format YYYY/MM/DD --decimal ,
 
   export UMS_TOKEN=$(curl -s http://127.0.0.1:3000/api/v1/auth/login -H 'content-type: application/json' \\
     -d '{"email":"owner@example.com","password":"..."}' | jq -r .data.access_token)
@@ -66,6 +85,19 @@ const argsSchema = z.object({
   file: z.string().min(1),
   'batch-size': z.coerce.number().int().min(1).max(MAX_READINGS_PER_REQUEST).default(DEFAULT_BATCH_SIZE),
   tz: z.string().refine(isTimeZone, 'not a time zone: an IANA name such as Africa/Johannesburg').optional(),
+  meter: z.string().min(1).max(64).optional(),
+  columns: z
+    .string()
+    .transform((text, ctx) => {
+      const map = parseColumnMap(text);
+      if (map === null)
+        ctx.addIssue({ code: 'custom', message: `a JSON object of ${CSV_FIELDS.join(', ')} to column names` });
+      return map ?? {};
+    })
+    .optional(),
+  'date-format': z.enum(DATE_FORMATS).optional(),
+  delimiter: z.enum(Object.keys(DELIMITERS) as [DelimiterName]).optional(),
+  decimal: z.enum(['.', ',']).optional(),
 });
 
 interface CliDeps {
@@ -102,6 +134,11 @@ function parseCommandLine(argv: string[]) {
       file: { type: 'string' },
       'batch-size': { type: 'string' },
       tz: { type: 'string' },
+      meter: { type: 'string' },
+      columns: { type: 'string' },
+      'date-format': { type: 'string' },
+      delimiter: { type: 'string' },
+      decimal: { type: 'string' },
     },
     strict: true,
   });
@@ -152,6 +189,11 @@ export async function main(argv: string[], overrides: Partial<CliDeps> = {}): Pr
       file: args.file,
       batchSize: args['batch-size'],
       timeZone: args.tz,
+      meterSn: args.meter,
+      columns: args.columns,
+      dateFormat: args['date-format'],
+      delimiter: args.delimiter,
+      decimal: args.decimal,
       onProgress: ({ bytes, readings }: ImportProgress) => bar.update(bytes, { readings }),
     };
     const summary = args.url

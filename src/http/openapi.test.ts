@@ -13,7 +13,7 @@ interface Operation {
     string,
     {
       description?: string;
-      content?: Record<string, { schema?: unknown; example?: unknown }>;
+      content?: Record<string, { schema?: { examples?: unknown[] }; example?: unknown }>;
       headers?: Record<string, { required?: boolean; schema?: unknown }>;
     }
   >;
@@ -186,8 +186,11 @@ describe('the OpenAPI document', () => {
       expect(successes, name).toHaveLength(1);
       const [status] = successes as [string];
       const content = op.responses[status]!.content?.['application/json'];
+      const csv = op.responses[status]!.content?.['text/csv'];
       if (status === '204') {
         expect(content, name).toBeUndefined();
+      } else if (csv) {
+        expect(csv.example ?? csv.schema?.examples?.[0], name).toMatch(/^\uFEFF.+\r\n/);
       } else {
         expect(content?.schema, name).toBeDefined();
         expect(content?.example, name).toMatchObject({ success: true });

@@ -44,6 +44,9 @@ function solarKw(hour: number, clearness: number): number {
   return sun > 0 ? SOLAR_PEAK_KW * sun ** 1.3 * clearness : 0;
 }
 
+/** The share of the site's load each tenant's own meter reads: what the landlord recovers from them. */
+const TENANT_SHARES = [0.3, 0.18];
+
 const kwh = (kw: number) => Math.round(kw * HOURS_PER_INTERVAL * 1000) / 1000;
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -55,12 +58,12 @@ const localDayStart = (ms: number) => Math.floor((ms + LOCAL_OFFSET_MS) / DAY_MS
 /**
  * Writes 30-minute readings from local midnight 90 days before now to the last whole interval before now, for the
  * demo's grid, solar and load meters (30-minute electricity meters of one organization), with
- * their rollups. The load follows an office's day and week; solar peaks at midday and what the
+ * their rollups, and for the tenants' meters a share of the load each. The load follows an office's day and week; solar peaks at midday and what the
  * load does not use is exported through the grid meter; the load draws reactive energy.
  */
 export async function seedDemoReadings(
   tx: Transaction,
-  meters: { grid: number; solar: number; load: number },
+  meters: { grid: number; solar: number; load: number; tenants?: readonly number[] },
   now: Date,
 ): Promise<void> {
   const owner = await metersRepository.find(tx, meters.grid);
@@ -88,6 +91,10 @@ export async function seedDemoReadings(
     // The solar meter sees generation leave the inverter: it is the meter's export.
     add(meters.solar, ts, 0, kwh(solar), kwh(solar * 0.02));
     add(meters.grid, ts, kwh(Math.max(load - solar, 0)), kwh(Math.max(solar - load, 0)), kwh(reactive));
+    meters.tenants?.forEach((id, i) => {
+      const share = TENANT_SHARES[i % TENANT_SHARES.length]!;
+      add(id, ts, kwh(load * share), 0, kwh(reactive * share));
+    });
   }
   // Seeded before the server serves, of meters made in the same transaction: nothing can be kept
   // of them anywhere yet, but the writer tells, as every writer of readings does.

@@ -11,7 +11,15 @@ export interface DemoSites {
   /** The site block that carries the meters and the dashboard config. */
   blockId: number;
   meterIds: { grid: number; solar: number; load: number };
+  /** The North Building's units, each metering its own grid supply: the landlord's tenants. */
+  tenants: { blockId: number; meterId: number }[];
 }
+
+/** The units metered as tenants, with their meters' serials. */
+const TENANT_METERS: Readonly<Record<string, string>> = {
+  'North Unit 1': 'DEMO-TENANT-N1',
+  'North Unit 2': 'DEMO-TENANT-N2',
+};
 
 const ADDRESS = {
   address: '12 Dock Road',
@@ -26,7 +34,7 @@ const BUILDINGS = [
   { name: 'South Building', building_type: 'RESIDENTIAL', area: 3800, units: ['South Unit 1', 'South Unit 2'] },
 ] as const;
 
-/** A site with two buildings of two units each, grid and load electricity meters and a solar meter on the site, and its dashboard config. */
+/** A site with two buildings of two units each (the North Building's metered as tenants), grid and load electricity meters and a solar meter on the site, and its dashboard config. */
 export async function seedDemoSites(tx: Executor, accountId: string): Promise<DemoSites> {
   const site = await blocks.insert(tx, accountId, {
     ...ADDRESS,
@@ -36,6 +44,7 @@ export async function seedDemoSites(tx: Executor, accountId: string): Promise<De
     area: 12000,
     location: '-33.9090,18.4200',
   });
+  const tenants: DemoSites['tenants'] = [];
   for (const building of BUILDINGS) {
     const { id } = await blocks.insert(tx, accountId, {
       ...ADDRESS,
@@ -45,12 +54,22 @@ export async function seedDemoSites(tx: Executor, accountId: string): Promise<De
       parent_id: site.id,
     });
     for (const unit of building.units) {
-      await blocks.insert(tx, accountId, {
+      const block = await blocks.insert(tx, accountId, {
         ...ADDRESS,
         name: unit,
         building_type: building.building_type,
         parent_id: id,
       });
+      const serial = TENANT_METERS[unit];
+      if (serial === undefined) continue;
+      const meter = await meters.insert(tx, accountId, {
+        building_block_id: block.id,
+        meter_sn: serial,
+        meter_type: 'ELECTRICITY',
+        name: `${unit} supply`,
+      });
+      await configs.upsert(tx, accountId, block.id, { grid_meter_id: meter.id });
+      tenants.push({ blockId: block.id, meterId: meter.id });
     }
   }
   const meter = async (serial: string, name: string, meter_type: 'ELECTRICITY' | 'SOLAR' = 'ELECTRICITY') =>
@@ -72,5 +91,5 @@ export async function seedDemoSites(tx: Executor, accountId: string): Promise<De
     solar_meter_id: meterIds.solar,
     load_meter_id: meterIds.load,
   });
-  return { blockId: site.id, meterIds };
+  return { blockId: site.id, meterIds, tenants };
 }

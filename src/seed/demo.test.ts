@@ -212,9 +212,36 @@ describe('demo seed', () => {
     expect(solar.export_kwh).toBeGreaterThan(0);
   });
 
+  it("meters the North Building's units as tenants on the grid tariff: the recovery shows their bills", async () => {
+    const client = await demoClient();
+    // October 2026 in South African time: a month of the demo's readings.
+    const month = { start: '2026-09-30T22:00:00.000Z', end: '2026-10-31T22:00:00.000Z' };
+    const res = await client.get(`/api/v1/building_blocks/${seed!.blockId}/recovery`, {
+      account_id: seed!.accountId,
+      ...month,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { tenants, supply, unrecovered } = res.body.data;
+    expect(
+      tenants.map((x: { name: string; meter_sn: string; priced: boolean }) => [x.name, x.meter_sn, x.priced]),
+    ).toEqual([
+      ['North Unit 1', 'DEMO-TENANT-N1', true],
+      ['North Unit 2', 'DEMO-TENANT-N2', true],
+    ]);
+    for (const tenant of tenants) {
+      expect(tenant.readings.count).toBe(31 * 48);
+      expect(tenant.lines.length).toBeGreaterThan(0);
+      expect(tenant.total).toBeGreaterThan(0);
+    }
+    // The tenants read 30 % and 18 % of the load; the rest of the grid supply is common.
+    expect(tenants[0].import_kwh).toBeGreaterThan(tenants[1].import_kwh);
+    expect(unrecovered.common_kwh).toBeGreaterThan(0);
+    expect(unrecovered.common_kwh).toBeLessThan(supply.import_kwh);
+  });
+
   it('runs once: a second call changes nothing', async () => {
     expect(await seedDemo(t.db)).toBeUndefined();
     const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM meters');
-    expect(row!.count).toBe(4);
+    expect(row!.count).toBe(6);
   });
 });

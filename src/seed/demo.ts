@@ -40,8 +40,8 @@ export interface DemoSeed extends DemoSites {
 }
 
 /**
- * Prices the site once: the grid meter has the grid tariff; solar and load are shown, not billed;
- * the water meter's tariff is set with it (demo-water.ts).
+ * Prices the site once: the grid meter and the tenants' meters have the grid tariff; solar and
+ * load are shown, not billed; the water meter's tariff is set with it (demo-water.ts).
  * The first tariffs of a meter and a source count from the beginning of time in their history.
  */
 async function assignDemoTariffs(
@@ -51,10 +51,13 @@ async function assignDemoTariffs(
   tariffs: DemoTariffs,
   now: Date,
 ) {
-  await meters.update(tx, accountId, sites.meterIds.grid, { tariff_id: tariffs.gridTariffId });
-  await configs.upsert(tx, accountId, sites.blockId, { grid_tariff_id: tariffs.gridTariffId });
-  await history.recordMeters(tx, accountId, [sites.meterIds.grid, sites.waterMeterId], requestChange(now, 'UPDATE'));
-  await history.recordConfigs(tx, accountId, [sites.blockId], requestChange(now, 'UPDATE'));
+  const meterIds = [sites.meterIds.grid, ...sites.tenants.map((tenant) => tenant.meterId)];
+  const blockIds = [sites.blockId, ...sites.tenants.map((tenant) => tenant.blockId)];
+  for (const meterId of meterIds) await meters.update(tx, accountId, meterId, { tariff_id: tariffs.gridTariffId });
+  for (const blockId of blockIds)
+    await configs.upsert(tx, accountId, blockId, { grid_tariff_id: tariffs.gridTariffId });
+  await history.recordMeters(tx, accountId, [...meterIds, sites.waterMeterId], requestChange(now, 'UPDATE'));
+  await history.recordConfigs(tx, accountId, blockIds, requestChange(now, 'UPDATE'));
 }
 
 /**
@@ -71,7 +74,7 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
     const water = await seedDemoWater(tx, accountId, sites.blockId, now);
     await assignDemoTariffs(tx, accountId, { ...sites, waterMeterId: water.meterId }, first, now);
     const years = await seedDemoTransitions(tx, accountId, first.gridTariffId, ownerId, now);
-    await seedDemoReadings(tx, sites.meterIds, now);
+    await seedDemoReadings(tx, { ...sites.meterIds, tenants: sites.tenants.map((tenant) => tenant.meterId) }, now);
     return {
       accountId,
       ...sites,

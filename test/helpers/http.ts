@@ -9,7 +9,7 @@ export interface Reply<T = any> {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Calls the API as a client would: JSON in, status and parsed JSON out. */
+/** Calls the API as a client would: JSON in, status and parsed JSON out (a CSV answer as its text). */
 export async function call<T = any>(
   app: App,
   method: Method,
@@ -38,7 +38,11 @@ export async function call<T = any>(
   assertNoMismatches();
   return {
     status: response.statusCode,
-    body: response.body ? (JSON.parse(response.body) as T) : (undefined as T),
+    body: !response.body
+      ? (undefined as T)
+      : String(response.headers['content-type']).startsWith('text/csv')
+        ? (response.body as T)
+        : (JSON.parse(response.body) as T),
     headers: response.headers,
   };
 }

@@ -20,6 +20,15 @@ function bodyOf(payload: unknown, encoding: unknown): unknown {
   return payload === '' ? undefined : JSON.parse(payload);
 }
 
+/** A status's declared answer: the JSON envelope's schema, or a schema per media type (`content`). */
+type Declared = ZodType | { content: Record<string, { schema: ZodType }> };
+
+/** The schema of an answer of the declared status and the reply's content type. */
+function schemaOf(declared: Declared | undefined, contentType: unknown): ZodType | undefined {
+  if (!declared || !('content' in declared)) return declared;
+  return declared.content[String(contentType).split(';')[0]!]?.schema;
+}
+
 /** A failure's code, when it is not one the API reference documents for its status: what is wrong with it. */
 function codeMismatch(status: number, body: unknown): string | undefined {
   const code = (body as { code?: unknown } | undefined)?.code;
@@ -39,18 +48,19 @@ export function checkResponses(app: App): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const status = reply.statusCode;
     const where = `${request.method} ${request.routeOptions.url ?? request.url} answered ${status}`;
-    const declared = request.routeOptions.schema?.response as Record<string, ZodType> | undefined;
+    const declared = request.routeOptions.schema?.response as Record<string, Declared> | undefined;
     if (status >= 400 && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
       const wrongCode = codeMismatch(status, bodyOf(payload, reply.getHeader('content-encoding')));
       if (wrongCode) mismatches.push(`${where}, ${wrongCode}`);
     }
     if (!declared) return payload;
-    const schema = declared[status];
+    const schema = schemaOf(declared[status], reply.getHeader('content-type'));
     if (!schema) {
-      if (!TRANSPORT_STATUSES.has(status)) mismatches.push(`${where}, a status its route does not declare`);
+      if (!TRANSPORT_STATUSES.has(status)) mismatches.push(`${where}, a status and type its route does not declare`);
       return payload;
     }
-    const body = bodyOf(payload, reply.getHeader('content-encoding'));
+    const body =
+      'content' in declared[status]! ? String(payload) : bodyOf(payload, reply.getHeader('content-encoding'));
     const result = schema.safeParse(status === 204 ? (body ?? null) : body);
     if (!result.success) {
       const text = typeof payload === 'string' ? payload.slice(0, 2000) : String(payload);

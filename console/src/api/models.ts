@@ -93,6 +93,9 @@ export type InvoiceListItem = Item<Data<'/api/v1/invoices'>>;
 
 export type InvoiceCheck = Data<'/api/v1/invoices/{id}/check'>;
 
+/** Our bill as an invoice's figures, to start an invoice from (nothing stored). */
+export type InvoiceDraft = Data<'/api/v1/invoices/draft', 'post'>;
+
 export type TenantRecovery = Data<'/api/v1/building_blocks/{id}/recovery'>;
 
 export type NewInvoice = paths['/api/v1/invoices']['post'] extends {

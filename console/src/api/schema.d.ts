@@ -293,9 +293,29 @@ export interface paths {
         };
         /**
          * A landlord's supply against its tenants' bills
-         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and recovers nothing. recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
+         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source, with its bill's lines, subtotal, VAT, total, rate per kWh and its meter's readings. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and its metered kWh, and recovers nothing. With reference_tariff_id each tenant's readings are also priced on that tariff (reference_total; over_recovery when the tenant's total is above it by more than 1 %; the tariff as the one-meter cost resolves it: 403 another organization's, 404 unknown). recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs), split into unbilled_kwh (tenants metered, not priced) and common_kwh (the rest); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
          */
         get: operations["getTenantRecovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/building_blocks/{id}/recovery/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenants' statements as CSV
+         * @description What a landlord sends its tenants: the recovery's tenants (as GET /building_blocks/{id}/recovery prices them) as text/csv, one row per line of a tenant's bill with the tenant, period, meter, charge, season, quantity, unit, unit price and amount, then its Subtotal, VAT and Total rows. tenant_id gives one tenant's (404 `Tenant not found` when it is not a tenant of the block). UTF-8 with a byte order mark; text beginning with = + - @ is written after a ' so that a spreadsheet shows it as text. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. Refusals as the recovery's.
+         */
+        get: operations["getTenantStatements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -477,11 +497,31 @@ export interface paths {
         };
         /**
          * Check an invoice against the computed bill
-         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
+         * @description Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). Each flag has its severity (error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others) and a message in words with money in the invoice's currency (`R 105 320,41`: thousands grouped by spaces, a decimal comma). The answer states the tolerance_pct applied. status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no invoice has this id; 403 when it belongs to another organization.
          */
         get: operations["getInvoiceCheck"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoices/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Our bill as an invoice to start from
+         * @description The bill the service computes for the block's source over [start, end) (as the invoice check computes it: the building cost's bills of that source) as an invoice's figures: its lines (one per line of our bill, described in words, with the item type, quantity, unit and amount), subtotal, tax and total, which POST /invoices takes once supplier, invoice_number and issued_on are added and the figures edited to what the utility sent. Nothing is stored (200). A source without a meter or tariff: 400; a block without a dashboard config: 404. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization.
+         */
+        post: operations["createInvoiceDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1091,7 +1131,7 @@ export interface paths {
         put?: never;
         /**
          * Store readings
-         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter. A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.
+         * @description Stores interval readings of one meter: 1 to 50,000 per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. A request whose client goes away while it waits for its turn is not carried out. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter. A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store. A text/csv body (up to 16 MiB, as large bodies are admitted) is a spreadsheet of readings: a header line, then a line per reading, read with the query parameters (a JSON body takes its account_id and meter_sn from the body and leaves those of the query out): account_id, meter_sn (the meter of a file without a meter column), tz (the time zone of times without a UTC offset), columns (JSON: which header column holds each field; without it the columns are named meter_sn, ts, import_kwh, export_kwh, kvarh, power_kw, kva), date_format (ISO default, YYYY/MM/DD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, each optionally followed by HH:mm or HH:mm:ss; a time column joins the date column), delimiter (, ; or tab, detected from the header line when absent) and decimal (. or ,). A line that does not fit fails the whole request: 400 naming its line and column (`line 3: import_kwh (column "kWh"): ...`). Each meter of the file is checked before any is stored, then stored as the JSON form stores it; the answer adds up inserted and updated.
          */
         post: operations["storeReadings"];
         delete?: never;
@@ -7988,6 +8028,8 @@ export interface operations {
                 account_id: string;
                 /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
+                /** @description The tariff the tenants would pay the utility directly: each tenant's readings priced on it */
+                reference_tariff_id?: number;
                 /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
@@ -8016,6 +8058,7 @@ export interface operations {
                      *         "start": "2026-09-30T22:00:00.000Z",
                      *         "end": "2026-10-31T22:00:00.000Z",
                      *         "currency": "ZAR",
+                     *         "reference_tariff_id": 1002,
                      *         "supply": {
                      *           "meter_sn": "DEMO-GRID-001",
                      *           "import_kwh": 16120.391,
@@ -8027,7 +8070,29 @@ export interface operations {
                      *             "name": "Shop 1",
                      *             "meter_sn": "SHOP-1",
                      *             "import_kwh": 9500,
-                     *             "total": 27550.4,
+                     *             "readings": {
+                     *               "first_ts": "2026-09-30T22:00:00.000Z",
+                     *               "last_ts": "2026-10-31T21:30:00.000Z",
+                     *               "count": 1488
+                     *             },
+                     *             "lines": [
+                     *               {
+                     *                 "item_type_code": "IMPORT_ENERGY",
+                     *                 "season": "ALL_YEAR",
+                     *                 "period": null,
+                     *                 "block_index": null,
+                     *                 "quantity": 9500,
+                     *                 "unit": "kWh",
+                     *                 "unit_price": 2.5216,
+                     *                 "amount": 23955.2
+                     *               }
+                     *             ],
+                     *             "subtotal": 23955.2,
+                     *             "tax": 3593.28,
+                     *             "total": 27548.48,
+                     *             "rate_per_kwh": 2.5216,
+                     *             "reference_total": 26610.13,
+                     *             "over_recovery": 938.35,
                      *             "priced": true,
                      *             "reason": null
                      *           },
@@ -8035,19 +8100,32 @@ export interface operations {
                      *             "building_block_id": 3,
                      *             "name": "Shop 2",
                      *             "meter_sn": "SHOP-2",
-                     *             "import_kwh": null,
+                     *             "import_kwh": 2100.5,
+                     *             "readings": {
+                     *               "first_ts": "2026-09-30T22:00:00.000Z",
+                     *               "last_ts": "2026-10-31T21:30:00.000Z",
+                     *               "count": 1488
+                     *             },
+                     *             "lines": [],
+                     *             "subtotal": null,
+                     *             "tax": null,
                      *             "total": null,
+                     *             "rate_per_kwh": null,
+                     *             "reference_total": 5883.95,
+                     *             "over_recovery": 0,
                      *             "priced": false,
                      *             "reason": "No tariff configured"
                      *           }
                      *         ],
                      *         "recovered": {
                      *           "import_kwh": 9500,
-                     *           "total": 27550.4
+                     *           "total": 27548.48
                      *         },
                      *         "unrecovered": {
                      *           "import_kwh": 6620.391,
-                     *           "total": 15900.59,
+                     *           "unbilled_kwh": 2100.5,
+                     *           "common_kwh": 4519.891,
+                     *           "total": 15902.51,
                      *           "share_pct": 41.07
                      *         }
                      *       }
@@ -8060,6 +8138,7 @@ export interface operations {
                          *       "start": "2026-09-30T22:00:00.000Z",
                          *       "end": "2026-10-31T22:00:00.000Z",
                          *       "currency": "ZAR",
+                         *       "reference_tariff_id": 1002,
                          *       "supply": {
                          *         "meter_sn": "DEMO-GRID-001",
                          *         "import_kwh": 16120.391,
@@ -8071,7 +8150,29 @@ export interface operations {
                          *           "name": "Shop 1",
                          *           "meter_sn": "SHOP-1",
                          *           "import_kwh": 9500,
-                         *           "total": 27550.4,
+                         *           "readings": {
+                         *             "first_ts": "2026-09-30T22:00:00.000Z",
+                         *             "last_ts": "2026-10-31T21:30:00.000Z",
+                         *             "count": 1488
+                         *           },
+                         *           "lines": [
+                         *             {
+                         *               "item_type_code": "IMPORT_ENERGY",
+                         *               "season": "ALL_YEAR",
+                         *               "period": null,
+                         *               "block_index": null,
+                         *               "quantity": 9500,
+                         *               "unit": "kWh",
+                         *               "unit_price": 2.5216,
+                         *               "amount": 23955.2
+                         *             }
+                         *           ],
+                         *           "subtotal": 23955.2,
+                         *           "tax": 3593.28,
+                         *           "total": 27548.48,
+                         *           "rate_per_kwh": 2.5216,
+                         *           "reference_total": 26610.13,
+                         *           "over_recovery": 938.35,
                          *           "priced": true,
                          *           "reason": null
                          *         },
@@ -8079,19 +8180,32 @@ export interface operations {
                          *           "building_block_id": 3,
                          *           "name": "Shop 2",
                          *           "meter_sn": "SHOP-2",
-                         *           "import_kwh": null,
+                         *           "import_kwh": 2100.5,
+                         *           "readings": {
+                         *             "first_ts": "2026-09-30T22:00:00.000Z",
+                         *             "last_ts": "2026-10-31T21:30:00.000Z",
+                         *             "count": 1488
+                         *           },
+                         *           "lines": [],
+                         *           "subtotal": null,
+                         *           "tax": null,
                          *           "total": null,
+                         *           "rate_per_kwh": null,
+                         *           "reference_total": 5883.95,
+                         *           "over_recovery": 0,
                          *           "priced": false,
                          *           "reason": "No tariff configured"
                          *         }
                          *       ],
                          *       "recovered": {
                          *         "import_kwh": 9500,
-                         *         "total": 27550.4
+                         *         "total": 27548.48
                          *       },
                          *       "unrecovered": {
                          *         "import_kwh": 6620.391,
-                         *         "total": 15900.59,
+                         *         "unbilled_kwh": 2100.5,
+                         *         "common_kwh": 4519.891,
+                         *         "total": 15902.51,
                          *         "share_pct": 41.07
                          *       }
                          *     }
@@ -8108,6 +8222,8 @@ export interface operations {
                                 /** @description In the currency, at most 2 decimals */
                                 total: number;
                             };
+                            /** @description The reference tariff asked for; null without */
+                            reference_tariff_id: number | null;
                             /** Format: date-time */
                             start: string;
                             supply: {
@@ -8119,23 +8235,66 @@ export interface operations {
                             };
                             tenants: {
                                 building_block_id: number;
-                                /** @description null when the tenant is not priced */
-                                import_kwh: number | null;
+                                /** @description The kWh its bill counts; unpriced, its meter's readings of the period added up */
+                                import_kwh: number;
+                                /** @description Its bill's lines, as the cost answers them (several tariffs' one after the other) */
+                                lines: {
+                                    /** @description quantity x unit_price, rounded to the cent */
+                                    amount: number;
+                                    /** @description The tier; null for items without tiers */
+                                    block_index: number | null;
+                                    /** @enum {string} */
+                                    item_type_code: "TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE";
+                                    /** @description Time-of-use period; null for other items */
+                                    period: ("PEAK" | "STANDARD" | "OFF_PEAK") | null;
+                                    quantity: number;
+                                    /**
+                                     * @description The season of the tariff item applied
+                                     * @enum {string}
+                                     */
+                                    season: "SUMMER" | "WINTER" | "TRANSITION" | "ALL_YEAR";
+                                    /** @description Unit of the quantity: kWh, kvarh, kVA, day, month */
+                                    unit: string;
+                                    /** @description In the currency per unit; negative for a credit */
+                                    unit_price: number;
+                                }[];
                                 /** @description The tenant's grid meter */
                                 meter_sn: string | null;
                                 name: string;
+                                /** @description total - reference_total when total is above reference_total by more than 1 %, else 0; null without a reference tariff */
+                                over_recovery: number | null;
                                 priced: boolean;
+                                /** @description subtotal / import_kwh, 4 decimals; null unpriced or at 0 kWh */
+                                rate_per_kwh: number | null;
+                                /** @description The tenant's meter's readings in the period */
+                                readings: {
+                                    count: number;
+                                    /** @description The first interval read in the period; null without readings */
+                                    first_ts: string | null;
+                                    last_ts: string | null;
+                                };
                                 /** @description Why the tenant is not priced */
                                 reason: string | null;
+                                /** @description Its readings priced on reference_tariff_id (tax included); null without a reference tariff */
+                                reference_total: number | null;
+                                /** @description null when the tenant is not priced */
+                                subtotal: number | null;
+                                /** @description VAT; null when the tenant is not priced */
+                                tax: number | null;
+                                /** @description null when the tenant is not priced */
                                 total: number | null;
                             }[];
                             unrecovered: {
+                                /** @description import_kwh - unbilled_kwh: what no tenant meters (common areas, losses) */
+                                common_kwh: number;
                                 /** @description supply - recovered; negative when the tenants used more than the supply shows */
                                 import_kwh: number;
                                 /** @description unrecovered kWh / supply kWh x 100, 2 decimals; null when supply kWh is 0 */
                                 share_pct: number | null;
                                 /** @description supply - recovered; negative when the tenants are billed more than the supply costs */
                                 total: number;
+                                /** @description The kWh of tenants metered but not priced */
+                                unbilled_kwh: number;
                             };
                         };
                         /** @description Optional human-readable text */
@@ -8247,6 +8406,306 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Dashboard config not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    getTenantStatements: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+                /** @description One tenant's statement: the tenant's building block id */
+                tenant_id?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a ' */
+            200: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
+            400: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "grid: The block has no grid meter",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Tenant not found",
                      *       "code": "NOT_FOUND"
                      *     }
                      */
@@ -13524,10 +13983,12 @@ export interface operations {
                      *         "flags": [
                      *           {
                      *             "code": "UNMATCHED_LINE",
-                     *             "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
+                     *             "severity": "error",
+                     *             "message": "A line without an item type: the invoice charges R 50,00, our bill has no such charge"
                      *           }
                      *         ],
-                     *         "status": "flagged"
+                     *         "status": "flagged",
+                     *         "tolerance_pct": 1
                      *       }
                      *     }
                      */
@@ -13564,10 +14025,12 @@ export interface operations {
                          *       "flags": [
                          *         {
                          *           "code": "UNMATCHED_LINE",
-                         *           "message": "A line without item_type_code: invoiced 50.00, not in the computed bill"
+                         *           "severity": "error",
+                         *           "message": "A line without an item type: the invoice charges R 50,00, our bill has no such charge"
                          *         }
                          *       ],
-                         *       "status": "flagged"
+                         *       "status": "flagged",
+                         *       "tolerance_pct": 1
                          *     }
                          */
                         data: {
@@ -13585,7 +14048,13 @@ export interface operations {
                             flags: {
                                 /** @enum {string} */
                                 code: "TOTAL_VARIANCE" | "LINE_VARIANCE" | "UNMATCHED_LINE" | "QUANTITY_MISMATCH" | "PERIOD_OVERLAP" | "PERIOD_GAP" | "ESTIMATED" | "INCOMPLETE_DATA" | "NO_TARIFF";
+                                /** @description In words, charges by their item type's name, money in the invoice's currency as "R 105 320,41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal comma, as the console writes rand) */
                                 message: string;
+                                /**
+                                 * @description error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others
+                                 * @enum {string}
+                                 */
+                                severity: "error" | "warning";
                             }[];
                             invoice_id: number;
                             /** @description In the currency, at most 2 decimals */
@@ -13601,6 +14070,8 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             status: "ok" | "flagged";
+                            /** @description The tolerance the check applied, in percent of the computed amount */
+                            tolerance_pct: number;
                         };
                         /** @description Optional human-readable text */
                         message: string | null;
@@ -13711,6 +14182,403 @@ export interface operations {
                      *       "success": false,
                      *       "message": "Not found",
                      *       "error": "Invoice not found",
+                     *       "code": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: NOT_FOUND, or the finer USER_NOT_FOUND
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "USER_NOT_FOUND";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The whole request did not arrive within REQUEST_TIMEOUT_S (30 s); the connection is closed */
+            408: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request timeout",
+                     *       "error": "The request was not received within 30 s",
+                     *       "code": "REQUEST_TIMEOUT"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: REQUEST_TIMEOUT
+                         * @enum {string}
+                         */
+                        code: "REQUEST_TIMEOUT";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The URL is over 8 KiB */
+            414: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "URI too long",
+                     *       "error": "The URL is longer than 8192 bytes",
+                     *       "code": "URI_TOO_LONG"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: URI_TOO_LONG
+                         * @enum {string}
+                         */
+                        code: "URI_TOO_LONG";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Too many requests waiting; retry after the seconds of the Retry-After header */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Too many requests",
+                     *       "error": "Too many requests of yours waiting; retry shortly",
+                     *       "code": "RATE_LIMITED"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: RATE_LIMITED
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The request headers are over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Request header fields too large",
+                     *       "error": "The request headers are larger than 16384 bytes",
+                     *       "code": "HEADERS_TOO_LARGE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: HEADERS_TOO_LARGE
+                         * @enum {string}
+                         */
+                        code: "HEADERS_TOO_LARGE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The database is unavailable or busy, the server overloaded, or the request past its deadline; retry after the seconds of the Retry-After header */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After": number;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Service unavailable",
+                     *       "error": "The database is unavailable",
+                     *       "code": "DATABASE_UNAVAILABLE"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: DATABASE_UNAVAILABLE, or the finer OVERLOADED, DEADLINE_EXCEEDED
+                         * @enum {string}
+                         */
+                        code: "DATABASE_UNAVAILABLE" | "OVERLOADED" | "DEADLINE_EXCEEDED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    createInvoiceDraft: {
+        parameters: {
+            query: {
+                /** @description The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id: string;
+                /** @description Building block of the same organization */
+                building_block_id: number;
+                /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                end: string;
+                /** @description The block's energy source invoiced */
+                source?: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
+                /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
+                start: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Our bill as an invoice to start from: nothing is stored */
+            200: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": null,
+                     *       "data": {
+                     *         "account_id": "00000000-0000-4000-8000-000000000001",
+                     *         "building_block_id": 1,
+                     *         "source": "grid",
+                     *         "start": "2026-09-30T22:00:00.000Z",
+                     *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "currency": "ZAR",
+                     *         "estimated": false,
+                     *         "lines": [
+                     *           {
+                     *             "description": "Peak energy (time of use), summer",
+                     *             "item_type_code": "TOU_PEAK_ENERGY",
+                     *             "quantity": 2865.571,
+                     *             "unit": "kWh",
+                     *             "amount": 9435.75
+                     *           },
+                     *           {
+                     *             "description": "Service charge",
+                     *             "item_type_code": "SERVICE",
+                     *             "quantity": 31,
+                     *             "unit": "day",
+                     *             "amount": 101.37
+                     *           }
+                     *         ],
+                     *         "subtotal": 9537.12,
+                     *         "tax": 1430.57,
+                     *         "total": 10967.69
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "account_id": "00000000-0000-4000-8000-000000000001",
+                         *       "building_block_id": 1,
+                         *       "source": "grid",
+                         *       "start": "2026-09-30T22:00:00.000Z",
+                         *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "currency": "ZAR",
+                         *       "estimated": false,
+                         *       "lines": [
+                         *         {
+                         *           "description": "Peak energy (time of use), summer",
+                         *           "item_type_code": "TOU_PEAK_ENERGY",
+                         *           "quantity": 2865.571,
+                         *           "unit": "kWh",
+                         *           "amount": 9435.75
+                         *         },
+                         *         {
+                         *           "description": "Service charge",
+                         *           "item_type_code": "SERVICE",
+                         *           "quantity": 31,
+                         *           "unit": "day",
+                         *           "amount": 101.37
+                         *         }
+                         *       ],
+                         *       "subtotal": 9537.12,
+                         *       "tax": 1430.57,
+                         *       "total": 10967.69
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            account_id: string;
+                            building_block_id: number;
+                            /** @enum {string} */
+                            currency: "ZAR" | "USD" | "EUR" | "GBP" | "AUD" | "CAD" | "JPY" | "CNY";
+                            /** Format: date-time */
+                            end: string;
+                            estimated: boolean;
+                            lines: {
+                                /** @description In the currency, at most 2 decimals */
+                                amount: number;
+                                description: string;
+                                item_type_code: ("TOU_PEAK_ENERGY" | "TOU_OFF_PEAK_ENERGY" | "TOU_STANDARD_ENERGY" | "IMPORT_ENERGY" | "EXPORTED_ENERGY" | "ANCILLARY_SERVICE" | "REACTIVE_ENERGY" | "NETWORK_CAPACITY" | "NETWORK_DEMAND" | "URBAN_LV_SUBSIDY" | "SERVICE" | "ADMINISTRATION" | "RURAL_SUBSIDY" | "LEGACY" | "GENERATION_CAPACITY" | "TRANSMISSION_NETWORK" | "WATER_CONSUMPTION" | "CARBON" | "EV_MIN" | "EV_SESSION_FEE" | "AFFORDABILITY" | "EXCESS_NETWORK_CAPACITY" | "ELECTRIFICATION_AND_RURAL_SUBSIDY" | "SEWERAGE") | null;
+                                quantity: number | null;
+                                unit: string | null;
+                            }[];
+                            /** @enum {string} */
+                            source: "grid" | "solar" | "genset" | "inverter" | "load" | "water";
+                            /** Format: date-time */
+                            start: string;
+                            /** @description In the currency, at most 2 decimals */
+                            subtotal: number;
+                            /** @description In the currency, at most 2 decimals */
+                            tax: number;
+                            /** @description In the currency, at most 2 decimals */
+                            total: number;
+                        };
+                        /** @description Optional human-readable text */
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Invalid input: message "Invalid request body", error naming each field as `field: message` (also "Catalogue is read-only" for a write on the catalogue); an invalid query parameter, or one the operation does not name: message "Invalid query", error `name: message`; an invalid path parameter: message "Invalid path" */
+            400: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Invalid request body",
+                     *       "error": "grid: The source is not priced: No tariff configured",
+                     *       "code": "VALIDATION_FAILED"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: VALIDATION_FAILED, or the finer CATALOGUE_READ_ONLY, DATABASE_ERROR, BLOCK_PARENT_CYCLE, TRANSITION_CYCLE
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "CATALOGUE_READ_ONLY" | "DATABASE_ERROR" | "BLOCK_PARENT_CYCLE" | "TRANSITION_CYCLE";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No valid bearer token (or, on sign-in, wrong credentials) */
+            401: {
+                headers: {
+                    /** @description The bearer challenge (RFC 6750): `Bearer` without a token, `Bearer error="invalid_token", error_description="…"` when the token sent was refused */
+                    "WWW-Authenticate": string;
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Authentication required",
+                     *       "error": "Invalid or missing bearer token",
+                     *       "code": "UNAUTHENTICATED"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: UNAUTHENTICATED, or the finer TOKEN_EXPIRED, INVALID_CREDENTIALS, EMAIL_TAKEN, REFRESH_TOKEN_INVALID, REFRESH_TOKEN_REUSED
+                         * @enum {string}
+                         */
+                        code: "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "EMAIL_TAKEN" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description The caller is not a member of the organization, the role may not do this, or the record belongs to another organization */
+            403: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Forbidden",
+                     *       "error": "You are not a member of this organization",
+                     *       "code": "FORBIDDEN"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description What failed, as a stable name a program can act on: FORBIDDEN, or the finer ROLE_NOT_ALLOWED, OWNER_ONLY
+                         * @enum {string}
+                         */
+                        code: "FORBIDDEN" | "ROLE_NOT_ALLOWED" | "OWNER_ONLY";
+                        error: string;
+                        message: string | null;
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description No such record */
+            404: {
+                headers: {
+                    /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Not found",
+                     *       "error": "Dashboard config not found",
                      *       "code": "NOT_FOUND"
                      *     }
                      */
@@ -31457,7 +32325,22 @@ export interface operations {
     };
     storeReadings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The meters' organization: required with a person's token; with a gateway's key, the gateway's when left out. The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id?: string;
+                /** @description JSON: which header column holds each field, e.g. {"meter_sn":"Meter","ts":"Date","time":"Time","import_kwh":"kWh","kvarh":"kVArh"}; names matched case-insensitively, trimmed; time joins a separate time column to the date column; other columns are left out */
+                columns?: string;
+                /** @description How dates are written (default ISO) */
+                date_format?: "ISO" | "YYYY/MM/DD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYY/MM/DD HH:mm" | "YYYY-MM-DD HH:mm" | "DD/MM/YYYY HH:mm" | "MM/DD/YYYY HH:mm" | "YYYY/MM/DD HH:mm:ss" | "YYYY-MM-DD HH:mm:ss" | "DD/MM/YYYY HH:mm:ss" | "MM/DD/YYYY HH:mm:ss";
+                /** @description The decimal separator (default .) */
+                decimal?: "." | ",";
+                /** @description What separates fields: , ; or tab; detected from the header line when absent */
+                delimiter?: "," | ";" | "tab";
+                /** @description The meter of every line, for a file without a meter column */
+                meter_sn?: string;
+                /** @description The time zone of times written without a UTC offset (refused without one) */
+                tz?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { api, read } from '../api/client.ts';
-import type { BuildingBlock, Invoice, NewInvoice, TariffItemType } from '../api/models.ts';
+import type { BuildingBlock, Invoice, InvoiceDraft, NewInvoice, TariffItemType } from '../api/models.ts';
 import { DateInput } from '../components/date-input.tsx';
 import { TextField } from '../components/text-field.tsx';
 import { formatMoney } from '../lib/format.ts';
@@ -31,6 +31,30 @@ const emptyLine = (): LineDraft => ({ key: nextKey++, description: '', code: '',
 export function createInvoice(body: NewInvoice): Promise<Invoice> {
   return read<Invoice>(api.POST('/api/v1/invoices', { body }));
 }
+
+/** Our bill of the block's source and period as an invoice's figures (nothing is stored). */
+function ourBill(
+  accountId: string,
+  blockId: number,
+  source: NewInvoice['source'],
+  period: { start: string; end: string },
+) {
+  return read<InvoiceDraft>(
+    api.POST('/api/v1/invoices/draft', {
+      params: { query: { account_id: accountId, building_block_id: blockId, source, ...period } },
+    }),
+  );
+}
+
+/** A line of our bill as the form edits it. */
+const draftLine = (line: InvoiceDraft['lines'][number]): LineDraft => ({
+  key: nextKey++,
+  description: line.description,
+  code: line.item_type_code ?? '',
+  quantity: line.quantity === null ? '' : String(line.quantity),
+  unit: line.unit ?? '',
+  amount: String(line.amount),
+});
 
 /** The lines of a draft as the API takes them, or the first line that is not right. */
 function linesOf(drafts: LineDraft[], types: Map<string, TariffItemType>): NewInvoice['lines'] | string {
@@ -145,6 +169,25 @@ export function InvoiceForm({
   const taxAmount = parseAmount(tax);
   const total = addCents([subtotal, Number.isNaN(taxAmount) ? 0 : taxAmount]);
 
+  const startFromOurBill = async () => {
+    const period = periodOf(choice, tz);
+    const why =
+      (!choice.blockId && 'Choose the building the invoice is for.') || (typeof period === 'string' && period);
+    if (why || typeof period === 'string') {
+      setProblem(why || null);
+      return;
+    }
+    setProblem(null);
+    try {
+      const draft = await ourBill(current.id, Number(choice.blockId), choice.source, period);
+      setCurrency(draft.currency);
+      setLines(draft.lines.map(draftLine));
+      setTax(String(draft.tax));
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const period = periodOf(choice, tz);
@@ -208,6 +251,13 @@ export function InvoiceForm({
         estimated
       </label>
       <h3>Lines</h3>
+      <p className="muted">
+        Start from the bill we compute for this building, source and period, then change what the utility charged
+        differently.{' '}
+        <button type="button" className="secondary" onClick={startFromOurBill}>
+          Start from our bill
+        </button>
+      </p>
       {lines.map((line, i) => (
         <LineFields
           key={line.key}

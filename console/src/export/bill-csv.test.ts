@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { toCsv } from '../../../src/lib/csv.ts';
 import type { MonthCost } from '../adapters/monthly-cost.ts';
 import type { BillLine } from '../api/models.ts';
-import { toCsv } from '../lib/csv.ts';
 import { BILL_CSV_HEADER, billCsvRows } from './bill-csv.ts';
 
 /** A bill line without tiers. */

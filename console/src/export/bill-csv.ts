@@ -1,5 +1,5 @@
+import type { CsvValue } from '../../../src/lib/csv.ts';
 import type { MonthCost } from '../adapters/monthly-cost.ts';
-import type { CsvValue } from '../lib/csv.ts';
 import { SOURCE_LABELS } from '../lib/labels.ts';
 
 /** A building's bills as a CSV table: one line per charge of each month, then the month's subtotal, tax and total. */

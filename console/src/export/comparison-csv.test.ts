@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { toCsv } from '../../../src/lib/csv.ts';
 import type { TariffComparison } from '../api/models.ts';
-import { toCsv } from '../lib/csv.ts';
 import { comparisonCsv } from './comparison-csv.ts';
 
 const comparison = {

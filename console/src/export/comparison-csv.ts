@@ -1,5 +1,5 @@
+import type { CsvValue } from '../../../src/lib/csv.ts';
 import type { TariffComparison } from '../api/models.ts';
-import type { CsvValue } from '../lib/csv.ts';
 
 /**
  * A tariff comparison as a CSV table: the current bills first (rank empty), then each candidate in

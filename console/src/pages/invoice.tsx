@@ -81,11 +81,17 @@ function CheckTable({
   );
 }
 
+/** What a flag's severity asks of the reader. */
+const SEVERITY_WORDS: Record<Flag['severity'], string> = {
+  error: 'Disagrees with our bill:',
+  warning: 'To note:',
+};
+
 function Flags({ check }: { check: InvoiceCheck }) {
   if (check.flags.length === 0) {
     return (
       <p className="success" data-testid="check-status">
-        The invoice agrees with the bill computed from the readings, within the tolerance.
+        The invoice agrees with the bill computed from the readings, within the tolerance of {check.tolerance_pct} %.
       </p>
     );
   }
@@ -94,11 +100,13 @@ function Flags({ check }: { check: InvoiceCheck }) {
   return (
     <>
       <p className="notice" data-testid="check-status">
-        {byCode.size === 1 ? 'One thing to look at' : `${byCode.size} things to look at`} before paying:
+        {byCode.size === 1 ? 'One thing to look at' : `${byCode.size} things to look at`} before paying (amounts
+        compared within {check.tolerance_pct} %):
       </p>
       <ul data-testid="check-flags">
         {[...byCode].map(([code, flags]) => (
-          <li key={code} data-code={code}>
+          <li key={code} data-code={code} data-severity={flags[0]!.severity}>
+            <span className={`severity-${flags[0]!.severity}`}>{SEVERITY_WORDS[flags[0]!.severity]}</span>{' '}
             <strong>{FLAG_EXPLANATIONS[code]}</strong>
             <ul className="muted">
               {flags.map((flag) => (

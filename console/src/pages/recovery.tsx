@@ -5,22 +5,103 @@ import { periodAttributes, StatementHeader } from '../components/statement-heade
 import { Async } from '../components/status.tsx';
 import { numeric, TableHead } from '../components/table-head.tsx';
 import { TableWrap } from '../components/table-wrap.tsx';
+import { candidateTariffs } from '../decisions/candidate-picker.tsx';
 import { DecisionPage } from '../decisions/decision-page.tsx';
 import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
 import { type DecisionRequest, useDecision } from '../decisions/use-decision.ts';
-import { formatMoney, formatNumber, formatPeriod } from '../lib/format.ts';
+import { downloadBlob, fileSafe } from '../lib/download.ts';
+import { formatDateTime, formatMoney, formatNumber, formatPeriod, formatUnitPrice } from '../lib/format.ts';
+import { itemName, itemTypes } from '../lib/item-types.ts';
+import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
 type Tenant = TenantRecovery['tenants'][number];
 
 function recovery(request: DecisionRequest): Promise<TenantRecovery> {
+  const [reference] = request.tariffIds;
   return read<TenantRecovery>(
     api.GET('/api/v1/building_blocks/{id}/recovery', {
       params: {
         path: { id: request.blockId },
-        query: { account_id: request.accountId, start: request.start, end: request.end },
+        query: {
+          account_id: request.accountId,
+          start: request.start,
+          end: request.end,
+          ...(reference === undefined ? {} : { reference_tariff_id: reference }),
+        },
       },
     }),
+  );
+}
+
+/** Downloads the tenants' statements as the service writes them (CSV, one row per line of a tenant's bill). */
+async function downloadStatements(recovered: TenantRecovery, accountId: string, blockName: string) {
+  const { data, response } = await api.GET('/api/v1/building_blocks/{id}/recovery/statements', {
+    params: {
+      path: { id: recovered.building_block_id },
+      query: { account_id: accountId, start: recovered.start, end: recovered.end },
+    },
+    parseAs: 'blob',
+  });
+  if (!response.ok || !data) throw new Error(`The statements could not be downloaded (${response.status})`);
+  downloadBlob(`${fileSafe(blockName)}_statements_${recovered.start.slice(0, 10)}.csv`, data as Blob);
+}
+
+/** A tenant's over-recovery in words, or null when it pays no more than the reference tariff would charge. */
+function overRecoveryText(tenant: Tenant, currency: string): string | null {
+  if (!tenant.over_recovery || tenant.reference_total === null) return null;
+  return `${tenant.name} is charged ${formatMoney(tenant.over_recovery, currency)} more than the utility's tariff would charge it directly (${formatMoney(tenant.reference_total, currency)}): a landlord may not recover more than the utility's tariff.`;
+}
+
+/** The lines of a tenant's bill, its subtotal, VAT and total. */
+function TenantLines({ tenant, currency }: { tenant: Tenant; currency: string }) {
+  const types = useResource(itemTypes, []);
+  const name = (code: string) => (types.status === 'ready' ? itemName(types.data, code) : code);
+  const money = (amount: number | null) => (amount === null ? '–' : formatMoney(amount, currency));
+  return (
+    <TableWrap>
+      <table data-testid="statement-lines">
+        <caption className="visually-hidden">The charges of {tenant.name}</caption>
+        <TableHead columns={['Charge', numeric('Quantity'), numeric('Unit price'), numeric('Amount')]} />
+        <tbody>
+          {tenant.lines.map((line) => (
+            <tr key={`${line.item_type_code}-${line.season}-${line.period}-${line.block_index}-${line.unit_price}`}>
+              <th scope="row" style={{ fontWeight: 400 }}>
+                {name(line.item_type_code)}
+                {line.season === 'ALL_YEAR' ? '' : ` (${line.season.toLowerCase()})`}
+              </th>
+              <td className="number">
+                {formatNumber(line.quantity, 2)} {line.unit}
+              </td>
+              <td className="number">{formatUnitPrice(line.unit_price, currency, line.unit)}</td>
+              <td className="number">{money(line.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={3}>
+              Subtotal
+            </th>
+            <td className="number">{money(tenant.subtotal)}</td>
+          </tr>
+          <tr>
+            <th scope="row" colSpan={3}>
+              VAT
+            </th>
+            <td className="number">{money(tenant.tax)}</td>
+          </tr>
+          <tr>
+            <th scope="row" colSpan={3}>
+              Total
+            </th>
+            <td className="number" data-testid="statement-total">
+              <strong>{money(tenant.total)}</strong>
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </TableWrap>
   );
 }
 
@@ -45,18 +126,35 @@ function TenantStatement({
       <StatementHeader title="Electricity statement" subject={`${tenant.name}, at ${landlord}`} period={period} />
       <h2 id="statement-heading">Statement for {tenant.name}</h2>
       <dl className="facts">
+        <dt>Landlord</dt>
+        <dd>{landlord}</dd>
+        <dt>Tenant</dt>
+        <dd>{tenant.name}</dd>
         <dt>Period</dt>
         <dd>{period}</dd>
         <dt>Meter</dt>
         <dd>{tenant.meter_sn ?? 'none'}</dd>
+        <dt>Readings</dt>
+        <dd data-testid="statement-readings">
+          {tenant.readings.count === 0
+            ? 'none in the period'
+            : `${tenant.readings.count} from ${formatDateTime(tenant.readings.first_ts!, tz)} to ${formatDateTime(tenant.readings.last_ts!, tz)}`}
+        </dd>
         <dt>Electricity used</dt>
-        <dd>{tenant.import_kwh === null ? 'not priced' : kwh(tenant.import_kwh)}</dd>
+        <dd>{kwh(tenant.import_kwh)}</dd>
+        {tenant.rate_per_kwh !== null && (
+          <>
+            <dt>Average rate</dt>
+            <dd>{formatUnitPrice(tenant.rate_per_kwh, recovered.currency, 'kWh')} before VAT</dd>
+          </>
+        )}
         <dt>Amount due</dt>
         <dd data-testid="statement-amount">
           <strong>{tenant.total === null ? 'not priced' : formatMoney(tenant.total, recovered.currency)}</strong>
         </dd>
       </dl>
       {!tenant.priced && <p className="notice">Not priced: {tenant.reason}</p>}
+      {tenant.priced && <TenantLines tenant={tenant} currency={recovered.currency} />}
       <p className="muted">Priced on the tariff of the tenant's own meter, as its building cost prices it.</p>
       <div className="row no-print">
         <button type="button" onClick={() => window.print()}>
@@ -71,7 +169,7 @@ function TenantStatement({
 }
 
 function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block: BuildingBlock }) {
-  const { tz } = useOrganization();
+  const { tz, current } = useOrganization();
   const [statementOf, setStatementOf] = useState<number | null>(null);
   const money = (amount: number | null) => (amount === null ? '–' : formatMoney(amount, recovered.currency));
   const tenant = recovered.tenants.find((t) => t.building_block_id === statementOf);
@@ -117,6 +215,30 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
         {recovered.unrecovered.total < 0 && (
           <p className="notice">The tenants are charged more than the supply costs.</p>
         )}
+        {recovered.unrecovered.unbilled_kwh > 0 && (
+          <p className="notice" data-testid="unbilled">
+            {kwh(recovered.unrecovered.unbilled_kwh)} of tenants' metered electricity is billed to no one (tenants
+            without a tariff); {kwh(recovered.unrecovered.common_kwh)} is used where no tenant meters it.
+          </p>
+        )}
+        {recovered.tenants.map((t) => overRecoveryText(t, recovered.currency)).filter((text) => text !== null).length >
+          0 && (
+          <ul className="notice" data-testid="over-recovery">
+            {recovered.tenants.map((t) => {
+              const text = overRecoveryText(t, recovered.currency);
+              return text && <li key={t.building_block_id}>{text}</li>;
+            })}
+          </ul>
+        )}
+        {recovered.tenants.length > 0 && (
+          <button
+            type="button"
+            className="secondary no-print"
+            onClick={() => downloadStatements(recovered, current.id, block.name).catch((error) => alert(String(error)))}
+          >
+            Download the tenants' statements (CSV)
+          </button>
+        )}
         {recovered.tenants.length === 0 ? (
           <p className="muted">
             No block below {block.name} has a dashboard config with a grid meter: there is no tenant to recover from.
@@ -135,7 +257,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
                       {t.name}
                     </th>
                     <td>{t.meter_sn ?? '–'}</td>
-                    <td className="number">{t.import_kwh === null ? '–' : kwh(t.import_kwh)}</td>
+                    <td className="number">{kwh(t.import_kwh)}</td>
                     <td className="number">{t.priced ? money(t.total) : `not priced: ${t.reason}`}</td>
                     <td>
                       <button
@@ -166,11 +288,29 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
 }
 
 function RecoveryForm({ blocks }: { blocks: BuildingBlock[] }) {
+  const { current } = useOrganization();
   const { choice, setChoice, invalid, request, result, submit, block } = useDecision(blocks, recovery);
+  const candidates = useResource(() => candidateTariffs(current.id), [current.id]);
+  const [reference, setReference] = useState('');
   return (
     <>
-      <form onSubmit={submit} className="no-print" aria-label="Which building and period">
+      <form
+        onSubmit={(event) => submit(event, reference === '' ? [] : [Number(reference)])}
+        className="no-print"
+        aria-label="Which building and period"
+      >
         <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} />
+        <div>
+          <label htmlFor="reference-tariff">The utility's tariff, to check that no tenant pays more</label>
+          <select id="reference-tariff" value={reference} onChange={(e) => setReference(e.target.value)}>
+            <option value="">None</option>
+            {(candidates.status === 'ready' ? candidates.data : []).map(({ tariff, catalogue }) => (
+              <option key={tariff.id} value={tariff.id}>
+                {tariff.name} ({catalogue ? 'catalogue' : 'yours'})
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">Show recovery</button>
         <InvalidChoice reason={invalid} />
       </form>

@@ -1,8 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { isTimeZone } from '../../../src/lib/time-zone.ts';
+import { proposeColumns } from '../../../src/modules/timeseries/import/csv-dialect.ts';
 import { authorizedFetch } from '../api/client.ts';
 import { formatNumber } from '../lib/format.ts';
 import { useOrganization } from '../organization.tsx';
+import { ColumnMapFields, dialectOf, type FileOptions } from '../upload/column-map.tsx';
+import { type FileHead, fileHead } from '../upload/csv-preview.ts';
 import {
   failureReport,
   READINGS_PATH,
@@ -35,6 +38,18 @@ export function UploadPage() {
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [head, setHead] = useState<FileHead | null>(null);
+  const [options, setOptions] = useState<FileOptions | null>(null);
+
+  const choose = async (chosen: File | null) => {
+    setFile(chosen);
+    setOutcome(null);
+    const read = chosen ? await fileHead(chosen) : null;
+    setHead(read);
+    setOptions(
+      read && { columns: proposeColumns(read.names), dateFormat: 'ISO', delimiter: '', decimal: '.', meterSn: '' },
+    );
+  };
 
   useEffect(() => {
     document.title = 'Upload readings · Utility Management Console';
@@ -56,6 +71,7 @@ export function UploadPage() {
         accountId: current.id,
         file,
         timeZone: zone === '' ? undefined : zone,
+        ...(options ? { dialect: dialectOf(options) } : {}),
         post,
         onProgress: setProgress,
       });
@@ -77,7 +93,9 @@ export function UploadPage() {
         the columns: <code>meter_sn</code>, <code>ts</code> (the start of the interval, ISO 8601),{' '}
         <code>import_kwh</code>, and optionally <code>export_kwh</code>, <code>kvarh</code>, <code>power_kw</code>,{' '}
         <code>kva</code>. Times written without a UTC offset, as spreadsheets write them (<code>2026-11-25 08:00</code>
-        ), are read in the time zone below; times with an offset keep theirs.
+        ), are read in the time zone below; times with an offset keep theirs. A spreadsheet's file with other columns
+        (Meter, Date, Time, kWh, kVArh, Reading), semicolons, decimal commas or other date formats is read once its
+        columns are mapped below: the first lines show as they will be read.
       </p>
       <p className="muted">
         The file is sent in batches, each stored whole or not at all. The upload stops at the first bad line or refused
@@ -96,7 +114,7 @@ export function UploadPage() {
             id="readings-file"
             type="file"
             accept=".csv,text/csv"
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            onChange={(e) => choose(e.target.files?.[0] ?? null)}
             disabled={busy}
           />
         </div>
@@ -120,6 +138,15 @@ export function UploadPage() {
           {busy ? 'Uploading…' : 'Upload'}
         </button>
       </form>
+      {head && options && (
+        <ColumnMapFields
+          head={head}
+          options={options}
+          timeZone={timeZone.trim() === '' ? undefined : timeZone.trim()}
+          onChange={setOptions}
+          disabled={busy}
+        />
+      )}
       {progress && (
         <div style={{ marginTop: '1rem' }}>
           <label htmlFor="upload-progress">Progress</label>

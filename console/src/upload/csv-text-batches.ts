@@ -65,7 +65,7 @@ export async function* csvTextBatches(
     for (const text of chunk.lines) {
       lineNumber++;
       if (!parser) {
-        parser = createLineParser(parseHeader(text), options);
+        parser = createLineParser(parseHeader(text, options), options);
         continue;
       }
       try {

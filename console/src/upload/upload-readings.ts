@@ -1,3 +1,4 @@
+import type { CsvDialect } from '../../../src/modules/timeseries/import/csv-dialect.ts';
 import { type CsvLines, MissingOffsetError } from '../../../src/modules/timeseries/import/readings-csv.ts';
 import { untilNotBusy } from '../../../src/modules/timeseries/import/until-not-busy.ts';
 import { csvTextBatches } from './csv-text-batches.ts';
@@ -31,6 +32,8 @@ interface UploadOptions {
   batchSize?: number;
   /** The IANA time zone of timestamps written without a UTC offset (refused without one). */
   timeZone?: string | undefined;
+  /** How the file is written: its column map, date format, delimiter, decimal separator, meter. */
+  dialect?: CsvDialect;
   /** Sends one request body (JSON) to the readings endpoint. */
   post: (body: string) => Promise<Response>;
   onProgress?: (progress: UploadProgress) => void;
@@ -127,7 +130,7 @@ export async function uploadReadings(options: UploadOptions): Promise<UploadSumm
     for await (const { lines, bytesRead, failure } of csvTextBatches(
       options.file,
       options.batchSize ?? UPLOAD_BATCH_SIZE,
-      { timeZone: options.timeZone },
+      { timeZone: options.timeZone, ...options.dialect },
     )) {
       if (failure) throw failure;
       for (const meter of meterRequests(lines)) {

@@ -5,7 +5,7 @@ import { CURRENCIES, ITEM_TYPE_CODES, SEASONS, TOU_PERIODS } from '../tariffs/ta
 
 const money = z.number().describe('In the currency, at most 2 decimals');
 
-const billLine = z.strictObject({
+export const billLine = z.strictObject({
   item_type_code: z.enum(ITEM_TYPE_CODES),
   season: z.enum(SEASONS).describe('The season of the tariff item applied'),
   period: z.enum(TOU_PERIODS).nullable().describe('Time-of-use period; null for other items'),

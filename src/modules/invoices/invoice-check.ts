@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { Invoice } from './invoices.repository.ts';
+import { moneyText, quantityText } from './money-text.ts';
 
 /** The bill the service computes for an invoice's source and period, reduced to what a check compares. */
 export interface ComputedBill {
@@ -41,10 +42,26 @@ type FlagCode =
   | 'INCOMPLETE_DATA'
   | 'NO_TARIFF';
 
+/** The flags that say the invoice and our bill disagree; the others only warn (extensions §13.4). */
+const ERRORS: ReadonlySet<FlagCode> = new Set([
+  'TOTAL_VARIANCE',
+  'LINE_VARIANCE',
+  'UNMATCHED_LINE',
+  'QUANTITY_MISMATCH',
+  'NO_TARIFF',
+]);
+
 interface Flag {
   code: FlagCode;
+  severity: 'error' | 'warning';
   message: string;
 }
+
+const flag = (code: FlagCode, message: string): Flag => ({
+  code,
+  severity: ERRORS.has(code) ? 'error' : 'warning',
+  message,
+});
 
 interface Side {
   amount: Decimal;
@@ -53,7 +70,9 @@ interface Side {
 }
 
 const money = (value: Decimal) => value.toDecimalPlaces(2).toNumber();
-const show = (value: Decimal | number) => new Decimal(value).toFixed(2);
+
+/** An instant as its UTC day and time, "2025-06-02 12:00 UTC". */
+const instantText = (instant: Date) => `${instant.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** Lines of one side added up by item type, in the order each type first comes. */
 function byItemType(
@@ -114,41 +133,53 @@ function beyondTolerance(difference: number, computed: number, tolerancePct: num
 /** A metered line whose quantity is checked: energy in kWh, water and sewage in kL. */
 const isMetered = (unit: string | null) => unit === 'kWh' || unit === 'kL';
 
-/** The flags of extensions §12.3, in the order the contract lists them. */
+/** The flags of extensions §12.3, in the order the contract lists them, in words (§13.4). */
 export function invoiceFlags(
   invoice: Invoice,
   computed: ComputedBill,
   lines: readonly CheckLine[],
   neighbours: Neighbours,
-  tolerancePct: number,
+  options: { tolerancePct: number; names: ReadonlyMap<string, string> },
 ): Flag[] {
+  const { tolerancePct, names } = options;
+  const show = (amount: Decimal.Value) => moneyText(amount, invoice.currency);
+  const charge = (code: string | null) => (code === null ? 'A line without an item type' : (names.get(code) ?? code));
   const flags: Flag[] = [];
-  const difference = new Decimal(invoice.total).minus(computed.total).toNumber();
-  if (beyondTolerance(difference, computed.total, tolerancePct)) {
-    flags.push({
-      code: 'TOTAL_VARIANCE',
-      message: `The invoice total ${show(invoice.total)} differs from the computed ${show(computed.total)} by ${show(difference)}`,
-    });
+  const difference = new Decimal(invoice.total).minus(computed.total);
+  if (beyondTolerance(difference.toNumber(), computed.total, tolerancePct)) {
+    flags.push(
+      flag(
+        'TOTAL_VARIANCE',
+        `The invoice's total of ${show(invoice.total)} is ${show(difference.abs())} ${difference.isNegative() ? 'less' : 'more'} than our bill's ${show(computed.total)}`,
+      ),
+    );
   }
   for (const l of lines) {
     if (l.difference !== null && beyondTolerance(l.difference, l.computed_amount!, tolerancePct)) {
-      flags.push({
-        code: 'LINE_VARIANCE',
-        message: `${l.item_type_code}: invoiced ${show(l.invoice_amount!)}, computed ${show(l.computed_amount!)}`,
-      });
+      const more = l.difference > 0 ? 'more' : 'less';
+      flags.push(
+        flag(
+          'LINE_VARIANCE',
+          `${charge(l.item_type_code)}: the invoice charges ${show(l.invoice_amount!)}, our bill ${show(l.computed_amount!)} (${show(Math.abs(l.difference))} ${more})`,
+        ),
+      );
     }
   }
   for (const l of lines) {
     if (l.invoice_amount !== null && l.computed_amount === null && l.invoice_amount !== 0) {
-      flags.push({
-        code: 'UNMATCHED_LINE',
-        message: `${l.item_type_code ?? 'A line without item_type_code'}: invoiced ${show(l.invoice_amount)}, not in the computed bill`,
-      });
+      flags.push(
+        flag(
+          'UNMATCHED_LINE',
+          `${charge(l.item_type_code)}: the invoice charges ${show(l.invoice_amount)}, our bill has no such charge`,
+        ),
+      );
     } else if (l.computed_amount !== null && l.invoice_amount === null && l.computed_amount !== 0) {
-      flags.push({
-        code: 'UNMATCHED_LINE',
-        message: `${l.item_type_code}: computed ${show(l.computed_amount)}, not on the invoice`,
-      });
+      flags.push(
+        flag(
+          'UNMATCHED_LINE',
+          `${charge(l.item_type_code)}: our bill charges ${show(l.computed_amount)}, the invoice has no such charge`,
+        ),
+      );
     }
   }
   const units = new Map(computed.lines.map((l) => [l.item_type_code, l.unit]));
@@ -157,29 +188,40 @@ export function invoiceFlags(
     if (l.invoice_quantity === null || l.computed_quantity === null || !isMetered(unit)) continue;
     const off = new Decimal(l.invoice_quantity).minus(l.computed_quantity).abs();
     if (off.greaterThan(new Decimal(l.computed_quantity).abs().times(tolerancePct).div(100))) {
-      flags.push({
-        code: 'QUANTITY_MISMATCH',
-        message: `${l.item_type_code}: invoiced ${l.invoice_quantity} ${unit}, measured ${l.computed_quantity} ${unit}`,
-      });
+      flags.push(
+        flag(
+          'QUANTITY_MISMATCH',
+          `${charge(l.item_type_code)}: the invoice counts ${quantityText(l.invoice_quantity, unit!)}, the meter measured ${quantityText(l.computed_quantity, unit!)}`,
+        ),
+      );
     }
   }
   if (neighbours.overlapping.length > 0) {
-    flags.push({
-      code: 'PERIOD_OVERLAP',
-      message: `The period overlaps invoice ${neighbours.overlapping.map((o) => o.invoice_number).join(', ')}`,
-    });
+    const numbers = neighbours.overlapping.map((o) => o.invoice_number).join(', ');
+    flags.push(flag('PERIOD_OVERLAP', `The period overlaps invoice ${numbers}: some days may be charged twice`));
   }
   const previous = neighbours.previous;
   if (previous && previous.end < invoice.start) {
-    flags.push({
-      code: 'PERIOD_GAP',
-      message: `No invoice covers ${previous.end.toISOString()} to ${invoice.start.toISOString()} (invoice ${previous.invoice_number} ends before this one starts)`,
-    });
+    flags.push(
+      flag(
+        'PERIOD_GAP',
+        `No invoice covers ${instantText(previous.end)} to ${instantText(invoice.start)}: invoice ${previous.invoice_number} ends before this one starts`,
+      ),
+    );
   }
-  if (invoice.estimated) flags.push({ code: 'ESTIMATED', message: 'The invoice is estimated' });
+  if (invoice.estimated) {
+    flags.push(flag('ESTIMATED', 'The utility estimated the reading: expect a correction on a later invoice'));
+  }
   if (!computed.complete) {
-    flags.push({ code: 'INCOMPLETE_DATA', message: 'The computed bill is not complete: see computed.warnings' });
+    flags.push(
+      flag(
+        'INCOMPLETE_DATA',
+        `Our bill is not complete, so the comparison is not exact: ${computed.warnings.join('; ')}`,
+      ),
+    );
   }
-  if (!computed.priced) flags.push({ code: 'NO_TARIFF', message: 'No part of the period is priced by a tariff' });
+  if (!computed.priced) {
+    flags.push(flag('NO_TARIFF', 'No tariff prices any part of the period: there is no bill of ours to compare with'));
+  }
   return flags;
 }

@@ -69,6 +69,14 @@ const valueList = (v: InvoiceValues) => [
 ];
 
 export const invoicesRepository = {
+  /** The tariff item types' names by code, as flags and drafts write charges in words. */
+  async itemTypeNames(db: Executor) {
+    const rows = await db.query<{ code: string; display_name: string }>(
+      'SELECT code, display_name FROM tariff_item_types',
+    );
+    return new Map(rows.map((row) => [row.code, row.display_name]));
+  },
+
   async find(db: Executor, id: number) {
     const [row] = await db.query<Invoice>(`SELECT ${COLUMNS} FROM invoices i WHERE i.id = $1`, [id]);
     return row;

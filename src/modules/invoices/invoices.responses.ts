@@ -113,8 +113,23 @@ const check = z
         computed_quantity: z.number().nullable(),
       }),
     ),
-    flags: z.array(z.strictObject({ code: z.enum(FLAG_CODES), message: z.string() })),
+    flags: z.array(
+      z.strictObject({
+        code: z.enum(FLAG_CODES),
+        severity: z
+          .enum(['error', 'warning'])
+          .describe(
+            'error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others',
+          ),
+        message: z
+          .string()
+          .describe(
+            'In words, charges by their item type\'s name, money in the invoice\'s currency as "R 105 320,41" (the symbol R for ZAR, else the code; thousands grouped by spaces, a decimal comma, as the console writes rand)',
+          ),
+      }),
+    ),
     status: z.enum(['ok', 'flagged']),
+    tolerance_pct: z.number().describe('The tolerance the check applied, in percent of the computed amount'),
   })
   .meta({
     examples: [
@@ -144,15 +159,57 @@ const check = z
         flags: [
           {
             code: 'UNMATCHED_LINE',
-            message: 'A line without item_type_code: invoiced 50.00, not in the computed bill',
+            severity: 'error',
+            message: 'A line without an item type: the invoice charges R 50,00, our bill has no such charge',
           },
         ],
         status: 'flagged',
+        tolerance_pct: 1,
+      },
+    ],
+  });
+
+/** Our bill as an invoice's figures: what POST /invoices takes, but for who issued it, its number and day. */
+const draft = invoice
+  .omit({
+    id: true,
+    supplier: true,
+    invoice_number: true,
+    issued_on: true,
+    status: true,
+    difference: true,
+    created_at: true,
+    updated_at: true,
+  })
+  .meta({
+    examples: [
+      {
+        account_id: DEMO_INVOICE.account_id,
+        building_block_id: 1,
+        source: 'grid',
+        start: DEMO_INVOICE.start,
+        end: DEMO_INVOICE.end,
+        currency: 'ZAR',
+        estimated: false,
+        lines: [
+          {
+            description: 'Peak energy (time of use), summer',
+            item_type_code: 'TOU_PEAK_ENERGY',
+            quantity: 2865.571,
+            unit: 'kWh',
+            amount: 9435.75,
+          },
+          { description: 'Service charge', item_type_code: 'SERVICE', quantity: 31, unit: 'day', amount: 101.37 },
+        ],
+        subtotal: 9537.12,
+        tax: 1430.57,
+        total: 10967.69,
       },
     ],
   });
 
 export const invoiceResponses = {
+  draft: okEnvelope(draft, 'Our bill as an invoice to start from: nothing is stored'),
   list: listEnvelope(invoiceListItem, 'A page of invoices with their number of lines and latest check'),
   created: okEnvelope(invoice, 'The invoice recorded'),
   invoice: okEnvelope(invoice, 'The invoice'),

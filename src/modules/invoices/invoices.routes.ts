@@ -5,7 +5,7 @@ import { failures, noContent } from '../../http/responses.ts';
 import { ADMITTED_AS_WORK, LIST_PARAMETERS, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { invoiceResponses } from './invoices.responses.ts';
-import { checkQuery, createInvoiceBody, listInvoicesQuery, updateInvoiceBody } from './invoices.schemas.ts';
+import { checkQuery, createInvoiceBody, draftQuery, listInvoicesQuery, updateInvoiceBody } from './invoices.schemas.ts';
 import type { InvoicesService } from './invoices.service.ts';
 
 const tags = ['Invoices'];
@@ -76,6 +76,34 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
     },
     async (req, reply) => reply.code(201).send(ok(await invoices.create(req.auth, req.body))),
   );
+  app.post(
+    `${base}/draft`,
+    {
+      config: { ownAdmission: true },
+      schema: {
+        tags,
+        summary: 'Our bill as an invoice to start from',
+        operationId: 'createInvoiceDraft',
+        description: `The bill the service computes for the block's source over [start, end) (as the invoice check computes it: the building cost's bills of that source) as an invoice's figures: its lines (one per line of our bill, described in words, with the item type, quantity, unit and amount), subtotal, tax and total, which POST /invoices takes once supplier, invoice_number and issued_on are added and the figures edited to what the utility sent. Nothing is stored (200). A source without a meter or tariff: 400; a block without a dashboard config: 404. ${ADMITTED_AS_WORK} ${ROLE_NEEDED.read} ${recordChecks('building block')}`,
+        querystring: withParamExamples(draftQuery, {
+          account_id: EXAMPLE.accountId,
+          building_block_id: 1,
+          source: 'grid',
+          ...EXAMPLE_MONTH,
+        }),
+        response: {
+          200: invoiceResponses.draft,
+          ...failures({
+            400: 'grid: The source is not priced: No tariff configured',
+            403: true,
+            404: 'Dashboard config not found',
+            429: true,
+          }),
+        },
+      },
+    },
+    async (req) => ok(await invoices.draft(req.auth, req.query)),
+  );
   app.get(
     `${base}/:id`,
     {
@@ -99,7 +127,7 @@ export function registerInvoiceRoutes(app: App, invoices: InvoicesService): void
         tags,
         summary: 'Check an invoice against the computed bill',
         operationId: 'getInvoiceCheck',
-        description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. ${ADMITTED_AS_WORK} ${ROLE_NEEDED.read} ${CHECKS}`,
+        description: `Compares the invoice with the bill the service computes for the same block, source and period (the building cost's bills of that source: tariff history, pending transitions). Lines are matched by item_type_code (amounts and quantities of several lines or months added up); invoice lines without a code are listed on their own with item_type_code null. Flags: TOTAL_VARIANCE (|difference| > max(tolerance_pct % of the computed total, 1.00)), LINE_VARIANCE (a matched line beyond the same tolerance of its computed amount), UNMATCHED_LINE (a non-zero money line on one side only), QUANTITY_MISMATCH (a kWh line's quantity off by more than tolerance_pct %), PERIOD_OVERLAP (another invoice of the block's source overlaps the period), PERIOD_GAP (the source's latest invoice ending at or before the start ends before it), ESTIMATED, INCOMPLETE_DATA (the computed bill is not complete, or part of the period has no tariff), NO_TARIFF (no part of the period is priced). Each flag has its severity (error for TOTAL_VARIANCE, LINE_VARIANCE, UNMATCHED_LINE, QUANTITY_MISMATCH and NO_TARIFF; warning for the others) and a message in words with money in the invoice's currency (\`R 105 320,41\`: thousands grouped by spaces, a decimal comma). The answer states the tolerance_pct applied. status is ok without a flag, else flagged; the outcome is kept as the invoice's latest check. ${ADMITTED_AS_WORK} ${ROLE_NEEDED.read} ${CHECKS}`,
         params: invoiceParams,
         querystring: withParamExamples(checkQuery, { account_id: EXAMPLE.accountId, tolerance_pct: '1' }),
         response: {

@@ -102,3 +102,13 @@ export const checkQuery = accountQuery.extend({
     .describe('Tolerance in percent of the computed amount, 0 to 100 (default 1); never under 1.00 of money'),
 });
 export type CheckQuery = z.infer<typeof checkQuery>;
+
+export const draftQuery = z
+  .object({
+    account_id: uuid,
+    building_block_id: recordId.describe('Building block of the same organization'),
+    source: z.enum(SOURCES).default('grid').describe("The block's energy source invoiced"),
+    ...periodFields,
+  })
+  .superRefine(validPeriod);
+export type DraftQuery = z.infer<typeof draftQuery>;

@@ -5,13 +5,13 @@ import { type Access, type AccessGuard, assertOwned } from '../../http/access-gu
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { conflictOnDuplicate } from '../../http/database-conflicts.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { assertReferencesExist } from '../../http/references.ts';
 import type { BuildingBlocksService } from '../building-blocks/building-blocks.service.ts';
 import type { CostService } from '../cost/cost.service.ts';
 import { type ComputedBill, invoiceFlags, matchLines } from './invoice-check.ts';
 import { type Invoice, invoicesRepository as repo } from './invoices.repository.ts';
-import type { CheckQuery, CreateInvoice, ListInvoicesQuery } from './invoices.schemas.ts';
+import type { CheckQuery, CreateInvoice, DraftQuery, ListInvoicesQuery } from './invoices.schemas.ts';
 
 export interface InvoicesDeps {
   db: Database;
@@ -47,6 +47,17 @@ function computedBill(source: SourceCost, invoice: Invoice): ComputedBill {
   };
 }
 
+/** A bill line in words: its item type's name, its season unless all year, its block: "Active energy, summer". */
+function lineDescription(
+  line: { item_type_code: string; season: string; block_index: number | null },
+  names: ReadonlyMap<string, string>,
+) {
+  const parts = [names.get(line.item_type_code) ?? line.item_type_code];
+  if (line.season !== 'ALL_YEAR') parts.push(line.season.toLowerCase());
+  if (line.block_index !== null) parts.push(`block ${line.block_index}`);
+  return parts.join(', ');
+}
+
 export function createInvoicesService({ db, guard, admission, blocks, cost }: InvoicesDeps) {
   async function owned(auth: AuthContext, accountId: string, id: number, access: Access) {
     await guard.require(auth, accountId, access);
@@ -76,7 +87,8 @@ export function createInvoicesService({ db, guard, admission, blocks, cost }: In
     ]);
     const computed = computedBill(source, invoice);
     const lines = matchLines(invoice, computed);
-    const flags = invoiceFlags(invoice, computed, lines, neighbours, tolerancePct);
+    const names = await repo.itemTypeNames(db);
+    const flags = invoiceFlags(invoice, computed, lines, neighbours, { tolerancePct, names });
     const difference = new Decimal(invoice.total).minus(computed.total).toDecimalPlaces(2).toNumber();
     const status = flags.length === 0 ? ('ok' as const) : ('flagged' as const);
     await repo.recordCheck(db, invoice, status, difference);
@@ -89,6 +101,39 @@ export function createInvoicesService({ db, guard, admission, blocks, cost }: In
       lines,
       flags,
       status,
+      tolerance_pct: tolerancePct,
+    };
+  }
+
+  /** Our bill of the block's source over the period as an invoice's figures, to be edited to the utility's. */
+  async function draft(auth: AuthContext, query: DraftQuery) {
+    const [start, end] = [new Date(query.start), new Date(query.end)];
+    const { account_id: accountId, building_block_id: blockId, source } = query;
+    const { cost: computed } = await cost.sourceOfBlock(auth, accountId, blockId, source, start, end);
+    if (!computed.priced) throw badRequest(`${source}: The source is not priced: ${computed.reason}`);
+    const names = await repo.itemTypeNames(db);
+    const sum = (values: number[]) => values.reduce((total, value) => total.plus(value), new Decimal(0)).toNumber();
+    const bills = computed.bills;
+    return {
+      account_id: accountId,
+      building_block_id: blockId,
+      source,
+      start: start.toISOString(),
+      end: end.toISOString(),
+      currency: bills[0]!.currency,
+      estimated: false,
+      lines: bills.flatMap((b) =>
+        b.lines.map((line) => ({
+          description: lineDescription(line, names),
+          item_type_code: line.item_type_code,
+          quantity: line.quantity,
+          unit: line.unit,
+          amount: line.amount,
+        })),
+      ),
+      subtotal: sum(bills.map((b) => b.subtotal)),
+      tax: sum(bills.map((b) => b.tax)),
+      total: sum(bills.map((b) => b.total)),
     };
   }
 
@@ -125,6 +170,12 @@ export function createInvoicesService({ db, guard, admission, blocks, cost }: In
       await owned(auth, accountId, id, 'write');
       const deleted = await guard.transaction(auth, accountId, 'write', (tx) => repo.delete(tx, accountId, id));
       if (!deleted) throw notFound('Invoice');
+    },
+
+    /** Our bill as an invoice to start from (extensions §13.4): nothing stored. */
+    async draft(auth: AuthContext, query: DraftQuery) {
+      await guard.require(auth, query.account_id, 'read');
+      return admission.admit(auth, query.account_id, () => draft(auth, query));
     },
 
     /** The invoice against the bill the service computes for its source and period (extensions §12.3). */

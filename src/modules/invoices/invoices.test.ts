@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
+import { FORBIDDEN_NOT_MEMBER, invalid, notFound } from '../../../test/helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { invoiceBody as invoiceOf } from '../../../test/helpers/invoice-factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
@@ -126,6 +127,7 @@ describe('GET /invoices/:id/check', () => {
       ],
       flags: [],
       status: 'ok',
+      tolerance_pct: 1,
     });
   });
 
@@ -148,8 +150,16 @@ describe('GET /invoices/:id/check', () => {
     expect(res.body.data).toMatchObject({ difference: 9.2, status: 'flagged' });
     expect(res.body.data.lines[0]).toMatchObject({ item_type_code: 'IMPORT_ENERGY', difference: 8 });
     expect(res.body.data.flags).toEqual([
-      { code: 'TOTAL_VARIANCE', message: 'The invoice total 253.00 differs from the computed 243.80 by 9.20' },
-      { code: 'LINE_VARIANCE', message: 'IMPORT_ENERGY: invoiced 200.00, computed 192.00' },
+      {
+        code: 'TOTAL_VARIANCE',
+        severity: 'error',
+        message: "The invoice's total of R 253,00 is R 9,20 more than our bill's R 243,80",
+      },
+      {
+        code: 'LINE_VARIANCE',
+        severity: 'error',
+        message: 'Active energy: the invoice charges R 200,00, our bill R 192,00 (R 8,00 more)',
+      },
     ]);
     // 5%: the total's tolerance is 12.19 > 9.20, the line's 9.60 > 8.00.
     expect(await flagsOf(invoice.id, { tolerance_pct: '5' })).toEqual([]);
@@ -200,9 +210,21 @@ describe('GET /invoices/:id/check', () => {
       computed_quantity: null,
     });
     expect(res.body.data.flags).toEqual([
-      { code: 'TOTAL_VARIANCE', message: 'The invoice total 222.53 differs from the computed 243.80 by -21.27' },
-      { code: 'UNMATCHED_LINE', message: 'A line without item_type_code: invoiced 1.50, not in the computed bill' },
-      { code: 'UNMATCHED_LINE', message: 'SERVICE: computed 20.00, not on the invoice' },
+      {
+        code: 'TOTAL_VARIANCE',
+        severity: 'error',
+        message: "The invoice's total of R 222,53 is R 21,27 less than our bill's R 243,80",
+      },
+      {
+        code: 'UNMATCHED_LINE',
+        severity: 'error',
+        message: 'A line without an item type: the invoice charges R 1,50, our bill has no such charge',
+      },
+      {
+        code: 'UNMATCHED_LINE',
+        severity: 'error',
+        message: 'Service charge: our bill charges R 20,00, the invoice has no such charge',
+      },
     ]);
   });
 
@@ -218,7 +240,11 @@ describe('GET /invoices/:id/check', () => {
     );
     const res = await check(invoice.id);
     expect(res.body.data.flags).toEqual([
-      { code: 'QUANTITY_MISMATCH', message: 'IMPORT_ENERGY: invoiced 100 kWh, measured 96 kWh' },
+      {
+        code: 'QUANTITY_MISMATCH',
+        severity: 'error',
+        message: 'Active energy: the invoice counts 100 kWh, the meter measured 96 kWh',
+      },
     ]);
     // 4 kWh is within 5% of 96 (4.8).
     expect(await flagsOf(invoice.id, { tolerance_pct: '5' })).toEqual([]);
@@ -243,7 +269,11 @@ describe('GET /invoices/:id/check', () => {
     const res = await check(second.id);
     expect(res.body.data).toMatchObject({ computed: { total: 121.9 }, difference: 0 });
     expect(res.body.data.flags).toEqual([
-      { code: 'PERIOD_OVERLAP', message: `The period overlaps invoice ${first.invoice_number}` },
+      {
+        code: 'PERIOD_OVERLAP',
+        severity: 'warning',
+        message: `The period overlaps invoice ${first.invoice_number}: some days may be charged twice`,
+      },
     ]);
     expect(await flagsOf(first.id)).toEqual(['PERIOD_OVERLAP']);
   });
@@ -282,7 +312,8 @@ describe('GET /invoices/:id/check', () => {
     expect(res.body.data.flags).toEqual([
       {
         code: 'PERIOD_GAP',
-        message: `No invoice covers 2025-06-02T00:00:00.000Z to 2025-06-02T12:00:00.000Z (invoice ${before.invoice_number} ends before this one starts)`,
+        severity: 'warning',
+        message: `No invoice covers 2025-06-02 00:00 UTC to 2025-06-02 12:00 UTC: invoice ${before.invoice_number} ends before this one starts`,
       },
     ]);
     // The earlier one has none: nothing before it, and the later one does not overlap it.
@@ -292,7 +323,13 @@ describe('GET /invoices/:id/check', () => {
   it('flags ESTIMATED on an estimated invoice that is otherwise right', async () => {
     const invoice = await create(correct(await pricedBlock(), { estimated: true }));
     const res = await check(invoice.id);
-    expect(res.body.data.flags).toEqual([{ code: 'ESTIMATED', message: 'The invoice is estimated' }]);
+    expect(res.body.data.flags).toEqual([
+      {
+        code: 'ESTIMATED',
+        severity: 'warning',
+        message: 'The utility estimated the reading: expect a correction on a later invoice',
+      },
+    ]);
   });
 
   it('flags INCOMPLETE_DATA when the computed bill misses readings', async () => {
@@ -314,7 +351,11 @@ describe('GET /invoices/:id/check', () => {
     expect(res.body.data).toMatchObject({ computed: { total: 255.3, import_kwh: 96, complete: false }, difference: 0 });
     expect(res.body.data.computed.warnings.length).toBeGreaterThan(0);
     expect(res.body.data.flags).toEqual([
-      { code: 'INCOMPLETE_DATA', message: 'The computed bill is not complete: see computed.warnings' },
+      {
+        code: 'INCOMPLETE_DATA',
+        severity: 'warning',
+        message: `Our bill is not complete, so the comparison is not exact: ${res.body.data.computed.warnings.join('; ')}`,
+      },
     ]);
   });
 
@@ -326,13 +367,16 @@ describe('GET /invoices/:id/check', () => {
       difference: 243.8,
       status: 'flagged',
     });
-    expect(res.body.data.flags.map((f: { code: string }) => f.code)).toEqual([
-      'TOTAL_VARIANCE',
-      'UNMATCHED_LINE',
-      'UNMATCHED_LINE',
-      'INCOMPLETE_DATA',
-      'NO_TARIFF',
+    expect(res.body.data.flags.map((f: { code: string; severity: string }) => [f.code, f.severity])).toEqual([
+      ['TOTAL_VARIANCE', 'error'],
+      ['UNMATCHED_LINE', 'error'],
+      ['UNMATCHED_LINE', 'error'],
+      ['INCOMPLETE_DATA', 'warning'],
+      ['NO_TARIFF', 'error'],
     ]);
+    expect(res.body.data.flags.at(-1).message).toBe(
+      'No tariff prices any part of the period: there is no bill of ours to compare with',
+    );
   });
 
   it('checks a block without a dashboard config as unpriced rather than 404', async () => {
@@ -454,5 +498,60 @@ describe('invoices: create, list, read, replace, delete', () => {
     expect([outsider.status, outsider.body.error]).toEqual([403, 'Invoice belongs to another organization']);
     const missing = await org.member.client.get('/api/v1/invoices/999999', { account_id: org.accountId });
     expect([missing.status, missing.body.error]).toEqual([404, 'Invoice not found']);
+  });
+});
+
+describe('POST /invoices/draft', () => {
+  const draft = (query: Record<string, unknown>, client = org.member.client) =>
+    client.post(`/api/v1/invoices/draft?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`);
+
+  it('answers our bill as an invoice to start from, which POST /invoices takes, and stores nothing', async () => {
+    const block = await pricedBlock();
+    const res = await draft({ account_id: org.accountId, building_block_id: block, ...TWO_DAYS });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({
+      account_id: org.accountId,
+      building_block_id: block,
+      source: 'grid',
+      start: '2025-06-01T00:00:00.000Z',
+      end: '2025-06-03T00:00:00.000Z',
+      currency: 'ZAR',
+      estimated: false,
+      lines: [
+        { description: 'Active energy', item_type_code: 'IMPORT_ENERGY', quantity: 96, unit: 'kWh', amount: 192 },
+        { description: 'Service charge', item_type_code: 'SERVICE', quantity: 2, unit: 'day', amount: 20 },
+      ],
+      subtotal: 212,
+      tax: 31.8,
+      total: 243.8,
+    });
+    const listed = await org.member.client.get('/api/v1/invoices', {
+      account_id: org.accountId,
+      building_block_id: block,
+    });
+    expect(listed.body.data).toEqual([]);
+    // Saved as it is, the invoice checks without a flag against the bill it came from.
+    const saved = await create({
+      ...res.body.data,
+      supplier: 'City Power',
+      invoice_number: `DRAFT-${block}`,
+      issued_on: '2025-06-05',
+    });
+    expect(await flagsOf(saved.id)).toEqual([]);
+  });
+
+  it('refuses what it cannot draft with the contract’s statuses', async () => {
+    const unpriced = await pricedBlock(null);
+    const bare = (await createBlock(org.owner.client, org.accountId)).id;
+    const query = { account_id: org.accountId, ...TWO_DAYS };
+    const noTariff = await draft({ ...query, building_block_id: unpriced });
+    expect([noTariff.status, noTariff.body]).toEqual([
+      400,
+      invalid('grid: The source is not priced: No tariff configured'),
+    ]);
+    const noConfig = await draft({ ...query, building_block_id: bare });
+    expect([noConfig.status, noConfig.body]).toEqual([404, notFound('Dashboard config')]);
+    const outsider = await draft({ ...query, building_block_id: unpriced }, org.outsider.client);
+    expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
   });
 });

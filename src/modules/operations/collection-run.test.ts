@@ -77,7 +77,9 @@ async function send(item: Item) {
     ...(request.body ? { body: substitute(request.body.raw) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
+  // A CSV answer (the tenants' statements) is read as text only.
+  const json = text !== '' && !response.headers.get('content-type')?.startsWith('text/csv');
+  return { status: response.status, body: json ? JSON.parse(text) : undefined, text };
 }
 
 interface Reply {

@@ -5,6 +5,14 @@ interface TenantBlockRow {
   name: string;
 }
 
+interface ReadingsSummaryRow {
+  first_ts: Date | null;
+  last_ts: Date | null;
+  count: number;
+  /** The imported kWh in µWh (1e-9 kWh), exact as the rollups add them up. */
+  import_uwh: string | null;
+}
+
 export const tenantRecoveryRepository = {
   /**
    * The block's descendants at any depth (of the organization) whose dashboard config names a grid
@@ -23,5 +31,17 @@ export const tenantRecoveryRepository = {
        ORDER BY t.id`,
       [blockId, accountId],
     );
+  },
+
+  /** The meter's readings in [start, end) (the meter of the organization): first and last interval, count, imported kWh. */
+  async readingsSummary(db: Executor, accountId: string, meterId: number, start: Date, end: Date) {
+    const rows = await db.query<ReadingsSummaryRow>(
+      `SELECT min(r.ts) AS first_ts, max(r.ts) AS last_ts, count(*)::int AS count,
+              sum(round(r.import_kwh * 1e9)::int8)::text AS import_uwh
+       FROM readings r JOIN meters m ON m.id = r.meter_id AND m.account_id = $2
+       WHERE r.meter_id = $1 AND r.ts >= $3 AND r.ts < $4`,
+      [meterId, accountId, start, end],
+    );
+    return rows[0]!;
   },
 };

@@ -3,19 +3,28 @@ import type { Database } from '../../db/types.ts';
 import type { AccessGuard } from '../../http/access-guard.ts';
 import type { Admission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import type { CostService } from '../cost/cost.service.ts';
+import { statementsCsv } from './recovery-statements.ts';
 import { tenantRecoveryRepository as repo } from './tenant-recovery.repository.ts';
-import type { RecoveryQuery } from './tenant-recovery.schemas.ts';
+import type { RecoveryQuery, StatementsQuery } from './tenant-recovery.schemas.ts';
 
 export interface TenantRecoveryDeps {
   db: Database;
   guard: AccessGuard;
   admission: Admission;
-  cost: Pick<CostService, 'sourceOfBlock'>;
+  cost: Pick<CostService, 'sourceOfBlock' | 'priceParts'>;
 }
 
-type GridCost = Awaited<ReturnType<CostService['sourceOfBlock']>>['cost'];
+type SourceOfBlock = Awaited<ReturnType<CostService['sourceOfBlock']>>;
+type GridCost = SourceOfBlock['cost'];
+type TenantMeter = NonNullable<SourceOfBlock['meter']>;
+
+/** A recovery's query; a statement's names one tenant. */
+type RecoveryOptions = RecoveryQuery & { tenant_id?: number };
+
+/** A tenant's charge above its reference by more than this share is over-recovered (extensions §13.3). */
+const OVER_RECOVERY_ABOVE = new Decimal('1.01');
 
 const sum = (values: readonly (number | string)[]) =>
   values.reduce<Decimal>((total, value) => total.plus(value), new Decimal(0));
@@ -25,26 +34,87 @@ function billed(grid: GridCost) {
   return { import_kwh: sum(grid.bills.map((b) => b.import_kwh)), total: sum(grid.bills.map((b) => b.total)) };
 }
 
+/** A tenant's bill: its bills' lines one after the other, their subtotals, taxes and totals added up. */
+function statement(grid: GridCost) {
+  return {
+    lines: grid.bills.flatMap((b) => b.lines),
+    subtotal: sum(grid.bills.map((b) => b.subtotal)),
+    tax: sum(grid.bills.map((b) => b.tax)),
+    total: sum(grid.bills.map((b) => b.total)),
+  };
+}
+
+/** total - reference when total is above the reference by more than 1 %, else 0. */
+function overRecovery(total: Decimal, reference: Decimal): number {
+  return total.greaterThan(reference.times(OVER_RECOVERY_ABOVE)) ? total.minus(reference).toNumber() : 0;
+}
+
 export function createTenantRecoveryService({ db, guard, admission, cost }: TenantRecoveryDeps) {
-  async function tenantOf(
-    auth: AuthContext,
-    accountId: string,
-    block: { id: number; name: string },
-    currency: string,
-    start: Date,
-    end: Date,
-  ) {
-    const { cost: grid } = await cost.sourceOfBlock(auth, accountId, block.id, 'grid', start, end);
-    const base = { building_block_id: block.id, name: block.name, meter_sn: grid.meter_sn };
-    const unpriced = (reason: string) => ({ ...base, import_kwh: null, total: null, priced: false, reason });
-    if (!grid.priced) return unpriced(grid.reason);
-    const other = grid.bills.find((b) => b.currency !== currency);
-    if (other) return unpriced(`Billed in ${other.currency}, the supply in ${currency}`);
-    const { import_kwh, total } = billed(grid);
-    return { ...base, import_kwh: import_kwh.toNumber(), total: total.toNumber(), priced: true, reason: null };
+  /** The tenant's meter's readings of the period, and its imported kWh to the Wh as a bill counts them. */
+  async function readingsOf(accountId: string, meter: TenantMeter | undefined, start: Date, end: Date) {
+    const summary = meter ? await repo.readingsSummary(db, accountId, meter.id, start, end) : undefined;
+    return {
+      readings: {
+        first_ts: summary?.first_ts?.toISOString() ?? null,
+        last_ts: summary?.last_ts?.toISOString() ?? null,
+        count: summary?.count ?? 0,
+      },
+      import_kwh: new Decimal(summary?.import_uwh ?? 0).div(1e9).toDecimalPlaces(3),
+    };
   }
 
-  async function recovery(auth: AuthContext, blockId: number, query: RecoveryQuery, handOver: () => Promise<void>) {
+  /** The tenant's readings priced on the reference tariff over the period. */
+  async function referenceTotal(
+    auth: AuthContext,
+    accountId: string,
+    meter: TenantMeter | undefined,
+    tariffId: number,
+    period: { start: Date; end: Date },
+    handOver: () => Promise<void>,
+  ) {
+    if (!meter) return new Decimal(0);
+    const [priced] = await cost.priceParts(auth, accountId, meter, [{ tariffId, ...period }], handOver);
+    return new Decimal(priced!.bill.total);
+  }
+
+  async function tenantOf(
+    auth: AuthContext,
+    query: RecoveryOptions,
+    block: { id: number; name: string },
+    currency: string,
+    period: { start: Date; end: Date },
+    handOver: () => Promise<void>,
+  ) {
+    const accountId = query.account_id;
+    const { start, end } = period;
+    const { meter, cost: grid } = await cost.sourceOfBlock(auth, accountId, block.id, 'grid', start, end);
+    const metered = await readingsOf(accountId, meter, start, end);
+    const other = grid.bills.find((b) => b.currency !== currency);
+    const reason = !grid.priced ? grid.reason : other ? `Billed in ${other.currency}, the supply in ${currency}` : null;
+    const bill = reason === null ? statement(grid) : null;
+    const importKwh = bill ? billed(grid).import_kwh : metered.import_kwh;
+    const referenceId = query.reference_tariff_id;
+    const reference =
+      referenceId === undefined ? null : await referenceTotal(auth, accountId, meter, referenceId, period, handOver);
+    return {
+      building_block_id: block.id,
+      name: block.name,
+      meter_sn: grid.meter_sn,
+      import_kwh: importKwh.toNumber(),
+      readings: metered.readings,
+      lines: bill?.lines ?? [],
+      subtotal: bill?.subtotal.toNumber() ?? null,
+      tax: bill?.tax.toNumber() ?? null,
+      total: bill?.total.toNumber() ?? null,
+      rate_per_kwh: bill && !importKwh.isZero() ? bill.subtotal.div(importKwh).toDecimalPlaces(4).toNumber() : null,
+      reference_total: reference?.toNumber() ?? null,
+      over_recovery: reference === null ? null : bill ? overRecovery(bill.total, reference) : 0,
+      priced: bill !== null,
+      reason,
+    };
+  }
+
+  async function recovery(auth: AuthContext, blockId: number, query: RecoveryOptions, handOver: () => Promise<void>) {
     const accountId = query.account_id;
     const [start, end] = [new Date(query.start), new Date(query.end)];
     const { meter, cost: supplyCost } = await cost.sourceOfBlock(auth, accountId, blockId, 'grid', start, end);
@@ -52,7 +122,11 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     if (!supplyCost.priced) throw badRequest(`grid: The supply is not priced: ${supplyCost.reason}`);
     const currency = supplyCost.bills[0]!.currency;
     const supply = billed(supplyCost);
-    const blocks = await repo.tenantBlocks(db, accountId, blockId);
+    const tenantId = query.tenant_id;
+    const blocks = (await repo.tenantBlocks(db, accountId, blockId)).filter(
+      (block) => tenantId === undefined || block.id === tenantId,
+    );
+    if (blocks.length === 0 && tenantId !== undefined) throw notFound('Tenant');
     // One tenant after the other: a tenant's cold year is its months of rollups read from the
     // database, and four tenants' rows arriving at once were parsed on the event loop in pieces of
     // 25-200 ms while other organizations' requests waited (measured in the history of
@@ -61,24 +135,28 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
     const tenants = [];
     for (const block of blocks) {
       await handOver();
-      tenants.push(await tenantOf(auth, accountId, block, currency, start, end));
+      tenants.push(await tenantOf(auth, query, block, currency, { start, end }, handOver));
     }
     const priced = tenants.filter((tenant) => tenant.priced);
     const recovered = {
-      import_kwh: sum(priced.map((tenant) => tenant.import_kwh!)),
+      import_kwh: sum(priced.map((tenant) => tenant.import_kwh)),
       total: sum(priced.map((tenant) => tenant.total!)),
     };
     const unrecoveredKwh = supply.import_kwh.minus(recovered.import_kwh);
+    const unbilledKwh = sum(tenants.filter((tenant) => !tenant.priced).map((tenant) => tenant.import_kwh));
     return {
       building_block_id: blockId,
       start: start.toISOString(),
       end: end.toISOString(),
       currency,
+      reference_tariff_id: query.reference_tariff_id ?? null,
       supply: { meter_sn: meter.meter_sn, import_kwh: supply.import_kwh.toNumber(), total: supply.total.toNumber() },
       tenants,
       recovered: { import_kwh: recovered.import_kwh.toNumber(), total: recovered.total.toNumber() },
       unrecovered: {
         import_kwh: unrecoveredKwh.toNumber(),
+        unbilled_kwh: unbilledKwh.toNumber(),
+        common_kwh: unrecoveredKwh.minus(unbilledKwh).toNumber(),
         total: supply.total.minus(recovered.total).toNumber(),
         share_pct: supply.import_kwh.isZero()
           ? null
@@ -88,10 +166,17 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
   }
 
   return {
-    /** The landlord's grid supply against what its tenants' own grid meters bill (extensions §12.4). */
+    /** The landlord's grid supply against what its tenants' own grid meters bill (extensions §12.4, §13.3). */
     async recovery(auth: AuthContext, blockId: number, query: RecoveryQuery) {
       await guard.require(auth, query.account_id, 'read');
       return admission.admit(auth, query.account_id, (step) => recovery(auth, blockId, query, step));
+    },
+
+    /** The tenants' statements of the recovery as CSV, or one tenant's (extensions §13.3). */
+    async statements(auth: AuthContext, blockId: number, query: StatementsQuery) {
+      await guard.require(auth, query.account_id, 'read');
+      const answer = await admission.admit(auth, query.account_id, (step) => recovery(auth, blockId, query, step));
+      return statementsCsv(answer, answer.tenants);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlock, createMeter } from '../../../test/helpers/building-factories.ts';
+import { FORBIDDEN_NOT_MEMBER, notFound } from '../../../test/helpers/envelopes.ts';
 import { type OrganizationWithRoles, organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { createItems, createTariff } from '../../../test/helpers/tariff-factories.ts';
 import { startTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -48,8 +49,38 @@ async function meteredBlock(
   return { block, meterSn: meter.meter_sn as string };
 }
 
-const recovery = (blockId: number, client = org.member.client) =>
-  client.get(`/api/v1/building_blocks/${blockId}/recovery`, { account_id: org.accountId, ...DAY });
+const recovery = (blockId: number, client = org.member.client, extra: Record<string, unknown> = {}) =>
+  client.get(`/api/v1/building_blocks/${blockId}/recovery`, { account_id: org.accountId, ...DAY, ...extra });
+
+/** Every meter's readings of the day: each half hour of 1 June 2025. */
+const READ_ALL_DAY = { first_ts: '2025-06-01T00:00:00.000Z', last_ts: '2025-06-01T23:30:00.000Z', count: 48 };
+
+/** The one line of a bill on a one-item energy tariff. */
+const energyLine = (quantity: number, unitPrice: number, amount: number) => ({
+  item_type_code: 'IMPORT_ENERGY',
+  season: 'ALL_YEAR',
+  period: null,
+  block_index: null,
+  quantity,
+  unit: 'kWh',
+  unit_price: unitPrice,
+  amount,
+});
+
+/** A priced tenant's fields without a reference tariff, its bill at 15 % tax. */
+const pricedTenant = (kwh: number, unitPrice: number, subtotal: number, tax: number, total: number) => ({
+  import_kwh: kwh,
+  readings: READ_ALL_DAY,
+  lines: [energyLine(kwh, unitPrice, subtotal)],
+  subtotal,
+  tax,
+  total,
+  rate_per_kwh: unitPrice,
+  reference_total: null,
+  over_recovery: null,
+  priced: true,
+  reason: null,
+});
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -86,40 +117,44 @@ describe('GET /building_blocks/:id/recovery', () => {
       start: '2025-06-01T00:00:00.000Z',
       end: '2025-06-02T00:00:00.000Z',
       currency: 'ZAR',
+      reference_tariff_id: null,
       supply: { meter_sn: site.meterSn, import_kwh: 240, total: 552 },
       tenants: [
         {
           building_block_id: deep.block,
           name: 'Shop 1',
           meter_sn: deep.meterSn,
-          import_kwh: 96,
-          total: 276,
-          priced: true,
-          reason: null,
+          ...pricedTenant(96, 2.5, 240, 36, 276),
         },
         {
           building_block_id: near.block,
           name: 'Shop 2',
           meter_sn: near.meterSn,
-          import_kwh: 48,
-          total: 138,
-          priced: true,
-          reason: null,
+          ...pricedTenant(48, 2.5, 120, 18, 138),
         },
         {
           building_block_id: unpriced.block,
           name: 'Shop 3',
           meter_sn: unpriced.meterSn,
-          import_kwh: null,
+          // Metered though not priced: 48 x 0.5 kWh.
+          import_kwh: 24,
+          readings: READ_ALL_DAY,
+          lines: [],
+          subtotal: null,
+          tax: null,
           total: null,
+          rate_per_kwh: null,
+          reference_total: null,
+          over_recovery: null,
           priced: false,
           reason: 'No tariff configured',
         },
       ],
       // 96 + 48 = 144 kWh; 276.00 + 138.00 = 414.00.
       recovered: { import_kwh: 144, total: 414 },
-      // 240 - 144 = 96 kWh; 552.00 - 414.00 = 138.00; 96 / 240 = 40.00 %.
-      unrecovered: { import_kwh: 96, total: 138, share_pct: 40 },
+      // 240 - 144 = 96 kWh, of which Shop 3's 24 unbilled and 72 common; 552.00 - 414.00 = 138.00;
+      // 96 / 240 = 40.00 %.
+      unrecovered: { import_kwh: 96, unbilled_kwh: 24, common_kwh: 72, total: 138, share_pct: 40 },
     });
 
     // The building in the middle has no dashboard config of its own: 404.
@@ -140,7 +175,13 @@ describe('GET /building_blocks/:id/recovery', () => {
     expect(res.body.data.supply).toEqual({ meter_sn: site.meterSn, import_kwh: 48, total: 55.2 });
     expect(res.body.data.recovered).toEqual({ import_kwh: 43.2, total: 124.2 });
     // 48 - 43.2 = 4.8 kWh; 55.20 - 124.20 = -69.00; 4.8 / 48 = 10.00 %.
-    expect(res.body.data.unrecovered).toEqual({ import_kwh: 4.8, total: -69, share_pct: 10 });
+    expect(res.body.data.unrecovered).toEqual({
+      import_kwh: 4.8,
+      unbilled_kwh: 0,
+      common_kwh: 4.8,
+      total: -69,
+      share_pct: 10,
+    });
   });
 
   it('gives share_pct null when the supply imported nothing', async () => {
@@ -151,7 +192,7 @@ describe('GET /building_blocks/:id/recovery', () => {
       supply: { import_kwh: 0, total: 0 },
       tenants: [],
       recovered: { import_kwh: 0, total: 0 },
-      unrecovered: { import_kwh: 0, total: 0, share_pct: null },
+      unrecovered: { import_kwh: 0, unbilled_kwh: 0, common_kwh: 0, total: 0, share_pct: null },
     });
   });
 
@@ -181,5 +222,82 @@ describe('GET /building_blocks/:id/recovery', () => {
       ...DAY,
     });
     expect([foreign.status, foreign.body.error]).toEqual([403, 'Building block belongs to another organization']);
+  });
+
+  it('prices each tenant on a reference tariff and flags what is above it by more than 1 %', async () => {
+    // Reference: the supply's tariff, 2.00/kWh. 48 kWh on it: 96.00 + 14.40 = 110.40, and 1 % above
+    // it is 111.504.
+    const site = await meteredBlock('Reference site', null, 5, supplyTariff);
+    // 48 x 2.02 = 96.96 + 14.54 (14.544) = 111.50: not more than 1 % above 110.40.
+    const atOnePct = await meteredBlock('At 1 %', site.block, 1, await energyTariff(2.02));
+    // 48 x 2.03 = 97.44 + 14.62 (14.616) = 112.06: 112.06 - 110.40 = 1.66 over.
+    const above = await meteredBlock('Above', site.block, 1, await energyTariff(2.03));
+    // Unpriced, 24 kWh: 48.00 + 7.20 = 55.20 on the reference, nothing charged.
+    const unbilled = await meteredBlock('Unbilled', site.block, 0.5, null);
+    const res = await recovery(site.block, org.member.client, { reference_tariff_id: supplyTariff });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.reference_tariff_id).toBe(supplyTariff);
+    const figures = res.body.data.tenants.map(
+      (x: { building_block_id: number; total: number | null; reference_total: number; over_recovery: number }) => [
+        x.building_block_id,
+        x.total,
+        x.reference_total,
+        x.over_recovery,
+      ],
+    );
+    expect(figures).toEqual([
+      [atOnePct.block, 111.5, 110.4, 0],
+      [above.block, 112.06, 110.4, 1.66],
+      [unbilled.block, null, 55.2, 0],
+    ]);
+    const missing = await recovery(site.block, org.member.client, { reference_tariff_id: 999_999 });
+    expect([missing.status, missing.body]).toEqual([404, notFound('Tariff')]);
+  });
+});
+
+describe('GET /building_blocks/:id/recovery/statements', () => {
+  const statements = (blockId: number, extra: Record<string, unknown> = {}) =>
+    org.member.client.get(`/api/v1/building_blocks/${blockId}/recovery/statements`, {
+      account_id: org.accountId,
+      ...DAY,
+      ...extra,
+    });
+
+  it("writes each tenant's lines, subtotal, VAT and total as CSV with a BOM, formula cells defused", async () => {
+    const site = await meteredBlock('Statement site', null, 5, supplyTariff);
+    const shop = await meteredBlock('=HYPERLINK("http://x","Shop")', site.block, 2, tenantTariff);
+    const dark = await meteredBlock('Dark unit', site.block, 0.5, null);
+    const res = await statements(site.block);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const period = '2025-06-01T00:00:00.000Z,2025-06-02T00:00:00.000Z';
+    const shopCells = `"'=HYPERLINK(""http://x"",""Shop"")",${period},${shop.meterSn}`;
+    expect(res.body).toBe(
+      [
+        '\uFEFFtenant,start,end,meter_sn,charge,season,quantity,unit,unit_price,amount',
+        // 48 x 2 kWh = 96 kWh x 2.50 = 240.00; tax 36.00; 276.00.
+        `${shopCells},IMPORT_ENERGY,ALL_YEAR,96,kWh,2.5,240`,
+        `${shopCells},Subtotal,,,,,240`,
+        `${shopCells},VAT,,,,,36`,
+        `${shopCells},Total,,,,,276`,
+        `Dark unit,${period},${dark.meterSn},Not priced: No tariff configured,,24,kWh,,`,
+        '',
+      ].join('\r\n'),
+    );
+    const one = await statements(site.block, { tenant_id: dark.block });
+    expect(one.body).toBe(
+      [
+        '\uFEFFtenant,start,end,meter_sn,charge,season,quantity,unit,unit_price,amount',
+        `Dark unit,${period},${dark.meterSn},Not priced: No tariff configured,,24,kWh,,`,
+        '',
+      ].join('\r\n'),
+    );
+    const notTenant = await statements(site.block, { tenant_id: site.block });
+    expect([notTenant.status, notTenant.body]).toEqual([404, notFound('Tenant')]);
+    const outsider = await org.outsider.client.get(`/api/v1/building_blocks/${site.block}/recovery/statements`, {
+      account_id: org.accountId,
+      ...DAY,
+    });
+    expect([outsider.status, outsider.body]).toEqual([403, FORBIDDEN_NOT_MEMBER]);
   });
 });

@@ -13,6 +13,7 @@ import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { timeseriesResponses } from './timeseries.responses.ts';
 import {
   buildingProfileQuery,
+  csvReadingsQuery,
   energySumsBody,
   ingestBody,
   MAX_METERS_PER_BATCH,
@@ -28,6 +29,8 @@ const base = '/api/v1/timeseries/electricity';
 const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const METER_CHECKS =
   'Meters of type ELECTRICITY, SOLAR, GENSET, EV and HVAC. Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not an electricity meter.';
+const CSV_BODY =
+  'A text/csv body (up to 16 MiB, as large bodies are admitted) is a spreadsheet of readings: a header line, then a line per reading, read with the query parameters (a JSON body takes its account_id and meter_sn from the body and leaves those of the query out): account_id, meter_sn (the meter of a file without a meter column), tz (the time zone of times without a UTC offset), columns (JSON: which header column holds each field; without it the columns are named meter_sn, ts, import_kwh, export_kwh, kvarh, power_kw, kva), date_format (ISO default, YYYY/MM/DD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, each optionally followed by HH:mm or HH:mm:ss; a time column joins the date column), delimiter (, ; or tab, detected from the header line when absent) and decimal (. or ,). A line that does not fit fails the whole request: 400 naming its line and column (`line 3: import_kwh (column "kWh"): ...`). Each meter of the file is checked before any is stored, then stored as the JSON form stores it; the answer adds up inserted and updated.';
 const GATEWAY_PUSH =
   "A gateway pushes with `authorization: Gateway <key>` instead of a person's token: account_id may then be left out (the gateway's organization), and a meter of its organization not wired to it is 403; its last_seen_at is set by each store.";
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
@@ -39,6 +42,11 @@ const METER_ERRORS = {
   403: 'Meter DEMO-GRID-001 belongs to another organization',
   404: 'Meter DEMO-GRID-999 not found',
 } as const;
+
+/** A text/csv body of the readings route, read by the service with the query's options. */
+class CsvBody {
+  constructor(readonly bytes: Buffer) {}
+}
 
 /** The ingest's body comes validated from its parser (parse-ingest.ts); the rest of the request as every route's. */
 const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>
@@ -57,6 +65,10 @@ export function registerTimeseriesRoutes(
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, body: Buffer) =>
       ingestParser.parse(req.auth, body),
     );
+    // A CSV body is read once its query is validated, with its options (csv-body.ts).
+    scope.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req: FastifyRequest, body: Buffer) =>
+      Promise.resolve(new CsvBody(body)),
+    );
     scope.setValidatorCompiler(bodyParsedAlready);
     scope.post(
       `${base}/readings`,
@@ -67,7 +79,15 @@ export function registerTimeseriesRoutes(
           tags,
           operationId: 'storeReadings',
           summary: 'Store readings',
-          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} A request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS} ${GATEWAY_PUSH}`,
+          description: `Stores interval readings of one meter: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request (body up to 16 MiB), all or none. ts is the start of one of the meter's intervals; values from 0 to 1,000,000; export_kwh and kvarh default to 0, power_kw and kva are derived when absent. A reading for a stored (meter, ts) replaces it, so sending the same readings again changes nothing. Like every request, it takes one of its user's REQUESTS_PER_USER slots before its body is read. A body over 64 KiB is parsed off the main thread once it has arrived, as work of the large bodies (users in turn); the store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} A request whose client goes away while it waits for its turn is not carried out. ${ROLE_NEEDED.write} ${METER_CHECKS} ${GATEWAY_PUSH} ${CSV_BODY}`,
+          querystring: withParamExamples(csvReadingsQuery, {
+            account_id: EXAMPLE.accountId,
+            delimiter: ';',
+            decimal: ',',
+            date_format: 'YYYY/MM/DD',
+            tz: 'Africa/Johannesburg',
+            columns: '{"meter_sn":"Meter","ts":"Date","time":"Time","import_kwh":"kWh","kvarh":"kVArh"}',
+          }),
           body: withExample(ingestBody, {
             account_id: EXAMPLE.accountId,
             meter_sn: 'DEMO-GRID-001',
@@ -83,7 +103,11 @@ export function registerTimeseriesRoutes(
           },
         },
       },
-      async (req) => ok(await timeseries.ingest(req.auth, req.body as unknown as ParsedIngest)),
+      async (req) => {
+        const body = req.body as unknown;
+        if (body instanceof CsvBody) return ok(await timeseries.ingestCsv(req.auth, req.query, body.bytes));
+        return ok(await timeseries.ingest(req.auth, body as ParsedIngest));
+      },
     );
   });
   app.get(

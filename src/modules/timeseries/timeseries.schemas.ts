@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dateTime, integerParam, storable, uuid } from '../../http/fields.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 import { CALENDAR_UNITS } from './calendar.ts';
+import { CSV_FIELDS, DATE_FORMATS, DELIMITERS, type DelimiterName, parseColumnMap } from './import/csv-dialect.ts';
 import { type BucketFields, bucketCount, DEFAULT_BUCKET_MINUTES, groupingOf } from './profile-buckets.ts';
 import { MAX_READING_VALUE } from './readings.ts';
 
@@ -173,3 +174,42 @@ export const energySumsBody = z
   })
   .superRefine(endAfterStart);
 export type EnergySumsBody = z.infer<typeof energySumsBody>;
+
+const columnMapText = z
+  .string()
+  .max(2000)
+  .transform((text, ctx) => {
+    const map = parseColumnMap(text);
+    if (map === null) {
+      ctx.addIssue({ code: 'custom', message: `Must be a JSON object of ${CSV_FIELDS.join(', ')} to column names` });
+      return z.NEVER;
+    }
+    return map;
+  });
+
+/** The query of a CSV body of the readings route (extensions §13.5): where its readings go and how it is written. */
+export const csvReadingsQuery = z.object({
+  account_id: uuid
+    .optional()
+    .describe(
+      "The meters' organization: required with a person's token; with a gateway's key, the gateway's when left out",
+    ),
+  meter_sn: meterSn.optional().describe('The meter of every line, for a file without a meter column'),
+  tz: z
+    .string()
+    .refine(isTimeZone, 'Must be an IANA time zone such as Africa/Johannesburg')
+    .optional()
+    .describe('The time zone of times written without a UTC offset (refused without one)'),
+  columns: columnMapText
+    .optional()
+    .describe(
+      'JSON: which header column holds each field, e.g. {"meter_sn":"Meter","ts":"Date","time":"Time","import_kwh":"kWh","kvarh":"kVArh"}; names matched case-insensitively, trimmed; time joins a separate time column to the date column; other columns are left out',
+    ),
+  date_format: z.enum(DATE_FORMATS).optional().describe('How dates are written (default ISO)'),
+  delimiter: z
+    .enum(Object.keys(DELIMITERS) as [DelimiterName])
+    .optional()
+    .describe('What separates fields: , ; or tab; detected from the header line when absent'),
+  decimal: z.enum(['.', ',']).optional().describe('The decimal separator (default .)'),
+});
+export type CsvReadingsQuery = z.infer<typeof csvReadingsQuery>;

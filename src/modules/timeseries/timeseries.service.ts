@@ -2,7 +2,7 @@ import { cacheKeys, type ReadCache } from '../../db/read-cache.ts';
 import type { Database, Transaction } from '../../db/types.ts';
 import type { VersionedResults } from '../../db/versioned-results.ts';
 import { type AccessGuard, assertOwned } from '../../http/access-guard.ts';
-import type { Admission } from '../../http/admission.ts';
+import { type Admission, LARGE_BODIES } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, forbidden, listProblems, notFound } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
@@ -10,9 +10,10 @@ import { addressedAccount, assertGatewayMeter } from '../../http/gateway-callers
 import { JsonText } from '../../http/serializer.ts';
 import { aggregatesRepository as aggregates, type BucketTotals, type TimeRange } from './aggregates.repository.ts';
 import { meteredSources, sourcePoints } from './building-profile.ts';
+import { csvOptions, readCsvBody } from './csv-body.ts';
 import { energyPointsJson, energyValuesJson } from './energy-points.ts';
 import type { IngestParser } from './ingest-body/ingest-parser.ts';
-import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
+import type { IngestReadings, ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { mapConcurrently } from './map-concurrently.ts';
 import { isWaterMeter, type MeterProblem, meterProblem, type Utility } from './meter-checks.ts';
 import { createMeterMonths, type MonthOfReadings } from './meter-months.ts';
@@ -22,7 +23,13 @@ import { type MeterRow, readingsRepository, type WriteCounts } from './readings.
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { registerReadsRepository } from './register-reads.repository.ts';
 import { prepareReadings, storeReadings } from './store-readings.ts';
-import type { BuildingProfileQuery, EnergySumsBody, MeterRangeQuery, ProfileQuery } from './timeseries.schemas.ts';
+import type {
+  BuildingProfileQuery,
+  CsvReadingsQuery,
+  EnergySumsBody,
+  MeterRangeQuery,
+  ProfileQuery,
+} from './timeseries.schemas.ts';
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report, VOLUME } from './totals.ts';
 import type { RegisterReadsBody, WaterReadingsBody } from './water.schemas.ts';
 import { registerReadsWithUse, storeRegisterReads } from './water-register.ts';
@@ -62,12 +69,17 @@ function energySum(meterSn: string, range: { start: string; end: string }, total
 const notOfUtility = (serial: string, utility: Utility) =>
   `Meter ${serial} is not ${utility === 'water' ? 'a water' : 'an electricity'} meter`;
 
-/** 400 naming every reading whose ts is not the start of one of the meter's intervals. */
-function assertAligned(count: number, tsOf: (index: number) => number, intervalMinutes: number) {
+/** 400 naming (`field(index)`) every reading whose ts is not the start of one of the meter's intervals. */
+function assertAligned(
+  count: number,
+  tsOf: (index: number) => number,
+  intervalMinutes: number,
+  field: (index: number) => string,
+) {
   const misaligned: string[] = [];
   for (let i = 0; i < count; i++) {
     if (!isAlignedOnInterval(tsOf(i), intervalMinutes)) {
-      misaligned.push(`readings.${i}.ts: Not the start of one of the meter's ${intervalMinutes}-minute intervals`);
+      misaligned.push(`${field(i)}: Not the start of one of the meter's ${intervalMinutes}-minute intervals`);
     }
   }
   if (misaligned.length > 0) throw badRequest(listProblems(misaligned));
@@ -239,6 +251,19 @@ export function createTimeseriesService({
 
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
+  /** The meter's readings, each on one of its intervals (400 naming each one that is not: `field(index)`), stored. */
+  async function store(
+    auth: AuthContext,
+    accountId: string,
+    meter: MeterRow,
+    readings: IngestReadings,
+    field: (index: number) => string,
+  ) {
+    assertAligned(readings.length, (i) => readings.ts[i]!, meter.interval_minutes, field);
+    const prepared = await prepareIngest(auth, readings, meter);
+    return storeForMeter(auth, accountId, meter.id, (tx) => storeReadings(tx, accountId, prepared, cache));
+  }
+
   return {
     /** Stores the readings; a batch whose request ends (its client gone, its deadline passed) while it waits for its turn is not stored. */
     async ingest(auth: AuthContext, body: ParsedIngest) {
@@ -246,10 +271,30 @@ export function createTimeseriesService({
       await guard.require(auth, accountId, 'write');
       const [meter] = await metersOf('electricity', accountId, [body.meter_sn], () => 'meter_sn');
       assertGatewayMeter(auth, meter!);
-      const { readings } = body;
-      assertAligned(readings.length, (i) => readings.ts[i]!, meter!.interval_minutes);
-      const prepared = await prepareIngest(auth, readings, meter!);
-      return storeForMeter(auth, accountId, meter!.id, (tx) => storeReadings(tx, accountId, prepared, cache));
+      return store(auth, accountId, meter!, body.readings, (i) => `readings.${i}.ts`);
+    },
+
+    /**
+     * Stores the readings of a CSV body (extensions §13.5), read with the query's options: every
+     * line or none is read, and every meter is checked before any is stored; then each meter's
+     * readings are stored as the JSON form stores them, and the counts added up.
+     */
+    async ingestCsv(auth: AuthContext, query: CsvReadingsQuery, bytes: Buffer) {
+      const accountId = addressedAccount(auth, query.account_id);
+      await guard.require(auth, accountId, 'write');
+      const options = csvOptions(query);
+      const byMeter = await admission.admit(auth, LARGE_BODIES, () => readCsvBody(bytes, options, accountId));
+      const serials = [...byMeter.keys()];
+      const meters = await metersOf('electricity', accountId, serials, () => 'meter_sn');
+      for (const meter of meters) assertGatewayMeter(auth, meter);
+      const stored = { inserted: 0, updated: 0 };
+      for (const meter of meters) {
+        const lines = byMeter.get(meter.meter_sn)!;
+        const counts = await store(auth, accountId, meter, lines, (i) => `line ${lines.lines[i]}: ts`);
+        stored.inserted += counts.inserted;
+        stored.updated += counts.updated;
+      }
+      return stored;
     },
 
     /** Stores a water meter's interval readings: their volume is kept where electricity's imported kWh are. */
@@ -257,7 +302,12 @@ export function createTimeseriesService({
       await guard.require(auth, body.account_id, 'write');
       const [meter] = await metersOf('water', body.account_id, [body.meter_sn], () => 'meter_sn');
       const { readings } = body;
-      assertAligned(readings.length, (i) => readings[i]!.ts.getTime(), meter!.interval_minutes);
+      assertAligned(
+        readings.length,
+        (i) => readings[i]!.ts.getTime(),
+        meter!.interval_minutes,
+        (i) => `readings.${i}.ts`,
+      );
       const batch = new ReadingBatch(readings.length);
       for (const reading of readings) batch.append(meter!, reading.ts.getTime(), reading.volume_kl);
       const prepared = prepareReadings(batch);

@@ -29,7 +29,7 @@ export async function* csvBatches(
       for (let k = 0; k < bounds.length; k += 2) {
         lineNumber++;
         if (!parser) {
-          parser = createLineParser(parseHeader(bytes.toString('utf8', bounds[k], bounds[k + 1])), options);
+          parser = createLineParser(parseHeader(bytes.toString('utf8', bounds[k], bounds[k + 1]), options), options);
           continue;
         }
         try {

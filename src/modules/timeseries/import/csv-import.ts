@@ -1,3 +1,5 @@
+import type { CsvDialect } from './csv-dialect.ts';
+
 /**
  * What both ways of importing a readings CSV file share: the options they take, the progress and
  * summary they report, and the failure after part of the file was stored.
@@ -20,7 +22,8 @@ export interface ImportSummary {
   updated: number;
 }
 
-export interface ImportOptions {
+/** The file, and how it is written (csv-dialect.ts: the same options as the readings route's CSV body). */
+export interface ImportOptions extends CsvDialect {
   accountId: string;
   file: string;
   batchSize?: number;

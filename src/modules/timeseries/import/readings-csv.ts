@@ -2,6 +2,7 @@ import { DATE_TIME_PATTERN, isWithinInstantRange } from '../../../http/fields.ts
 import { MAX_READING_VALUE, ReadingColumns, resized } from '../readings.ts';
 import { timestamp } from '../timeseries.schemas.ts';
 import { decimalAt, isoTimeAt } from './csv-bytes.ts';
+import { type CsvDialect, type CsvField, DELIMITERS, dateReader, detectDelimiter } from './csv-dialect.ts';
 import { isLocalDateTime, LocalTimeError, localTimeReader } from './local-times.ts';
 
 /** A problem with the file, reported with the line it is on (1 = the header). */
@@ -27,6 +28,14 @@ const REQUIRED = ['meter_sn', 'ts', 'import_kwh'] as const;
 const OPTIONAL = ['export_kwh', 'kvarh', 'power_kw', 'kva'] as const;
 type Column = (typeof REQUIRED)[number] | (typeof OPTIONAL)[number];
 const KNOWN = new Set<string>([...REQUIRED, ...OPTIONAL]);
+
+/** A file's header as read: where each field is, how many fields a line has, what separates them, each field's column name. */
+export interface CsvHeader {
+  at: Map<CsvField, number>;
+  size: number;
+  delimiter: string;
+  names: Map<CsvField, string>;
+}
 
 /**
  * Parsed data lines in columns, one entry per line up to length: its number, its meter's serial
@@ -89,9 +98,9 @@ const TAB = 9;
 const QUOTE = 34;
 const isPadding = (code: number) => code === SPACE || code === TAB || code === QUOTE;
 
-/** Comma-separated fields, each trimmed and unwrapped from double quotes (a field cannot hold a comma). */
-function fields(text: string): string[] {
-  const values = text.split(',');
+/** Fields separated by the delimiter, each trimmed and unwrapped from double quotes (a field cannot hold the delimiter). */
+function fields(text: string, delimiter = ','): string[] {
+  const values = text.split(delimiter);
   for (let i = 0; i < values.length; i++) {
     const raw = values[i]!;
     // Most fields have nothing to clean: a look at both ends decides.
@@ -124,7 +133,12 @@ type LocalTimes = (text: string) => number;
  * The same as the timestamp schema, without its cost on the valid texts that make up a file; a
  * local time without offset is read in the file's time zone (localTimes), refused without one.
  */
-function parseTimestamp(line: number, text: string | undefined, localTimes: LocalTimes | undefined): number {
+function parseTimestamp(
+  line: number,
+  text: string | undefined,
+  localTimes: LocalTimes | undefined,
+  column = 'ts',
+): number {
   if (text !== undefined && DATE_TIME_PATTERN.test(text)) {
     const date = new Date(text);
     if (isWithinInstantRange(date)) return date.getTime();
@@ -135,12 +149,14 @@ function parseTimestamp(line: number, text: string | undefined, localTimes: Loca
       const time = localTimes(text);
       if (isWithinInstantRange(time)) return time;
     } catch (error) {
-      if (error instanceof LocalTimeError) throw new ImportError(line, `ts: ${error.message}`);
+      if (error instanceof LocalTimeError) throw new ImportError(line, `${column}: ${error.message}`);
       throw error;
     }
   }
   const ts = timestamp.safeParse(text);
-  if (!ts.success) throw new ImportError(line, `ts: ${ts.error.issues[0]?.message}, found ${quoted(String(text))}`);
+  if (!ts.success) {
+    throw new ImportError(line, `${column}: ${ts.error.issues[0]?.message}, found ${quoted(String(text))}`);
+  }
   return ts.data.getTime();
 }
 
@@ -150,38 +166,61 @@ const TIMESTAMP_CACHE_SIZE = 100_000;
  * parseTimestamp remembering the times of the texts it has read: a file repeats the same
  * timestamps for every meter, and a lookup costs a fraction of a parse.
  */
-function cachedTimestamps(localTimes: LocalTimes | undefined) {
+function cachedTimestamps(localTimes: LocalTimes | undefined, column: string) {
   const times = new Map<string, number>();
   return (line: number, text: string | undefined): number => {
     const cached = text === undefined ? undefined : times.get(text);
     if (cached !== undefined) return cached;
-    const time = parseTimestamp(line, text, localTimes);
+    const time = parseTimestamp(line, text, localTimes, column);
     if (times.size >= TIMESTAMP_CACHE_SIZE) times.clear();
     times.set(text!, time);
     return time;
   };
 }
 
-/** The position of each column, from the header line: meter_sn, ts, import_kwh required, the others optional. */
-export function parseHeader(text: string): Map<Column, number> {
+/**
+ * The position of each field, from the header line. Without a column map: the columns named as the
+ * fields, meter_sn (unless the dialect names the meter), ts, import_kwh required, the others
+ * optional, no other. With one: each mapped field at its column (names matched case-insensitively,
+ * trimmed), the others at a column of their own name if there is one; other columns are left out.
+ */
+export function parseHeader(text: string, dialect: CsvDialect = {}): CsvHeader {
   const header = text.replace(/^\uFEFF/, '');
   if (header.trim() === '') throw new ImportError(1, 'the first line must be the header');
-  const names = fields(header).map((name) => name.toLowerCase());
-  const unknown = names.find((name) => !KNOWN.has(name));
-  if (unknown !== undefined)
-    throw new ImportError(1, `unknown column ${quoted(unknown)} (expected ${[...KNOWN].join(', ')})`);
-  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  const delimiter = dialect.delimiter === undefined ? detectDelimiter(header) : DELIMITERS[dialect.delimiter];
+  const names = fields(header, delimiter);
+  const lower = names.map((name) => name.toLowerCase());
+  const repeated = lower.find((name, index) => name !== '' && lower.indexOf(name) !== index);
   if (repeated !== undefined) throw new ImportError(1, `column ${quoted(repeated)} appears twice`);
-  const missing = REQUIRED.find((name) => !names.includes(name));
+  const at = new Map<CsvField, number>();
+  const map = dialect.columns;
+  if (map === undefined) {
+    const unknown = lower.find((name) => !KNOWN.has(name));
+    if (unknown !== undefined)
+      throw new ImportError(1, `unknown column ${quoted(unknown)} (expected ${[...KNOWN].join(', ')})`);
+    for (const [index, name] of lower.entries()) at.set(name as Column, index);
+  } else {
+    for (const [field, column] of Object.entries(map) as [CsvField, string][]) {
+      const index = lower.indexOf(column.trim().toLowerCase());
+      if (index < 0)
+        throw new ImportError(1, `columns: no column ${quoted(column)} in the header (${names.join(', ')})`);
+      at.set(field, index);
+    }
+    for (const field of KNOWN)
+      if (!at.has(field as Column) && lower.includes(field)) at.set(field as Column, lower.indexOf(field));
+  }
+  const required = dialect.meterSn === undefined ? REQUIRED : REQUIRED.filter((name) => name !== 'meter_sn');
+  const missing = required.find((name) => !at.has(name));
   if (missing) throw new ImportError(1, `missing column "${missing}"`);
-  return new Map(names.map((name, index) => [name as Column, index]));
+  return { at, size: names.length, delimiter, names: new Map([...at].map(([field, index]) => [field, names[index]!])) };
 }
 
 /** The value of an optional column, NaN when absent or empty. */
-function parseNumber(line: number, column: Column, text: string | undefined): number {
+function parseNumber(line: number, column: string, text: string | undefined, decimalComma = false): number {
   if (text === undefined || text === '') return Number.NaN;
-  const value = Number(text);
-  if (!NON_NEGATIVE_NUMBER.test(text) || !(value <= MAX_READING_VALUE)) {
+  const plain = decimalComma ? text.replace(',', '.') : text;
+  const value = Number(plain);
+  if (!NON_NEGATIVE_NUMBER.test(plain) || !(value <= MAX_READING_VALUE)) {
     throw new ImportError(line, `${column}: must be a number from 0 to ${MAX_READING_VALUE}, found ${quoted(text)}`);
   }
   return value;
@@ -191,7 +230,7 @@ const COMMA = 44;
 const DELETE = 127;
 const MAX_SERIAL_LENGTH = 64;
 
-export interface LineParserOptions {
+export interface LineParserOptions extends CsvDialect {
   /**
    * The IANA time zone (e.g. Africa/Johannesburg) of timestamps written without a UTC offset
    * (`2026-11-25 08:00`); without it they are refused. Timestamps with an offset keep theirs.
@@ -204,18 +243,30 @@ export interface LineParserOptions {
  * (parseText): each appends the line to a CsvLines once it is wholly read, so that a bad line
  * leaves nothing behind, or throws an ImportError naming the line.
  */
-export function createLineParser(header: Map<Column, number>, { timeZone }: LineParserOptions = {}) {
-  const position = (column: Column) => header.get(column) ?? -1;
+export function createLineParser(header: CsvHeader, options: LineParserOptions = {}) {
+  const { timeZone } = options;
+  const position = (field: CsvField) => header.at.get(field) ?? -1;
   const at = {
     meter_sn: position('meter_sn'),
     ts: position('ts'),
+    time: position('time'),
     import_kwh: position('import_kwh'),
     export_kwh: position('export_kwh'),
     kvarh: position('kvarh'),
     power_kw: position('power_kw'),
     kva: position('kva'),
   };
-  const timestampOf = cachedTimestamps(timeZone === undefined ? undefined : localTimeReader(timeZone));
+  /** A field as an error names it: with its column's name when the file calls it otherwise. */
+  const label = (field: CsvField) => {
+    const name = header.names.get(field);
+    return name === undefined || name.toLowerCase() === field ? field : `${field} (column "${name}")`;
+  };
+  const timestampOf = cachedTimestamps(timeZone === undefined ? undefined : localTimeReader(timeZone), label('ts'));
+  const dateFormat = options.dateFormat ?? 'ISO';
+  const readDate = dateFormat === 'ISO' && at.time < 0 ? null : dateReader(dateFormat);
+  const decimalComma = options.decimal === ',';
+  // The byte reader below takes the files the import command always took: commas, ISO times, decimal points.
+  const plainFile = header.delimiter === ',' && readDate === null && !decimalComma && at.meter_sn >= 0;
 
   const fieldCount = header.size;
   const starts = new Int32Array(fieldCount);
@@ -245,6 +296,7 @@ export function createLineParser(header: Map<Column, number>, { timeZone }: Line
    * any other line, which parseText reads (and reports).
    */
   function parsePlain(into: CsvLines, line: number, bytes: Buffer, start: number, end: number): boolean {
+    if (!plainFile) return false;
     let field = 0;
     starts[0] = start;
     for (let i = start; i < end; i++) {
@@ -276,25 +328,34 @@ export function createLineParser(header: Map<Column, number>, { timeZone }: Line
     return true;
   }
 
+  /** The line's time as the timestamp parser reads it: the date column (and time column) in the file's date format. */
+  function timeText(line: number, values: readonly string[]): string | undefined {
+    const date = values[at.ts];
+    if (readDate === null || date === undefined) return date;
+    const time = at.time < 0 ? undefined : values[at.time];
+    const text = readDate(date, time);
+    if (text !== null) return text;
+    const found = time === undefined ? quoted(date) : `${quoted(date)} and ${quoted(time)}`;
+    throw new ImportError(line, `${label('ts')}: not a date in the format ${dateFormat}, found ${found}`);
+  }
+
   function parseText(into: CsvLines, line: number, text: string): void {
-    const values = fields(text);
+    const values = fields(text, header.delimiter);
     if (values.length !== header.size) {
       throw new ImportError(line, `expected ${header.size} fields, found ${values.length}`);
     }
-    const meterSn = values[at.meter_sn]!;
+    const meterSn = at.meter_sn < 0 ? options.meterSn! : values[at.meter_sn]!;
     if (meterSn === '' || meterSn.length > MAX_SERIAL_LENGTH || meterSn.includes('\u0000')) {
-      throw new ImportError(line, `meter_sn: must be 1 to ${MAX_SERIAL_LENGTH} characters, found ${quoted(meterSn)}`);
+      throw new ImportError(
+        line,
+        `${label('meter_sn')}: must be 1 to ${MAX_SERIAL_LENGTH} characters, found ${quoted(meterSn)}`,
+      );
     }
-    const ts = timestampOf(line, values[at.ts]);
-    const importKwh = parseNumber(line, 'import_kwh', values[at.import_kwh]);
-    if (Number.isNaN(importKwh)) throw new ImportError(line, 'import_kwh: missing');
-    into.push(line, meterSn, ts, [
-      importKwh,
-      parseNumber(line, 'export_kwh', values[at.export_kwh]),
-      parseNumber(line, 'kvarh', values[at.kvarh]),
-      parseNumber(line, 'power_kw', values[at.power_kw]),
-      parseNumber(line, 'kva', values[at.kva]),
-    ]);
+    const ts = timestampOf(line, timeText(line, values));
+    const number = (field: Column) => parseNumber(line, label(field), values[at[field]], decimalComma);
+    const importKwh = number('import_kwh');
+    if (Number.isNaN(importKwh)) throw new ImportError(line, `${label('import_kwh')}: missing`);
+    into.push(line, meterSn, ts, [importKwh, number('export_kwh'), number('kvarh'), number('power_kw'), number('kva')]);
   }
 
   /** The line in bytes[start, end) (without its end): read in place when plain, else as text; a blank line is skipped. */

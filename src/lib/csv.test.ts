@@ -29,6 +29,17 @@ describe('the CSV writer', () => {
     expect(csvField(-0.5)).toBe('-0.5');
   });
 
+  it('defuses text a spreadsheet would run as a formula, and leaves numbers as numbers', () => {
+    expect(['=HYPERLINK("http://x","y")', '+27 11', '-tenant', '@SUM(A1)', 'a=b'].map(csvField)).toEqual([
+      '"\'=HYPERLINK(""http://x"",""y"")"',
+      "'+27 11",
+      "'-tenant",
+      "'@SUM(A1)",
+      'a=b',
+    ]);
+    expect(csvField(-548.76)).toBe('-548.76');
+  });
+
   it('ends every line, the header’s too, with CRLF', () => {
     expect(
       toCsv(

@@ -1,0 +1,52 @@
+import { type CsvValue, toCsv } from '../../lib/csv.ts';
+
+/** What a statement shows of a tenant (a tenant of the recovery's answer). */
+interface StatementTenant {
+  name: string;
+  meter_sn: string | null;
+  import_kwh: number;
+  lines: {
+    item_type_code: string;
+    season: string;
+    period: string | null;
+    quantity: number;
+    unit: string;
+    unit_price: number;
+    amount: number;
+  }[];
+  subtotal: number | null;
+  tax: number | null;
+  total: number | null;
+  priced: boolean;
+  reason: string | null;
+}
+
+const HEADER = ['tenant', 'start', 'end', 'meter_sn', 'charge', 'season', 'quantity', 'unit', 'unit_price', 'amount'];
+
+/**
+ * The tenants' statements as one CSV table (extensions §13.3): per tenant a row per line of its
+ * bill, then its subtotal, VAT and total; an unpriced tenant one row with its kWh and the reason.
+ * UTF-8 with a byte order mark, which spreadsheets read as UTF-8.
+ */
+export function statementsCsv(period: { start: string; end: string }, tenants: readonly StatementTenant[]): string {
+  const rows = tenants.flatMap((tenant) => {
+    const row = (charge: string, values: CsvValue[]): CsvValue[] => [
+      tenant.name,
+      period.start,
+      period.end,
+      tenant.meter_sn,
+      charge,
+      ...values,
+    ];
+    if (!tenant.priced) return [row(`Not priced: ${tenant.reason}`, [null, tenant.import_kwh, 'kWh', null, null])];
+    return [
+      ...tenant.lines.map((line) =>
+        row(line.item_type_code, [line.season, line.quantity, line.unit, line.unit_price, line.amount]),
+      ),
+      row('Subtotal', [null, null, null, null, tenant.subtotal]),
+      row('VAT', [null, null, null, null, tenant.tax]),
+      row('Total', [null, null, null, null, tenant.total]),
+    ];
+  });
+  return `\uFEFF${toCsv(HEADER, rows)}`;
+}
