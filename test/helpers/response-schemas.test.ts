@@ -51,7 +51,7 @@ describe('the check of answers against their response schemas', () => {
 
   it('reports a status the route does not declare, and accepts a declared failure and a 204', async () => {
     expect(await mismatchesOf('/undeclared')).toEqual([
-      'GET /undeclared answered 418, a status its route does not declare',
+      'GET /undeclared answered 418, a status and type its route does not declare',
     ]);
     expect(await mismatchesOf('/declared-failure')).toEqual([]);
     expect(await mismatchesOf('/empty')).toEqual([]);

@@ -31,6 +31,9 @@ export interface OrganizationFixture {
   /** A gateway of the meter, and its key. */
   gatewayId: number;
   gatewayKey: string;
+  /** A water meter with two register reads over the readings' day. */
+  waterMeterId: number;
+  waterMeterSn: string;
 }
 
 /** A valid invoice body for the block's grid over the readings' day, numbered `number`. */
@@ -120,6 +123,19 @@ export async function buildOrganization(
     'invoice create',
   );
 
+  const waterMeter = await createMeter(client, accountId, parent.id, { meter_type: 'WATER' });
+  await expectStatus(
+    client.post(`/api/v1/meters/${waterMeter.id}/register-reads`, {
+      account_id: accountId,
+      reads: [
+        { read_at: READINGS_RANGE.start, register_kl: 100 },
+        { read_at: READINGS_RANGE.end, register_kl: 112 },
+      ],
+    }),
+    200,
+    'register reads',
+  );
+
   const gateway = await expectStatus(
     client.post('/api/v1/gateways', { account_id: accountId, name: `${name} logger`, meter_ids: [meter.id] }),
     201,
@@ -138,6 +154,8 @@ export async function buildOrganization(
     touTariffId: touTariff.id,
     spareTariffId: spareTariff.id,
     invoiceId: invoice.data.id,
+    waterMeterId: waterMeter.id,
+    waterMeterSn: waterMeter.meter_sn,
     gatewayId: gateway.data.id,
     gatewayKey: gateway.data.key,
   };
@@ -177,6 +195,7 @@ export async function snapshotOrganization(db: Executor, accountId: string) {
     readings: await ofMeters('readings', 'ts'),
     readings_hourly: await ofMeters('readings_hourly', 'bucket_start'),
     readings_daily: await ofMeters('readings_daily', 'bucket_start'),
+    register_reads: await ofMeters('register_reads', 'read_at'),
     // Without the latest check's outcome: the victim's own members check its invoice (and the check records it).
     invoices: await rows(
       `SELECT id, account_id, building_block_id, source, supplier, invoice_number, issued_on, period_start, period_end,
