@@ -1151,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Store water readings
-         * @description Stores interval readings of one water meter in kL: 1 to 50,000 per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter.
+         * @description Stores interval readings of one water meter in kL: 1 to 50,000 per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter. A text/csv body is a spreadsheet of readings read as the electricity readings route reads one, with the same query parameters (a JSON body takes account_id and meter_sn from the body and leaves the query out), its value column volume_kl: without columns the header names meter_sn (unless the query gives the meter), ts and volume_kl. A line that does not fit fails the whole request: 400 naming its line and column (`line 3: volume_kl (column "kL"): ...`). Each meter of the file is checked before any is stored; the answer adds up inserted and updated.
          */
         post: operations["storeWaterReadings"];
         delete?: never;
@@ -32760,7 +32760,22 @@ export interface operations {
     };
     storeWaterReadings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The meters' organization: required with a text/csv body. The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id?: string;
+                /** @description JSON: which header column holds each field, e.g. {"meter_sn":"Meter","ts":"Date","time":"Time","volume_kl":"kL"}; names matched case-insensitively, trimmed; other columns are left out */
+                columns?: string;
+                /** @description How dates are written (default ISO) */
+                date_format?: "ISO" | "YYYY/MM/DD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYY/MM/DD HH:mm" | "YYYY-MM-DD HH:mm" | "DD/MM/YYYY HH:mm" | "MM/DD/YYYY HH:mm" | "YYYY/MM/DD HH:mm:ss" | "YYYY-MM-DD HH:mm:ss" | "DD/MM/YYYY HH:mm:ss" | "MM/DD/YYYY HH:mm:ss";
+                /** @description The decimal separator (default .) */
+                decimal?: "." | ",";
+                /** @description What separates fields: , ; or tab; detected from the header line when absent */
+                delimiter?: "," | ";" | "tab";
+                /** @description The meter of every line, for a file without a meter column */
+                meter_sn?: string;
+                /** @description The time zone of times written without a UTC offset (refused without one) */
+                tz?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
