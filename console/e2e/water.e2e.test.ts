@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed } from '../../src/seed/demo.ts';
 import { call } from '../../test/helpers/http.ts';
 import type { TestApp } from '../../test/helpers/test-app.ts';
-import { addMonths, isoDate, today } from '../src/lib/time.ts';
+import { addMonths, instantOf, isoDate, type LocalDate, today } from '../src/lib/time.ts';
 import { describeInChromium } from './in-chromium.ts';
 import { settled, signIn, textOf, visit } from './pages.ts';
 import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
@@ -13,6 +13,12 @@ import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
 const TZ = 'Africa/Johannesburg';
 /** The water meter's page as the test leaves it, for a reviewer to look at. */
 const WATER_SCREENSHOT = join(tmpdir(), 'console-water-meter.png');
+/** The building page with its water, the dashboard form and the catalogue's water tariffs. */
+const BUILDING_SCREENSHOT = join(tmpdir(), 'console-building-water.png');
+const CONFIG_SCREENSHOT = join(tmpdir(), 'console-dashboard-water.png');
+const CATALOGUE_SCREENSHOT = join(tmpdir(), 'console-catalogue-water.png');
+
+const instantIso = (day: LocalDate) => new Date(instantOf(day, TZ)).toISOString();
 
 describeInChromium('a water meter read by hand in Chromium', () => {
   let seeded: SeededConsole;
@@ -74,5 +80,75 @@ describeInChromium('a water meter read by hand in Chromium', () => {
     expect(await textOf(page.getByTestId('register-reads'))).toContain('220');
     await page.screenshot({ path: WATER_SCREENSHOT, fullPage: true });
     console.info(`water meter page: ${WATER_SCREENSHOT}`);
+  });
+
+  it("shows the building's water beside its electricity: kL per month and the month's water bill", async () => {
+    const meter = await call(t.app, 'GET', `/api/v1/meters/${seed.waterMeterId}?account_id=${seed.accountId}`, {
+      token,
+    });
+    const thisMonth = { ...today(TZ), day: 1 };
+    const [from, to] = [addMonths(thisMonth, -5), addMonths(thisMonth, -1)];
+    const lastDay = isoDate({ ...to, day: new Date(Date.UTC(to.year, to.month, 0)).getUTCDate() });
+    await visit(page, base, `/buildings/${seed.blockId}?range=custom&from=${isoDate(from)}&to=${lastDay}`);
+    const water = page.getByRole('region', { name: 'Water' });
+    await water.getByText('kL per month').waitFor();
+    const profile = await call(
+      t.app,
+      'GET',
+      `/api/v1/timeseries/water/volume-profile?account_id=${seed.accountId}&meter_sn=${meter.body.data.meter_sn}&start=${instantIso(from)}&end=${instantIso(addMonths(to, 1))}&group_by=month&tz=${TZ}`,
+      { token },
+    );
+    expect(profile.status).toBe(200);
+    const total = profile.body.data.reduce((sum: number, b: { volume_kl: number }) => sum + b.volume_kl, 0);
+    expect(total).toBeGreaterThan(0);
+    const shown = water.getByTestId('water-total');
+    expect(Number(await shown.getAttribute('data-kl'))).toBeCloseTo(total, 6);
+    expect(await textOf(shown)).toMatch(/ kL$/);
+    expect(await water.locator('canvas').count()).toBeGreaterThan(0);
+    // The month's bills: the water supply's beside the grid's.
+    const cost = page.getByRole('region', { name: 'Monthly cost' });
+    await cost.getByText('Water supply').first().waitFor();
+    await settled(page);
+    await page.screenshot({ path: BUILDING_SCREENSHOT, fullPage: true });
+    console.info(`building page with water: ${BUILDING_SCREENSHOT}`);
+  });
+
+  it('offers only water meters and water tariffs for the water supply of the dashboard', async () => {
+    const [meters, tariffs] = await Promise.all([
+      call(t.app, 'GET', `/api/v1/meters?account_id=${seed.accountId}&meter_type=WATER&limit=100`, { token }),
+      call(t.app, 'GET', `/api/v1/tariffs?account_id=${seed.accountId}&meter_type=WATER&limit=100`, { token }),
+    ]);
+    await visit(page, base, `/buildings/${seed.blockId}/dashboard`);
+    const meter = page.locator('select[name="water_supply_meter_id"]');
+    const tariff = page.locator('select[name="water_supply_tariff_id"]');
+    expect(await meter.inputValue()).toBe(String(seed.waterMeterId));
+    const optionValues = (select: typeof meter) =>
+      select.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).sort());
+    const ids = (rows: { id: number }[]) => ['', ...rows.map((r) => String(r.id))].sort();
+    expect(await optionValues(meter)).toEqual(ids(meters.body.data));
+    expect(await optionValues(tariff)).toEqual(ids(tariffs.body.data));
+    // A water tariff prices no electricity source.
+    const gridTariffs = await optionValues(page.locator('select[name="grid_tariff_id"]'));
+    expect(gridTariffs.filter((id) => tariffs.body.data.some((r: { id: number }) => String(r.id) === id))).toEqual([]);
+    await page.screenshot({ path: CONFIG_SCREENSHOT, fullPage: true });
+    console.info(`dashboard form with water: ${CONFIG_SCREENSHOT}`);
+  });
+
+  it("finds the catalogue's water tariffs by meter type", async () => {
+    const expected = await call(t.app, 'GET', '/api/v1/tariffs/catalogue?meter_type=WATER&limit=50', { token });
+    expect(expected.status).toBe(200);
+    expect(expected.body.count).toBeGreaterThan(0);
+    await visit(page, base, '/catalogue');
+    await page.getByLabel('Meter type').selectOption('WATER');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/meter_type=WATER/);
+    await settled(page);
+    const count = expected.body.count;
+    expect(await textOf(page.getByRole('status').filter({ hasText: 'tariff' }))).toBe(
+      `${count} ${count === 1 ? 'tariff' : 'tariffs'}`,
+    );
+    for (const tariff of expected.body.data.slice(0, 3)) await page.getByText(tariff.name).first().waitFor();
+    await page.screenshot({ path: CATALOGUE_SCREENSHOT, fullPage: true });
+    console.info(`catalogue's water tariffs: ${CATALOGUE_SCREENSHOT}`);
   });
 });

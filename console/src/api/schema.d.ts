@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * A landlord's supply against its tenants' bills
-         * @description The block's own grid bill over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a grid meter, each priced as its own building cost's grid source, with its bill's lines, subtotal, VAT, total, rate per kWh and its meter's readings. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and its metered kWh, and recovers nothing. With reference_tariff_id each tenant's readings are also priced on that tariff (reference_total; over_recovery when the tenant's total is above it by more than 1 %; the tariff as the one-meter cost resolves it: 403 another organization's, 404 unknown). recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs), split into unbilled_kwh (tenants metered, not priced) and common_kwh (the rest); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no grid meter, or a supply without a tariff: 400.
+         * @description The block's own grid bill (with source=water: its water supply bill, every quantity in kL, as unit says) over [start, end) (the supply, priced as its building cost prices it) against its tenants: the descendant blocks at any depth whose dashboard config has a meter of the source (grid, or water supply), each priced as its own building cost's source, with its bill's lines, subtotal, VAT, total, rate per kWh and its meter's readings. A tenant without a tariff (or billed in another currency) is listed unpriced with the reason and its metered kWh, and recovers nothing. With reference_tariff_id each tenant's readings are also priced on that tariff (reference_total; over_recovery when the tenant's total is above it by more than 1 %; the tariff as the one-meter cost resolves it: 403 another organization's, 404 unknown). recovered adds the priced tenants; unrecovered = supply - recovered (negative when the tenants are billed more than the supply costs), split into unbilled_kwh (tenants metered, not priced) and common_kwh (the rest); share_pct = unrecovered kWh / supply kWh x 100, 2 decimals (null when the supply imported nothing). The period is at most 366 days. Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Any member of the organization (account_id) may call it. Refusals in this order: 403 when the caller is not a member of account_id or the role may not do this; then 404 when no building block has this id; 403 when it belongs to another organization. No dashboard config: 404; no meter of the source, or a supply without a tariff: 400.
          */
         get: operations["getTenantRecovery"];
         put?: never;
@@ -1151,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Store water readings
-         * @description Stores interval readings of one water meter in kL: 1 to 50,000 per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter.
+         * @description Stores interval readings of one water meter in kL: 1 to 50,000 per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: Admitted as the organization's work by the fair scheduler: past EXPENSIVE_CONCURRENCY_PER_ORG (default 4) of an organization or EXPENSIVE_CONCURRENCY_PER_USER (default 8) of a user it waits its turn; past twice the user's limit waiting, 429 with Retry-After at once; still waiting at REQUEST_DEADLINE_S (default 30), 503. Needs the OWNER or ADMIN role in the organization (account_id); a MEMBER gets 403. Meters of type WATER (an electricity meter: 400). Refusals in this order: 403 when the caller is not a member of account_id (or, to write, not OWNER or ADMIN); then for the serial: 403 when its meter belongs to another organization, 404 when no meter has it, 400 when it is not a water meter. A text/csv body is a spreadsheet of readings read as the electricity readings route reads one, with the same query parameters (a JSON body takes account_id and meter_sn from the body and leaves the query out), its value column volume_kl: without columns the header names meter_sn (unless the query gives the meter), ts and volume_kl. A line that does not fit fails the whole request: 400 naming its line and column (`line 3: volume_kl (column "kL"): ...`). Each meter of the file is checked before any is stored; the answer adds up inserted and updated.
          */
         post: operations["storeWaterReadings"];
         delete?: never;
@@ -8030,6 +8030,8 @@ export interface operations {
                 end: string;
                 /** @description The tariff the tenants would pay the utility directly: each tenant's readings priced on it */
                 reference_tariff_id?: number;
+                /** @description grid: the blocks' grid meters and tariffs, in kWh; water: their water supply meters and tariffs, in kL */
+                source?: "grid" | "water";
                 /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
             };
@@ -8057,6 +8059,8 @@ export interface operations {
                      *         "building_block_id": 1,
                      *         "start": "2026-09-30T22:00:00.000Z",
                      *         "end": "2026-10-31T22:00:00.000Z",
+                     *         "source": "grid",
+                     *         "unit": "kWh",
                      *         "currency": "ZAR",
                      *         "reference_tariff_id": 1002,
                      *         "supply": {
@@ -8137,6 +8141,8 @@ export interface operations {
                          *       "building_block_id": 1,
                          *       "start": "2026-09-30T22:00:00.000Z",
                          *       "end": "2026-10-31T22:00:00.000Z",
+                         *       "source": "grid",
+                         *       "unit": "kWh",
                          *       "currency": "ZAR",
                          *       "reference_tariff_id": 1002,
                          *       "supply": {
@@ -8217,17 +8223,22 @@ export interface operations {
                             /** Format: date-time */
                             end: string;
                             recovered: {
-                                /** @description Imported kWh */
+                                /** @description Imported kWh; with source=water, kL of water (see unit) */
                                 import_kwh: number;
                                 /** @description In the currency, at most 2 decimals */
                                 total: number;
                             };
                             /** @description The reference tariff asked for; null without */
                             reference_tariff_id: number | null;
+                            /**
+                             * @description The supply recovered
+                             * @enum {string}
+                             */
+                            source: "grid" | "water";
                             /** Format: date-time */
                             start: string;
                             supply: {
-                                /** @description Imported kWh */
+                                /** @description Imported kWh; with source=water, kL of water (see unit) */
                                 import_kwh: number;
                                 meter_sn: string;
                                 /** @description In the currency, at most 2 decimals */
@@ -8258,13 +8269,13 @@ export interface operations {
                                     /** @description In the currency per unit; negative for a credit */
                                     unit_price: number;
                                 }[];
-                                /** @description The tenant's grid meter */
+                                /** @description The tenant's meter of the source (grid, or water supply) */
                                 meter_sn: string | null;
                                 name: string;
                                 /** @description total - reference_total when total is above reference_total by more than 1 %, else 0; null without a reference tariff */
                                 over_recovery: number | null;
                                 priced: boolean;
-                                /** @description subtotal / import_kwh, 4 decimals; null unpriced or at 0 kWh */
+                                /** @description subtotal / import_kwh (per kL with source=water), 4 decimals; null unpriced or at 0 */
                                 rate_per_kwh: number | null;
                                 /** @description The tenant's meter's readings in the period */
                                 readings: {
@@ -8284,6 +8295,11 @@ export interface operations {
                                 /** @description null when the tenant is not priced */
                                 total: number | null;
                             }[];
+                            /**
+                             * @description What the *_kwh fields count: kWh for grid, kL for water
+                             * @enum {string}
+                             */
+                            unit: "kWh" | "kL";
                             unrecovered: {
                                 /** @description import_kwh - unbilled_kwh: what no tenant meters (common areas, losses) */
                                 common_kwh: number;
@@ -8580,6 +8596,8 @@ export interface operations {
                 account_id: string;
                 /** @description End of the period (exclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 end: string;
+                /** @description grid: the blocks' grid meters and tariffs, in kWh; water: their water supply meters and tariffs, in kL */
+                source?: "grid" | "water";
                 /** @description Start of the period (inclusive). ISO 8601 date-time with seconds and Z or an offset within ±15:59, from 1900-01-01T00:00:00Z up to (not including) 9999-01-01T00:00:00Z */
                 start: string;
                 /** @description One tenant's statement: the tenant's building block id */
@@ -8593,7 +8611,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a ' */
+            /** @description The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a ' */
             200: {
                 headers: {
                     /** @description The request id, also in the log lines of the request: the `X-Request-Id` the client sent when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, else a new uuid. Quote it when reporting a failure */
@@ -32742,7 +32760,22 @@ export interface operations {
     };
     storeWaterReadings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The meters' organization: required with a text/csv body. The example is a placeholder: use an organization id from GET /api/v1/auth/organizations. */
+                account_id?: string;
+                /** @description JSON: which header column holds each field, e.g. {"meter_sn":"Meter","ts":"Date","time":"Time","volume_kl":"kL"}; names matched case-insensitively, trimmed; other columns are left out */
+                columns?: string;
+                /** @description How dates are written (default ISO) */
+                date_format?: "ISO" | "YYYY/MM/DD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "YYYY/MM/DD HH:mm" | "YYYY-MM-DD HH:mm" | "DD/MM/YYYY HH:mm" | "MM/DD/YYYY HH:mm" | "YYYY/MM/DD HH:mm:ss" | "YYYY-MM-DD HH:mm:ss" | "DD/MM/YYYY HH:mm:ss" | "MM/DD/YYYY HH:mm:ss";
+                /** @description The decimal separator (default .) */
+                decimal?: "." | ",";
+                /** @description What separates fields: , ; or tab; detected from the header line when absent */
+                delimiter?: "," | ";" | "tab";
+                /** @description The meter of every line, for a file without a meter column */
+                meter_sn?: string;
+                /** @description The time zone of times written without a UTC offset (refused without one) */
+                tz?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

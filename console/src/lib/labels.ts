@@ -22,4 +22,7 @@ const METER_TYPE_LABELS: Record<Meter['meter_type'], string> = {
   EV: 'EV charger',
 };
 
+/** Every meter type, in the order of their labels. */
+export const METER_TYPES = Object.keys(METER_TYPE_LABELS) as Meter['meter_type'][];
+
 export const meterTypeLabel = (type: Meter['meter_type']) => METER_TYPE_LABELS[type];

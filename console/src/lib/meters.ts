@@ -1,4 +1,4 @@
-import type { EnergySource, Meter } from '../api/models.ts';
+import type { BillSource, Meter } from '../api/models.ts';
 
 /** Meter types whose readings the electricity timeseries stores (extensions §11.1). */
 const ELECTRICITY_DATA = new Set(['ELECTRICITY', 'SOLAR', 'GENSET', 'EV', 'HVAC']);
@@ -12,14 +12,15 @@ export function meterLabel(meter: Pick<Meter, 'name' | 'meter_sn'>): string {
 }
 
 /** The meter type a dashboard source measures, where it has one of its own (the others take any electricity meter). */
-const SOURCE_METER_TYPES: Partial<Record<EnergySource, Meter['meter_type']>> = {
+const SOURCE_METER_TYPES: Partial<Record<BillSource, Meter['meter_type']>> = {
   grid: 'ELECTRICITY',
   solar: 'SOLAR',
   genset: 'GENSET',
+  water: 'WATER',
 };
 
-/** Whether a meter may measure a dashboard source: grid, solar and generator their own type, inverter and load any electricity meter. */
-export function measuresSource(source: EnergySource, meter: Pick<Meter, 'meter_type'>): boolean {
+/** Whether a meter may measure a dashboard source: grid, solar, generator and water their own type, inverter and load any electricity meter. */
+export function measuresSource(source: BillSource, meter: Pick<Meter, 'meter_type'>): boolean {
   const type = SOURCE_METER_TYPES[source];
   return type ? meter.meter_type === type : hasElectricityData(meter);
 }

@@ -24,6 +24,7 @@ import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { loadConfig } from '../setup/dashboard-config.ts';
 import { DashboardBlock } from '../setup/meter-tariff-offer.tsx';
+import { WaterSection } from './building-water.tsx';
 
 const WIDE = window.matchMedia('(min-width: 900px)');
 
@@ -183,6 +184,9 @@ function Dashboard({ block }: { block: BuildingBlock }) {
               onDrawn={marks('energy')}
               onSettled={settle}
             />
+            {config.data.water_supply_meter_id !== null && (
+              <WaterSection meterId={config.data.water_supply_meter_id} range={range} />
+            )}
             {energySettled ? (
               <MonthlyCostSection
                 accountId={current.id}

@@ -1,22 +1,26 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, envelope } from '../api/client.ts';
-import type { Tariff } from '../api/models.ts';
+import type { Meter, Tariff } from '../api/models.ts';
 import { CloneButton } from '../components/clone-button.tsx';
 import { Async } from '../components/status.tsx';
 import { TariffTable } from '../components/tariff-table.tsx';
+import { METER_TYPES, meterTypeLabel } from '../lib/labels.ts';
 import { setQuery, useLocation } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 
 const TYPES = ['FLAT', 'TIME_OF_USE', 'BLOCK', 'DYNAMIC'] as const;
 type TariffType = (typeof TYPES)[number];
+type MeterType = Meter['meter_type'];
 
-/** The catalogue: searched by name or description (fuzzy) and type; each tariff can be cloned. */
+/** The catalogue: searched by name or description (fuzzy), type and meter type (electricity, water…); each tariff can be cloned. */
 export function CataloguePage() {
   const { query } = useLocation();
   const text = query.get('query') ?? '';
   const type = TYPES.find((t) => t === query.get('tariff_type'));
   const [draft, setDraft] = useState(text);
   const [draftType, setDraftType] = useState<TariffType | ''>(type ?? '');
+  const meterType = METER_TYPES.find((t) => t === query.get('meter_type'));
+  const [draftMeterType, setDraftMeterType] = useState<MeterType | ''>(meterType ?? '');
   const results = useResource(
     () =>
       envelope<Tariff[]>(
@@ -26,11 +30,12 @@ export function CataloguePage() {
               limit: 50,
               ...(text ? { query: text } : { sortBy: 'name', sortOrder: 'asc' }),
               ...(type ? { tariff_type: type } : {}),
+              ...(meterType ? { meter_type: meterType } : {}),
             },
           },
         }),
       ),
-    [text, type],
+    [text, type, meterType],
   );
   useEffect(() => {
     document.title = 'Catalogue · Utility Management Console';
@@ -38,7 +43,11 @@ export function CataloguePage() {
 
   const search = (event: FormEvent) => {
     event.preventDefault();
-    setQuery({ query: draft.trim() || undefined, tariff_type: draftType || undefined });
+    setQuery({
+      query: draft.trim() || undefined,
+      tariff_type: draftType || undefined,
+      meter_type: draftMeterType || undefined,
+    });
   };
 
   return (
@@ -62,6 +71,21 @@ export function CataloguePage() {
               {TYPES.map((t) => (
                 <option key={t} value={t}>
                   {t.replaceAll('_', ' ').toLowerCase()}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="catalogue-meter-type">Meter type</label>
+            <select
+              id="catalogue-meter-type"
+              value={draftMeterType}
+              onChange={(e) => setDraftMeterType(e.target.value as MeterType | '')}
+            >
+              <option value="">Any</option>
+              {METER_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {meterTypeLabel(t)}
                 </option>
               ))}
             </select>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { DashboardConfig, EnergySource, Meter, Tariff } from '../api/models.ts';
+import type { BillSource, DashboardConfig, Meter, Tariff } from '../api/models.ts';
 import { ENERGY_SOURCES } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
 import { titleCase } from '../lib/format.ts';
@@ -8,11 +8,17 @@ import { Link, navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { allBlocks, allMeters } from './blocks.ts';
-import { type ConfigChanges, loadConfig, saveConfig } from './dashboard-config.ts';
+import { type ConfigChanges, configPrefix, loadConfig, saveConfig } from './dashboard-config.ts';
 import { Choice, Refusal, useAction } from './form-kit.tsx';
 import { allTariffs, tariffOptions } from './tariff-options.ts';
 
 type SourceChoice = { meter: string; tariff: string };
+
+/** The sources the form configures: the energy sources, then the water supply. */
+const CONFIG_SOURCES: readonly BillSource[] = [...ENERGY_SOURCES, 'water'];
+
+/** The tariffs that may price a source: water tariffs the water supply, the others the rest. */
+const pricesSource = (source: BillSource, tariff: Tariff) => (source === 'water') === (tariff.meter_type === 'WATER');
 
 const idText = (id: number | null | undefined) => (id === null || id === undefined ? '' : String(id));
 
@@ -23,7 +29,7 @@ function SourceFields({
   tariffs,
   onChange,
 }: {
-  source: EnergySource;
+  source: BillSource;
   choice: SourceChoice;
   meters: Meter[];
   tariffs: Tariff[];
@@ -32,12 +38,13 @@ function SourceFields({
   const meter = meters.find((m) => String(m.id) === choice.meter);
   const meterTariff = tariffs.find((t) => t.id === meter?.tariff_id);
   const name = titleCase(source);
+  const prefix = configPrefix(source);
   return (
     <fieldset className="source">
       <legend>{name}</legend>
       <Choice
         label={`${name} meter`}
-        name={`${source}_meter_id`}
+        name={`${prefix}_meter_id`}
         options={[
           { value: '', label: 'None' },
           // The meters of the source's type, and the one it has (were it of another).
@@ -51,8 +58,8 @@ function SourceFields({
       <div>
         <Choice
           label={`${name} tariff`}
-          name={`${source}_tariff_id`}
-          options={tariffOptions(tariffs)}
+          name={`${prefix}_tariff_id`}
+          options={tariffOptions(tariffs.filter((t) => pricesSource(source, t) || String(t.id) === choice.tariff))}
           value={choice.tariff}
           onChange={(e) => onChange({ ...choice, tariff: e.target.value })}
         />
@@ -88,17 +95,20 @@ function ConfigForm({
   const [choices, setChoices] = useState(
     () =>
       Object.fromEntries(
-        ENERGY_SOURCES.map((s) => [
+        CONFIG_SOURCES.map((s) => [
           s,
-          { meter: idText(config?.[`${s}_meter_id`]), tariff: idText(config?.[`${s}_tariff_id`]) },
+          {
+            meter: idText(config?.[`${configPrefix(s)}_meter_id`]),
+            tariff: idText(config?.[`${configPrefix(s)}_tariff_id`]),
+          },
         ]),
-      ) as Record<EnergySource, SourceChoice>,
+      ) as Record<BillSource, SourceChoice>,
   );
   const save = useAction(async () => {
     const changes: ConfigChanges = {};
-    for (const s of ENERGY_SOURCES) {
-      changes[`${s}_meter_id`] = choices[s].meter ? Number(choices[s].meter) : null;
-      changes[`${s}_tariff_id`] = choices[s].tariff ? Number(choices[s].tariff) : null;
+    for (const s of CONFIG_SOURCES) {
+      changes[`${configPrefix(s)}_meter_id`] = choices[s].meter ? Number(choices[s].meter) : null;
+      changes[`${configPrefix(s)}_tariff_id`] = choices[s].tariff ? Number(choices[s].tariff) : null;
     }
     await saveConfig(blockId, current.id, changes);
     navigate(`/buildings/${blockId}`);
@@ -113,7 +123,7 @@ function ConfigForm({
       }}
     >
       <div className="setup-fields">
-        {ENERGY_SOURCES.map((s) => (
+        {CONFIG_SOURCES.map((s) => (
           <SourceFields
             key={s}
             source={s}
@@ -132,7 +142,7 @@ function ConfigForm({
   );
 }
 
-/** "Edit dashboard": per energy source, which meter measures it and which tariff prices it. */
+/** "Edit dashboard": per energy source and the water supply, which meter measures it and which tariff prices it. */
 export function DashboardConfigPage({ blockId }: { blockId: number }) {
   const { current } = useOrganization();
   const loaded = useResource(async () => {
@@ -156,8 +166,8 @@ export function DashboardConfigPage({ blockId }: { blockId: number }) {
           </p>
           <h1>Edit dashboard of {block?.name ?? `block ${blockId}`}</h1>
           <p className="muted">
-            For each energy source: the meter that measures it and the tariff that prices it. The building's cost is
-            priced with these tariffs.
+            For each energy source and the water supply: the meter that measures it and the tariff that prices it. The
+            building's cost is priced with these tariffs.
           </p>
           <ConfigForm blockId={blockId} config={config} meters={meters} tariffs={tariffs} />
         </>

@@ -1,7 +1,11 @@
 import { api, read, readOrNull } from '../api/client.ts';
-import type { DashboardConfig, EnergySource } from '../api/models.ts';
+import type { BillSource, DashboardConfig, EnergySource } from '../api/models.ts';
 
-export type ConfigChanges = Partial<Record<`${EnergySource}_meter_id` | `${EnergySource}_tariff_id`, number | null>>;
+/** The prefix of a source's meter and tariff fields in the dashboard config: the water supply's is `water_supply`. */
+export type ConfigPrefix = EnergySource | 'water_supply';
+export const configPrefix = (source: BillSource): ConfigPrefix => (source === 'water' ? 'water_supply' : source);
+
+export type ConfigChanges = Partial<Record<`${ConfigPrefix}_meter_id` | `${ConfigPrefix}_tariff_id`, number | null>>;
 
 /** The block's dashboard config, or null when it has none. */
 export function loadConfig(blockId: number, accountId: string): Promise<DashboardConfig | null> {

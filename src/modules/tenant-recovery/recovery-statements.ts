@@ -25,20 +25,24 @@ const HEADER = ['tenant', 'start', 'end', 'meter_sn', 'charge', 'season', 'quant
 
 /**
  * The tenants' statements as one CSV table (extensions §13.3): per tenant a row per line of its
- * bill, then its subtotal, VAT and total; an unpriced tenant one row with its kWh and the reason.
+ * bill, then its subtotal, VAT and total; an unpriced tenant one row with its kWh (kL of water) and the reason.
  * UTF-8 with a byte order mark, which spreadsheets read as UTF-8.
  */
-export function statementsCsv(period: { start: string; end: string }, tenants: readonly StatementTenant[]): string {
+export function statementsCsv(
+  recovery: { start: string; end: string; unit: string },
+  tenants: readonly StatementTenant[],
+): string {
   const rows = tenants.flatMap((tenant) => {
     const row = (charge: string, values: CsvValue[]): CsvValue[] => [
       tenant.name,
-      period.start,
-      period.end,
+      recovery.start,
+      recovery.end,
       tenant.meter_sn,
       charge,
       ...values,
     ];
-    if (!tenant.priced) return [row(`Not priced: ${tenant.reason}`, [null, tenant.import_kwh, 'kWh', null, null])];
+    if (!tenant.priced)
+      return [row(`Not priced: ${tenant.reason}`, [null, tenant.import_kwh, recovery.unit, null, null])];
     return [
       ...tenant.lines.map((line) =>
         row(line.item_type_code, [line.season, line.quantity, line.unit, line.unit_price, line.amount]),

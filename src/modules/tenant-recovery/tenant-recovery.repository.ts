@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/types.ts';
+import type { RecoverySource } from './tenant-recovery.schemas.ts';
 
 interface TenantBlockRow {
   id: number;
@@ -9,16 +10,16 @@ interface ReadingsSummaryRow {
   first_ts: Date | null;
   last_ts: Date | null;
   count: number;
-  /** The imported kWh in µWh (1e-9 kWh), exact as the rollups add them up. */
+  /** The imported kWh (a water meter's kL) in billionths, exact as the rollups add them up. */
   import_uwh: string | null;
 }
 
 export const tenantRecoveryRepository = {
   /**
-   * The block's descendants at any depth (of the organization) whose dashboard config names a grid
-   * meter: the tenants a landlord's supply is recovered from. By id.
+   * The block's descendants at any depth (of the organization) whose dashboard config names a meter
+   * of the source (grid, or water supply): the tenants a landlord's supply is recovered from. By id.
    */
-  tenantBlocks(db: Executor, accountId: string, blockId: number) {
+  tenantBlocks(db: Executor, accountId: string, blockId: number, source: RecoverySource) {
     return db.query<TenantBlockRow>(
       `WITH RECURSIVE tree AS (
          SELECT id, name FROM building_blocks WHERE parent_id = $1 AND account_id = $2
@@ -27,13 +28,13 @@ export const tenantRecoveryRepository = {
        )
        SELECT t.id, t.name FROM tree t
        JOIN energy_dashboard_configs c ON c.building_block_id = t.id AND c.account_id = $2
-       WHERE c.grid_meter_id IS NOT NULL
+       WHERE CASE WHEN $3 = 'water' THEN c.water_supply_meter_id ELSE c.grid_meter_id END IS NOT NULL
        ORDER BY t.id`,
-      [blockId, accountId],
+      [blockId, accountId, source],
     );
   },
 
-  /** The meter's readings in [start, end) (the meter of the organization): first and last interval, count, imported kWh. */
+  /** The meter's readings in [start, end) (the meter of the organization): first and last interval, count, imported kWh (or kL). */
   async readingsSummary(db: Executor, accountId: string, meterId: number, start: Date, end: Date) {
     const rows = await db.query<ReadingsSummaryRow>(
       `SELECT min(r.ts) AS first_ts, max(r.ts) AS last_ts, count(*)::int AS count,

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { integer, okEnvelope, timestamp } from '../../http/responses.ts';
 import { billLine } from '../cost/cost.model.ts';
+import { RECOVERY_SOURCES } from './tenant-recovery.schemas.ts';
 
 const money = z.number().describe('In the currency, at most 2 decimals');
-const kwh = z.number().describe('Imported kWh');
+const kwh = z.number().describe('Imported kWh; with source=water, kL of water (see unit)');
 
 const tenant = z.strictObject({
   building_block_id: integer,
   name: z.string(),
-  meter_sn: z.string().nullable().describe("The tenant's grid meter"),
+  meter_sn: z.string().nullable().describe("The tenant's meter of the source (grid, or water supply)"),
   import_kwh: kwh.describe("The kWh its bill counts; unpriced, its meter's readings of the period added up"),
   readings: z
     .strictObject({
@@ -23,7 +24,10 @@ const tenant = z.strictObject({
   subtotal: money.nullable().describe('null when the tenant is not priced'),
   tax: money.nullable().describe('VAT; null when the tenant is not priced'),
   total: money.nullable().describe('null when the tenant is not priced'),
-  rate_per_kwh: z.number().nullable().describe('subtotal / import_kwh, 4 decimals; null unpriced or at 0 kWh'),
+  rate_per_kwh: z
+    .number()
+    .nullable()
+    .describe('subtotal / import_kwh (per kL with source=water), 4 decimals; null unpriced or at 0'),
   reference_total: money
     .nullable()
     .describe('Its readings priced on reference_tariff_id (tax included); null without a reference tariff'),
@@ -41,6 +45,8 @@ const recovery = z
     building_block_id: integer,
     start: timestamp,
     end: timestamp,
+    source: z.enum(RECOVERY_SOURCES).describe('The supply recovered'),
+    unit: z.enum(['kWh', 'kL']).describe('What the *_kwh fields count: kWh for grid, kL for water'),
     currency: z.string().describe("The supply bill's currency"),
     reference_tariff_id: integer.nullable().describe('The reference tariff asked for; null without'),
     supply: z.strictObject({ meter_sn: z.string(), import_kwh: kwh, total: money }),
@@ -63,6 +69,8 @@ const recovery = z
         building_block_id: 1,
         start: '2026-09-30T22:00:00.000Z',
         end: '2026-10-31T22:00:00.000Z',
+        source: 'grid',
+        unit: 'kWh',
         currency: 'ZAR',
         reference_tariff_id: 1002,
         supply: { meter_sn: 'DEMO-GRID-001', import_kwh: 16120.391, total: 43450.99 },
@@ -136,7 +144,7 @@ export const tenantRecoveryResponses = {
   recovery: okEnvelope(recovery, "The supply, each tenant's bill, what they recover and what is left"),
   statements: {
     description:
-      "The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a '",
+      "The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a '",
     content: { 'text/csv': { schema: z.string().meta({ examples: [STATEMENTS_EXAMPLE] }) } },
   },
 };

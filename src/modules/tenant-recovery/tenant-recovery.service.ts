@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import type { CostService } from '../cost/cost.service.ts';
 import { statementsCsv } from './recovery-statements.ts';
 import { tenantRecoveryRepository as repo } from './tenant-recovery.repository.ts';
-import type { RecoveryQuery, StatementsQuery } from './tenant-recovery.schemas.ts';
+import type { RecoveryQuery, RecoverySource, StatementsQuery } from './tenant-recovery.schemas.ts';
 
 export interface TenantRecoveryDeps {
   db: Database;
@@ -17,7 +17,7 @@ export interface TenantRecoveryDeps {
 }
 
 type SourceOfBlock = Awaited<ReturnType<CostService['sourceOfBlock']>>;
-type GridCost = SourceOfBlock['cost'];
+type SupplyCost = SourceOfBlock['cost'];
 type TenantMeter = NonNullable<SourceOfBlock['meter']>;
 
 /** A recovery's query; a statement's names one tenant. */
@@ -29,18 +29,25 @@ const OVER_RECOVERY_ABOVE = new Decimal('1.01');
 const sum = (values: readonly (number | string)[]) =>
   values.reduce<Decimal>((total, value) => total.plus(value), new Decimal(0));
 
-/** The kWh and money of a priced grid source: its bills added up. */
-function billed(grid: GridCost) {
-  return { import_kwh: sum(grid.bills.map((b) => b.import_kwh)), total: sum(grid.bills.map((b) => b.total)) };
+/** What a source's quantities are counted in, and the meter it names in a refusal. */
+const UNITS: Record<RecoverySource, { unit: 'kWh' | 'kL'; meter: string }> = {
+  grid: { unit: 'kWh', meter: 'grid meter' },
+  water: { unit: 'kL', meter: 'water supply meter' },
+};
+
+/** The quantity (imported kWh, or kL of water) and money of a priced source: its bills added up. */
+function billed(supply: SupplyCost, source: RecoverySource) {
+  const quantity = (b: SupplyCost['bills'][number]) => (source === 'water' ? (b.volume_kl ?? 0) : b.import_kwh);
+  return { quantity: sum(supply.bills.map(quantity)), total: sum(supply.bills.map((b) => b.total)) };
 }
 
 /** A tenant's bill: its bills' lines one after the other, their subtotals, taxes and totals added up. */
-function statement(grid: GridCost) {
+function statement(supply: SupplyCost) {
   return {
-    lines: grid.bills.flatMap((b) => b.lines),
-    subtotal: sum(grid.bills.map((b) => b.subtotal)),
-    tax: sum(grid.bills.map((b) => b.tax)),
-    total: sum(grid.bills.map((b) => b.total)),
+    lines: supply.bills.flatMap((b) => b.lines),
+    subtotal: sum(supply.bills.map((b) => b.subtotal)),
+    tax: sum(supply.bills.map((b) => b.tax)),
+    total: sum(supply.bills.map((b) => b.total)),
   };
 }
 
@@ -50,7 +57,7 @@ function overRecovery(total: Decimal, reference: Decimal): number {
 }
 
 export function createTenantRecoveryService({ db, guard, admission, cost }: TenantRecoveryDeps) {
-  /** The tenant's meter's readings of the period, and its imported kWh to the Wh as a bill counts them. */
+  /** The tenant's meter's readings of the period, and its imported kWh (or kL) to 3 decimals as a bill counts them. */
   async function readingsOf(accountId: string, meter: TenantMeter | undefined, start: Date, end: Date) {
     const summary = meter ? await repo.readingsSummary(db, accountId, meter.id, start, end) : undefined;
     return {
@@ -59,7 +66,7 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
         last_ts: summary?.last_ts?.toISOString() ?? null,
         count: summary?.count ?? 0,
       },
-      import_kwh: new Decimal(summary?.import_uwh ?? 0).div(1e9).toDecimalPlaces(3),
+      quantity: new Decimal(summary?.import_uwh ?? 0).div(1e9).toDecimalPlaces(3),
     };
   }
 
@@ -87,26 +94,26 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
   ) {
     const accountId = query.account_id;
     const { start, end } = period;
-    const { meter, cost: grid } = await cost.sourceOfBlock(auth, accountId, block.id, 'grid', start, end);
+    const { meter, cost: own } = await cost.sourceOfBlock(auth, accountId, block.id, query.source, start, end);
     const metered = await readingsOf(accountId, meter, start, end);
-    const other = grid.bills.find((b) => b.currency !== currency);
-    const reason = !grid.priced ? grid.reason : other ? `Billed in ${other.currency}, the supply in ${currency}` : null;
-    const bill = reason === null ? statement(grid) : null;
-    const importKwh = bill ? billed(grid).import_kwh : metered.import_kwh;
+    const other = own.bills.find((b) => b.currency !== currency);
+    const reason = !own.priced ? own.reason : other ? `Billed in ${other.currency}, the supply in ${currency}` : null;
+    const bill = reason === null ? statement(own) : null;
+    const quantity = bill ? billed(own, query.source).quantity : metered.quantity;
     const referenceId = query.reference_tariff_id;
     const reference =
       referenceId === undefined ? null : await referenceTotal(auth, accountId, meter, referenceId, period, handOver);
     return {
       building_block_id: block.id,
       name: block.name,
-      meter_sn: grid.meter_sn,
-      import_kwh: importKwh.toNumber(),
+      meter_sn: own.meter_sn,
+      import_kwh: quantity.toNumber(),
       readings: metered.readings,
       lines: bill?.lines ?? [],
       subtotal: bill?.subtotal.toNumber() ?? null,
       tax: bill?.tax.toNumber() ?? null,
       total: bill?.total.toNumber() ?? null,
-      rate_per_kwh: bill && !importKwh.isZero() ? bill.subtotal.div(importKwh).toDecimalPlaces(4).toNumber() : null,
+      rate_per_kwh: bill && !quantity.isZero() ? bill.subtotal.div(quantity).toDecimalPlaces(4).toNumber() : null,
       reference_total: reference?.toNumber() ?? null,
       over_recovery: reference === null ? null : bill ? overRecovery(bill.total, reference) : 0,
       priced: bill !== null,
@@ -117,13 +124,14 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
   async function recovery(auth: AuthContext, blockId: number, query: RecoveryOptions, handOver: () => Promise<void>) {
     const accountId = query.account_id;
     const [start, end] = [new Date(query.start), new Date(query.end)];
-    const { meter, cost: supplyCost } = await cost.sourceOfBlock(auth, accountId, blockId, 'grid', start, end);
-    if (!meter) throw badRequest('grid: The block has no grid meter');
-    if (!supplyCost.priced) throw badRequest(`grid: The supply is not priced: ${supplyCost.reason}`);
+    const source = query.source;
+    const { meter, cost: supplyCost } = await cost.sourceOfBlock(auth, accountId, blockId, source, start, end);
+    if (!meter) throw badRequest(`${source}: The block has no ${UNITS[source].meter}`);
+    if (!supplyCost.priced) throw badRequest(`${source}: The supply is not priced: ${supplyCost.reason}`);
     const currency = supplyCost.bills[0]!.currency;
-    const supply = billed(supplyCost);
+    const supply = billed(supplyCost, source);
     const tenantId = query.tenant_id;
-    const blocks = (await repo.tenantBlocks(db, accountId, blockId)).filter(
+    const blocks = (await repo.tenantBlocks(db, accountId, blockId, source)).filter(
       (block) => tenantId === undefined || block.id === tenantId,
     );
     if (blocks.length === 0 && tenantId !== undefined) throw notFound('Tenant');
@@ -142,15 +150,17 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
       import_kwh: sum(priced.map((tenant) => tenant.import_kwh)),
       total: sum(priced.map((tenant) => tenant.total!)),
     };
-    const unrecoveredKwh = supply.import_kwh.minus(recovered.import_kwh);
+    const unrecoveredKwh = supply.quantity.minus(recovered.import_kwh);
     const unbilledKwh = sum(tenants.filter((tenant) => !tenant.priced).map((tenant) => tenant.import_kwh));
     return {
       building_block_id: blockId,
       start: start.toISOString(),
       end: end.toISOString(),
+      source,
+      unit: UNITS[source].unit,
       currency,
       reference_tariff_id: query.reference_tariff_id ?? null,
-      supply: { meter_sn: meter.meter_sn, import_kwh: supply.import_kwh.toNumber(), total: supply.total.toNumber() },
+      supply: { meter_sn: meter.meter_sn, import_kwh: supply.quantity.toNumber(), total: supply.total.toNumber() },
       tenants,
       recovered: { import_kwh: recovered.import_kwh.toNumber(), total: recovered.total.toNumber() },
       unrecovered: {
@@ -158,15 +168,15 @@ export function createTenantRecoveryService({ db, guard, admission, cost }: Tena
         unbilled_kwh: unbilledKwh.toNumber(),
         common_kwh: unrecoveredKwh.minus(unbilledKwh).toNumber(),
         total: supply.total.minus(recovered.total).toNumber(),
-        share_pct: supply.import_kwh.isZero()
+        share_pct: supply.quantity.isZero()
           ? null
-          : unrecoveredKwh.div(supply.import_kwh).times(100).toDecimalPlaces(2).toNumber(),
+          : unrecoveredKwh.div(supply.quantity).times(100).toDecimalPlaces(2).toNumber(),
       },
     };
   }
 
   return {
-    /** The landlord's grid supply against what its tenants' own grid meters bill (extensions §12.4, §13.3). */
+    /** The landlord's grid or water supply against what its tenants' own meters of it bill (extensions §12.4, §13.3, §13.6). */
     async recovery(auth: AuthContext, blockId: number, query: RecoveryQuery) {
       await guard.require(auth, query.account_id, 'read');
       return admission.admit(auth, query.account_id, (step) => recovery(auth, blockId, query, step));

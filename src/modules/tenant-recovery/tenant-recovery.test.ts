@@ -49,6 +49,47 @@ async function meteredBlock(
   return { block, meterSn: meter.meter_sn as string };
 }
 
+/** A water tariff in UTC: one WATER_CONSUMPTION item at pricePerKl, 15 % tax. */
+async function waterTariff(pricePerKl: number) {
+  const { id } = await createTariff(org.owner.client, org.accountId, {
+    meter_type: 'WATER',
+    timezone: 'UTC',
+    tax_rate: 15,
+  });
+  await createItems(org.owner.client, id, [
+    { item_type_code: 'WATER_CONSUMPTION', price: pricePerKl, season: 'ALL_YEAR', unit: 'kL' },
+  ]);
+  return id as number;
+}
+
+/** Gives a block's config a water supply: a new hourly water meter using klPerHour all day, on tariffId. */
+async function waterSupply(block: number, klPerHour: number, tariffId: number | null) {
+  const meter = await createMeter(org.owner.client, org.accountId, block, {
+    meter_type: 'WATER',
+    interval_minutes: 60,
+  });
+  const readings = Array.from({ length: 24 }, (_, i) => ({
+    ts: new Date(Date.parse(DAY.start) + i * 3_600_000).toISOString(),
+    volume_kl: klPerHour,
+  }));
+  const stored = await org.owner.client.post('/api/v1/timeseries/water/readings', {
+    account_id: org.accountId,
+    meter_sn: meter.meter_sn,
+    readings,
+  });
+  expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+  const config = await org.owner.client.put(`/api/v1/building_blocks/${block}/config`, {
+    account_id: org.accountId,
+    water_supply_meter_id: meter.id,
+    water_supply_tariff_id: tariffId,
+  });
+  expect(config.status, JSON.stringify(config.body)).toBe(200);
+  return meter.meter_sn as string;
+}
+
+/** Every water meter's readings of the day: each hour of 1 June 2025. */
+const WATER_ALL_DAY = { first_ts: '2025-06-01T00:00:00.000Z', last_ts: '2025-06-01T23:00:00.000Z', count: 24 };
+
 const recovery = (blockId: number, client = org.member.client, extra: Record<string, unknown> = {}) =>
   client.get(`/api/v1/building_blocks/${blockId}/recovery`, { account_id: org.accountId, ...DAY, ...extra });
 
@@ -116,6 +157,8 @@ describe('GET /building_blocks/:id/recovery', () => {
       building_block_id: site.block,
       start: '2025-06-01T00:00:00.000Z',
       end: '2025-06-02T00:00:00.000Z',
+      source: 'grid',
+      unit: 'kWh',
       currency: 'ZAR',
       reference_tariff_id: null,
       supply: { meter_sn: site.meterSn, import_kwh: 240, total: 552 },
@@ -252,6 +295,100 @@ describe('GET /building_blocks/:id/recovery', () => {
     ]);
     const missing = await recovery(site.block, org.member.client, { reference_tariff_id: 999_999 });
     expect([missing.status, missing.body]).toEqual([404, notFound('Tariff')]);
+  });
+});
+
+describe('GET /building_blocks/:id/recovery?source=water', () => {
+  it("recovers the water supply from the tenants' water meters, in kL", async () => {
+    const [supplyWater, tenantWater] = [await waterTariff(20), await waterTariff(25)];
+    // The site has a grid too: its electricity tenant is no tenant of the water.
+    const site = await meteredBlock('Water site', null, 5, supplyTariff);
+    await meteredBlock('Grid unit', site.block, 1, tenantTariff);
+    // Supply: 24 x 2 kL = 48 kL x 20.00 = 960.00; tax 144.00; 1104.00.
+    const supplySn = await waterSupply(site.block, 2, supplyWater);
+    // Tenant: 24 x 0.5 kL = 12 kL x 25.00 = 300.00; tax 45.00; 345.00.
+    const flat = (await createBlock(org.owner.client, org.accountId, { name: 'Flat 1', parent_id: site.block })).id;
+    const flatSn = await waterSupply(flat, 0.5, tenantWater);
+    // No tariff: 24 x 0.25 = 6 kL metered, not priced.
+    const shop = (await createBlock(org.owner.client, org.accountId, { name: 'Shop', parent_id: site.block })).id;
+    const shopSn = await waterSupply(shop, 0.25, null);
+
+    const res = await recovery(site.block, org.member.client, { source: 'water' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({
+      building_block_id: site.block,
+      start: '2025-06-01T00:00:00.000Z',
+      end: '2025-06-02T00:00:00.000Z',
+      source: 'water',
+      unit: 'kL',
+      currency: 'ZAR',
+      reference_tariff_id: null,
+      supply: { meter_sn: supplySn, import_kwh: 48, total: 1104 },
+      tenants: [
+        {
+          building_block_id: flat,
+          name: 'Flat 1',
+          meter_sn: flatSn,
+          import_kwh: 12,
+          readings: WATER_ALL_DAY,
+          lines: [{ ...energyLine(12, 25, 300), item_type_code: 'WATER_CONSUMPTION', unit: 'kL' }],
+          subtotal: 300,
+          tax: 45,
+          total: 345,
+          rate_per_kwh: 25,
+          reference_total: null,
+          over_recovery: null,
+          priced: true,
+          reason: null,
+        },
+        {
+          building_block_id: shop,
+          name: 'Shop',
+          meter_sn: shopSn,
+          import_kwh: 6,
+          readings: WATER_ALL_DAY,
+          lines: [],
+          subtotal: null,
+          tax: null,
+          total: null,
+          rate_per_kwh: null,
+          reference_total: null,
+          over_recovery: null,
+          priced: false,
+          reason: 'No tariff configured',
+        },
+      ],
+      recovered: { import_kwh: 12, total: 345 },
+      // 48 - 12 = 36 kL, of which the shop's 6 unbilled and 30 common; 1104.00 - 345.00 = 759.00;
+      // 36 / 48 = 75.00 %.
+      unrecovered: { import_kwh: 36, unbilled_kwh: 6, common_kwh: 30, total: 759, share_pct: 75 },
+    });
+
+    // The grid's recovery of the same site still counts its electricity tenant only.
+    const grid = await recovery(site.block);
+    expect(grid.status).toBe(200);
+    expect(grid.body.data.tenants.map((x: { name: string }) => x.name)).toEqual(['Grid unit']);
+
+    // The statements of the water: the unpriced shop's row in kL.
+    const csv = await org.member.client.get(`/api/v1/building_blocks/${site.block}/recovery/statements`, {
+      account_id: org.accountId,
+      ...DAY,
+      source: 'water',
+      tenant_id: shop,
+    });
+    expect(csv.status).toBe(200);
+    expect((csv.body as string).split('\r\n')[1]).toBe(
+      `Shop,2025-06-01T00:00:00.000Z,2025-06-02T00:00:00.000Z,${shopSn},Not priced: No tariff configured,,6,kL,,`,
+    );
+  });
+
+  it('refuses a block without a water supply meter, and a source it does not know', async () => {
+    const site = await meteredBlock('Dry site', null, 1, supplyTariff);
+    const dry = await recovery(site.block, org.member.client, { source: 'water' });
+    expect([dry.status, dry.body.error]).toEqual([400, 'water: The block has no water supply meter']);
+    const unknown = await recovery(site.block, org.member.client, { source: 'solar' });
+    expect([unknown.status, unknown.body.message]).toEqual([400, 'Invalid query']);
+    expect(unknown.body.error).toMatch(/^source: /);
   });
 });
 

@@ -8,6 +8,11 @@ import type { CsvReadingsQuery } from './timeseries.schemas.ts';
 /** Lines parsed between two turns of the event loop: a few milliseconds of work. */
 const LINES_PER_TURN = 5000;
 
+/** A text/csv body of a readings route, kept as bytes until the service reads it with its query's options. */
+export class CsvBody {
+  constructor(readonly bytes: Buffer) {}
+}
+
 /** Each meter's lines of a file, in file order. */
 export type LinesByMeter = Map<string, CsvLines>;
 
@@ -56,7 +61,7 @@ export async function readCsvBody(bytes: Buffer, options: LineParserOptions, key
 }
 
 /** The reader's options of a CSV body's query. */
-export const csvOptions = (query: CsvReadingsQuery): LineParserOptions => ({
+export const csvOptions = (query: Omit<CsvReadingsQuery, 'account_id'>): LineParserOptions => ({
   timeZone: query.tz,
   columns: query.columns,
   dateFormat: query.date_format,

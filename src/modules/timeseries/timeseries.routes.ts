@@ -8,6 +8,7 @@ import { failures } from '../../http/responses.ts';
 import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { zodValidatorCompiler } from '../../http/validation.ts';
+import { CsvBody } from './csv-body.ts';
 import type { IngestParser } from './ingest-body/ingest-parser.ts';
 import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { timeseriesResponses } from './timeseries.responses.ts';
@@ -42,11 +43,6 @@ const METER_ERRORS = {
   403: 'Meter DEMO-GRID-001 belongs to another organization',
   404: 'Meter DEMO-GRID-999 not found',
 } as const;
-
-/** A text/csv body of the readings route, read by the service with the query's options. */
-class CsvBody {
-  constructor(readonly bytes: Buffer) {}
-}
 
 /** The ingest's body comes validated from its parser (parse-ingest.ts); the rest of the request as every route's. */
 const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>

@@ -31,7 +31,7 @@ import type {
   ProfileQuery,
 } from './timeseries.schemas.ts';
 import { ENERGY_FLOWS, type EnergyFlows, type EnergyTotals, POWER, type Report, VOLUME } from './totals.ts';
-import type { RegisterReadsBody, WaterReadingsBody } from './water.schemas.ts';
+import { type RegisterReadsBody, WATER_COLUMNS, type WaterCsvQuery, type WaterReadingsBody } from './water.schemas.ts';
 import { registerReadsWithUse, storeRegisterReads } from './water-register.ts';
 
 const CONCURRENT_CHUNKS = 4;
@@ -264,6 +264,21 @@ export function createTimeseriesService({
     return storeForMeter(auth, accountId, meter.id, (tx) => storeReadings(tx, accountId, prepared, cache));
   }
 
+  /** Stores a water meter's volumes (kL per interval), each at the start of one of its intervals. */
+  function storeVolumes(
+    auth: AuthContext,
+    accountId: string,
+    meter: MeterRow,
+    volumes: readonly { ts: number; kl: number }[],
+    field: (index: number) => string,
+  ) {
+    assertAligned(volumes.length, (i) => volumes[i]!.ts, meter.interval_minutes, field);
+    const batch = new ReadingBatch(volumes.length);
+    for (const { ts, kl } of volumes) batch.append(meter, ts, kl);
+    const prepared = prepareReadings(batch);
+    return storeForMeter(auth, accountId, meter.id, (tx) => storeReadings(tx, accountId, prepared, cache));
+  }
+
   return {
     /** Stores the readings; a batch whose request ends (its client gone, its deadline passed) while it waits for its turn is not stored. */
     async ingest(auth: AuthContext, body: ParsedIngest) {
@@ -302,18 +317,34 @@ export function createTimeseriesService({
       await guard.require(auth, body.account_id, 'write');
       const [meter] = await metersOf('water', body.account_id, [body.meter_sn], () => 'meter_sn');
       const { readings } = body;
-      assertAligned(
-        readings.length,
-        (i) => readings[i]!.ts.getTime(),
-        meter!.interval_minutes,
+      return storeVolumes(
+        auth,
+        body.account_id,
+        meter!,
+        readings.map((r) => ({ ts: r.ts.getTime(), kl: r.volume_kl })),
         (i) => `readings.${i}.ts`,
       );
-      const batch = new ReadingBatch(readings.length);
-      for (const reading of readings) batch.append(meter!, reading.ts.getTime(), reading.volume_kl);
-      const prepared = prepareReadings(batch);
-      return storeForMeter(auth, body.account_id, meter!.id, (tx) =>
-        storeReadings(tx, body.account_id, prepared, cache),
-      );
+    },
+
+    /**
+     * Stores the water readings of a CSV body, read as the electricity route reads one with
+     * volume_kl as the value column: every line or none, every meter checked before any is stored.
+     */
+    async storeWaterCsv(auth: AuthContext, query: WaterCsvQuery, bytes: Buffer) {
+      const accountId = addressedAccount(auth, query.account_id);
+      await guard.require(auth, accountId, 'write');
+      const options = { ...csvOptions(query), columns: query.columns ?? WATER_COLUMNS, valueName: 'volume_kl' };
+      const byMeter = await admission.admit(auth, LARGE_BODIES, () => readCsvBody(bytes, options, accountId));
+      const meters = await metersOf('water', accountId, [...byMeter.keys()], () => 'meter_sn');
+      const stored = { inserted: 0, updated: 0 };
+      for (const meter of meters) {
+        const lines = byMeter.get(meter.meter_sn)!;
+        const volumes = Array.from({ length: lines.length }, (_, i) => ({ ts: lines.ts[i]!, kl: lines.importKwh[i]! }));
+        const counts = await storeVolumes(auth, accountId, meter, volumes, (i) => `line ${lines.lines[i]}: ts`);
+        stored.inserted += counts.inserted;
+        stored.updated += counts.updated;
+      }
+      return stored;
     },
 
     /** Stores a water meter's register reads and the volumes of the intervals they change, spread between reads. */

@@ -1,3 +1,5 @@
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { ZodType } from 'zod';
 import { ok } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
 import { accountQuery, recordIdParams } from '../../http/fields.ts';
@@ -5,10 +7,18 @@ import type { KeptAnswers } from '../../http/kept-answers.ts';
 import { failures } from '../../http/responses.ts';
 import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
+import { zodValidatorCompiler } from '../../http/validation.ts';
+import { CsvBody } from './csv-body.ts';
 import { MAX_PROFILE_BUCKETS, MAX_READINGS_PER_REQUEST, meterRangeQuery, profileQuery } from './timeseries.schemas.ts';
 import type { TimeseriesService } from './timeseries.service.ts';
 import { waterResponses } from './water.responses.ts';
-import { MAX_REGISTER_READS, registerReadsBody, waterReadingsBody } from './water.schemas.ts';
+import {
+  MAX_REGISTER_READS,
+  registerReadsBody,
+  type WaterReadingsBody,
+  waterCsvQuery,
+  waterReadingsBody,
+} from './water.schemas.ts';
 
 const tags = ['Water timeseries'];
 const base = '/api/v1/timeseries/water';
@@ -19,6 +29,15 @@ const METER_CHECKS =
 const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; end after start).';
 const SPREAD =
   "Register reads count as readings: between two consecutive reads the kL used is spread evenly over the time between them, into the meter's intervals.";
+const CSV_BODY =
+  'A text/csv body is a spreadsheet of readings read as the electricity readings route reads one, with the same query parameters (a JSON body takes account_id and meter_sn from the body and leaves the query out), its value column volume_kl: without columns the header names meter_sn (unless the query gives the meter), ts and volume_kl. A line that does not fit fails the whole request: 400 naming its line and column (`line 3: volume_kl (column "kL"): ...`). Each meter of the file is checked before any is stored; the answer adds up inserted and updated.';
+
+/** A CSV body comes as bytes, read by the service with the query's options; the rest of the request as every route's. */
+const csvOrValidated: FastifySchemaCompiler<ZodType> = (route) => {
+  const validate = zodValidatorCompiler(route);
+  return route.httpPart === 'body' ? (value) => (value instanceof CsvBody ? { value } : validate(value)) : validate;
+};
+
 const meterRange = { account_id: EXAMPLE.accountId, meter_sn: DEMO_WATER, ...EXAMPLE_MONTH };
 const METER_ERRORS = {
   400: `meter_sn: Meter DEMO-GRID-001 is not a water meter`,
@@ -28,32 +47,52 @@ const METER_ERRORS = {
 
 /** Water: interval readings and register reads in kL, volume sums and profiles (extensions §13.6). */
 export function registerWaterRoutes(app: App, timeseries: TimeseriesService, kept: KeptAnswers): void {
-  app.post(
-    `${base}/readings`,
-    {
-      config: { ownAdmission: true },
-      schema: {
-        tags,
-        operationId: 'storeWaterReadings',
-        summary: 'Store water readings',
-        description: `Stores interval readings of one water meter in kL: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} ${ROLE_NEEDED.write} ${METER_CHECKS}`,
-        body: withExample(waterReadingsBody, {
-          account_id: EXAMPLE.accountId,
-          meter_sn: DEMO_WATER,
-          readings: [{ ts: EXAMPLE_MONTH.start, volume_kl: 0.35 }],
-        }),
-        response: {
-          200: waterResponses.readingsStored,
-          ...failures({
-            ...METER_ERRORS,
-            400: "readings.0.ts: Not the start of one of the meter's 30-minute intervals",
-            429: true,
+  // A CSV body is read once its query is validated, with its options (csv-body.ts); a JSON body as every route's.
+  app.register(async (scope: App) => {
+    scope.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req: FastifyRequest, body: Buffer) =>
+      Promise.resolve(new CsvBody(body)),
+    );
+    scope.setValidatorCompiler(csvOrValidated);
+    scope.post(
+      `${base}/readings`,
+      {
+        config: { ownAdmission: true },
+        schema: {
+          tags,
+          operationId: 'storeWaterReadings',
+          summary: 'Store water readings',
+          description: `Stores interval readings of one water meter in kL: 1 to ${MAX_READINGS_PER_REQUEST.toLocaleString('en')} per request, all or none. ts is the start of one of the meter's intervals; volume_kl from 0 to 1,000,000. A reading for a stored (meter, ts) replaces it. The store is the organization's work, after the meter's earlier stores: ${ADMITTED_AS_WORK} ${ROLE_NEEDED.write} ${METER_CHECKS} ${CSV_BODY}`,
+          querystring: withParamExamples(waterCsvQuery, {
+            account_id: EXAMPLE.accountId,
+            meter_sn: DEMO_WATER,
+            delimiter: ';',
+            decimal: ',',
+            date_format: 'DD/MM/YYYY',
+            tz: 'Africa/Johannesburg',
+            columns: '{"ts":"Date","volume_kl":"kL"}',
           }),
+          body: withExample(waterReadingsBody, {
+            account_id: EXAMPLE.accountId,
+            meter_sn: DEMO_WATER,
+            readings: [{ ts: EXAMPLE_MONTH.start, volume_kl: 0.35 }],
+          }),
+          response: {
+            200: waterResponses.readingsStored,
+            ...failures({
+              ...METER_ERRORS,
+              400: "readings.0.ts: Not the start of one of the meter's 30-minute intervals",
+              429: true,
+            }),
+          },
         },
       },
-    },
-    async (req) => ok(await timeseries.storeWaterReadings(req.auth, req.body)),
-  );
+      async (req) => {
+        const body = req.body as unknown;
+        if (body instanceof CsvBody) return ok(await timeseries.storeWaterCsv(req.auth, req.query, body.bytes));
+        return ok(await timeseries.storeWaterReadings(req.auth, body as WaterReadingsBody));
+      },
+    );
+  });
   app.post(
     '/api/v1/meters/:id/register-reads',
     {

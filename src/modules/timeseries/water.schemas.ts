@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { dateTime, decimal, uuid } from '../../http/fields.ts';
-import { meterSn, noDuplicates, readingsList, readingValue, timestamp } from './timeseries.schemas.ts';
+import { type ColumnMap, parseFieldMap } from './import/csv-dialect.ts';
+import {
+  csvReadingsQuery,
+  meterSn,
+  noDuplicates,
+  readingsList,
+  readingValue,
+  timestamp,
+} from './timeseries.schemas.ts';
 
 export const MAX_REGISTER_READS = 1000;
 /** A dial of eight digits of kL, read to the millilitre. */
@@ -14,6 +22,39 @@ export const waterReadingsBody = z.strictObject({
   ),
 });
 export type WaterReadingsBody = z.infer<typeof waterReadingsBody>;
+
+const WATER_CSV_FIELDS = ['meter_sn', 'ts', 'time', 'volume_kl'] as const;
+
+/** Without a column map, a water file's columns are named meter_sn, ts and volume_kl. */
+export const WATER_COLUMNS: ColumnMap = { import_kwh: 'volume_kl' };
+
+/** A water file's column map; its volume_kl column is read as the value (kept where electricity's imported kWh are). */
+const waterColumnMapText = z
+  .string()
+  .max(2000)
+  .transform((text, ctx): ColumnMap => {
+    const map = parseFieldMap(text, WATER_CSV_FIELDS);
+    if (map === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Must be a JSON object of ${WATER_CSV_FIELDS.join(', ')} to column names`,
+      });
+      return z.NEVER;
+    }
+    const { volume_kl, ...rest } = map;
+    return { ...WATER_COLUMNS, ...rest, ...(volume_kl ? { import_kwh: volume_kl } : {}) };
+  });
+
+/** The query of a CSV body of the water readings route: the electricity route's, with volume_kl as the value column. */
+export const waterCsvQuery = csvReadingsQuery.extend({
+  account_id: uuid.optional().describe("The meters' organization: required with a text/csv body"),
+  columns: waterColumnMapText
+    .optional()
+    .describe(
+      'JSON: which header column holds each field, e.g. {"meter_sn":"Meter","ts":"Date","time":"Time","volume_kl":"kL"}; names matched case-insensitively, trimmed; other columns are left out',
+    ),
+});
+export type WaterCsvQuery = z.infer<typeof waterCsvQuery>;
 
 export const registerReadsBody = z.strictObject({
   account_id: uuid,

@@ -85,8 +85,8 @@ export function dateReader(format: DateFormat = 'ISO'): (date: string, time: str
   };
 }
 
-/** A column map written as JSON (`{"ts":"Date","import_kwh":"kWh"}`); null when it is not one. */
-export function parseColumnMap(text: string): ColumnMap | null {
+/** A map of fields to column names written as JSON, of the fields given; null when it is not one. */
+export function parseFieldMap<F extends string>(text: string, fields: readonly F[]): Partial<Record<F, string>> | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -96,12 +96,15 @@ export function parseColumnMap(text: string): ColumnMap | null {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const entries = Object.entries(parsed);
   const fits = ([field, column]: [string, unknown]) =>
-    (CSV_FIELDS as readonly string[]).includes(field) &&
+    (fields as readonly string[]).includes(field) &&
     typeof column === 'string' &&
     column.trim() !== '' &&
     column.length <= 200;
-  return entries.every(fits) ? (parsed as ColumnMap) : null;
+  return entries.every(fits) ? (parsed as Partial<Record<F, string>>) : null;
 }
+
+/** A column map written as JSON (`{"ts":"Date","import_kwh":"kWh"}`); null when it is not one. */
+export const parseColumnMap = (text: string): ColumnMap | null => parseFieldMap(text, CSV_FIELDS);
 
 /** The names spreadsheets and meter portals give each field's column, lower case. */
 const COMMON_NAMES: Readonly<Record<CsvField, readonly string[]>> = {

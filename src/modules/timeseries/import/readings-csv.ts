@@ -236,6 +236,8 @@ export interface LineParserOptions extends CsvDialect {
    * (`2026-11-25 08:00`); without it they are refused. Timestamps with an offset keep theirs.
    */
   timeZone?: string | undefined;
+  /** What errors call the value field (import_kwh; volume_kl for water readings read into it). */
+  valueName?: string | undefined;
 }
 
 /**
@@ -258,8 +260,9 @@ export function createLineParser(header: CsvHeader, options: LineParserOptions =
   };
   /** A field as an error names it: with its column's name when the file calls it otherwise. */
   const label = (field: CsvField) => {
+    const shown = field === 'import_kwh' ? (options.valueName ?? field) : field;
     const name = header.names.get(field);
-    return name === undefined || name.toLowerCase() === field ? field : `${field} (column "${name}")`;
+    return name === undefined || name.toLowerCase() === shown ? shown : `${shown} (column "${name}")`;
   };
   const timestampOf = cachedTimestamps(timeZone === undefined ? undefined : localTimeReader(timeZone), label('ts'));
   const dateFormat = options.dateFormat ?? 'ISO';
