@@ -11,7 +11,7 @@
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { seedDemoReadings } from '../src/seed/demo-readings.ts';
-import { serveDemo, seedDemoWithApp } from './demo-app.ts';
+import { seedDemoWithApp, serveDemo } from './demo-app.ts';
 import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 20;

@@ -15,7 +15,7 @@ import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { notifyOtherProcesses } from '../src/db/read-cache.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
-import { serveDemoProcess, seedDemoWithApp } from './demo-app.ts';
+import { seedDemoWithApp, serveDemoProcess } from './demo-app.ts';
 import { freshDatabase, getDecoded, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 30;

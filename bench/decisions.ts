@@ -14,7 +14,7 @@ import { notifyOtherProcesses } from '../src/db/read-cache.ts';
 import type { Database } from '../src/db/types.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
-import { serveDemo, seedDemoWithApp } from './demo-app.ts';
+import { seedDemoWithApp, serveDemo } from './demo-app.ts';
 import { freshDatabase, gridInvoice, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const SLOT_MS = 30 * 60_000;

@@ -233,7 +233,10 @@ describe('the OpenAPI document', () => {
   it("declares the readings route's text/csv body besides its JSON one: a string, what it holds, an example", () => {
     const body = (document.paths['/api/v1/timeseries/electricity/readings']!.post as any).requestBody;
     expect(Object.keys(body.content)).toEqual(['application/json', 'text/csv']);
-    expect(body.content['application/json'].schema).toMatchObject({ type: 'object', required: ['meter_sn', 'readings'] });
+    expect(body.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['meter_sn', 'readings'],
+    });
     expect(body.content['application/json'].schema.example).toMatchObject({ meter_sn: 'DEMO-GRID-001' });
     expect(body.content['text/csv']).toEqual({
       schema: {

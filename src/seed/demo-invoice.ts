@@ -47,7 +47,9 @@ export async function seedDemoInvoice(
   });
   const plus = (value: number, more: number) => new Decimal(value).plus(more).toNumber();
   const lines = draft.lines.map((line: DraftLine) =>
-    line.item_type_code === OVERCHARGE.item_type_code ? { ...line, amount: plus(line.amount, OVERCHARGE.amount) } : line,
+    line.item_type_code === OVERCHARGE.item_type_code
+      ? { ...line, amount: plus(line.amount, OVERCHARGE.amount) }
+      : line,
   );
   if (lines.filter((line: DraftLine, i: number) => line !== draft.lines[i]).length !== 1) {
     throw new Error(`demo invoice: our bill has not one ${OVERCHARGE.item_type_code} line`);

@@ -241,7 +241,9 @@ describe('demo seed', () => {
   });
 
   it("seeds the utility's invoice of the last whole month as our bill but for one line, the one its check flags", async () => {
-    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { email: DEMO_EMAIL, password: DEMO_PASSWORD } });
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+    });
     const token = login.body.data.access_token;
     const query = { account_id: seed!.accountId };
     const invoice = (await call(t.app, 'GET', `/api/v1/invoices/${seed!.invoiceId}`, { token, query })).body.data;
@@ -254,7 +256,9 @@ describe('demo seed', () => {
     const period = { building_block_id: seed!.blockId, source: 'grid', start: invoice.start, end: invoice.end };
     const draft = await call(t.app, 'POST', '/api/v1/invoices/draft', { token, query: { ...query, ...period } });
     expect(draft.status).toBe(200);
-    const changed = draft.body.data.lines.findIndex((line: { item_type_code: string }) => line.item_type_code === 'SERVICE');
+    const changed = draft.body.data.lines.findIndex(
+      (line: { item_type_code: string }) => line.item_type_code === 'SERVICE',
+    );
     const ours = draft.body.data.lines[changed];
     expect(invoice.lines).toEqual(
       draft.body.data.lines.with(changed, { ...ours, amount: new Decimal(ours.amount).plus(50).toNumber() }),
@@ -275,9 +279,9 @@ describe('demo seed', () => {
         message: 'Service charge: the invoice charges R 160,36, our bill R 110,36 (R 50,00 more)',
       },
     ]);
-    expect(
-      check.body.data.lines.filter((line: { difference: number | null }) => line.difference !== 0),
-    ).toEqual([expect.objectContaining({ item_type_code: 'SERVICE', difference: 50 })]);
+    expect(check.body.data.lines.filter((line: { difference: number | null }) => line.difference !== 0)).toEqual([
+      expect.objectContaining({ item_type_code: 'SERVICE', difference: 50 }),
+    ]);
   });
 
   it('runs once: a second call changes nothing', async () => {

@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../db/types.ts';
+import type { App } from '../http/types.ts';
 import { authRepository as users } from '../modules/auth/auth.repository.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
@@ -6,7 +7,6 @@ import { metersRepository as meters } from '../modules/meters/meters.repository.
 import { organizationsRepository as organizations } from '../modules/organizations/organizations.repository.ts';
 import { requestChange } from '../modules/tariff-history/tariff-history.model.ts';
 import { tariffHistoryRepository as history } from '../modules/tariff-history/tariff-history.repository.ts';
-import type { App } from '../http/types.ts';
 import { seedDemoInvoice } from './demo-invoice.ts';
 import { seedDemoReadings } from './demo-readings.ts';
 import { type DemoSites, seedDemoSites } from './demo-sites.ts';
@@ -66,7 +66,10 @@ async function assignDemoTariffs(
  * one pending) and 90 days of readings up to now, once: undefined when they exist. Then the
  * utility's invoice of the last whole month, through the built app (demo-invoice.ts).
  */
-export async function seedDemo({ app, db }: { app: App; db: Database }, now = new Date()): Promise<DemoSeed | undefined> {
+export async function seedDemo(
+  { app, db }: { app: App; db: Database },
+  now = new Date(),
+): Promise<DemoSeed | undefined> {
   if (await users.findUserByEmail(db, DEMO_EMAIL)) return undefined;
   const seeded = await db.transaction(async (tx) => {
     const ownerId = await insertDemoUser(tx);
