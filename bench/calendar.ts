@@ -10,9 +10,8 @@
  */
 import { migrate } from '../src/db/migrate.ts';
 import { openPostgresDatabase } from '../src/db/postgres.ts';
-import { seedDemo } from '../src/seed/demo.ts';
 import { seedDemoReadings } from '../src/seed/demo-readings.ts';
-import { serveDemo } from './demo-app.ts';
+import { seedDemoWithApp, serveDemo } from './demo-app.ts';
 import { freshDatabase, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 20;
@@ -28,7 +27,7 @@ const db = openPostgresDatabase(database.url);
 try {
   await migrate(db);
   const now = new Date();
-  const seed = await seedDemo(db, now);
+  const seed = await seedDemoWithApp(db, database.url, now);
   if (!seed) throw new Error('demo seed did not run');
   for (let period = 1; period <= EARLIER_PERIODS; period++) {
     const periodEnd = new Date(now.getTime() - period * DEMO_PERIOD_DAYS * DAY_MS);

@@ -15,8 +15,7 @@ import { openPostgresDatabase } from '../src/db/postgres.ts';
 import { notifyOtherProcesses } from '../src/db/read-cache.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
-import { seedDemo } from '../src/seed/demo.ts';
-import { serveDemoProcess } from './demo-app.ts';
+import { seedDemoWithApp, serveDemoProcess } from './demo-app.ts';
 import { freshDatabase, getDecoded, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const WARMUP = 30;
@@ -94,7 +93,7 @@ async function yearBuilding(base: string, token: string, accountId: string, tari
 }
 try {
   await migrate(db);
-  const seed = await seedDemo(db);
+  const seed = await seedDemoWithApp(db, database.url);
   if (!seed) throw new Error('demo seed did not run');
   service = await serveDemoProcess(database.url, SERVICE_PORT);
   const { base, token } = service;

@@ -14,8 +14,7 @@ import { notifyOtherProcesses } from '../src/db/read-cache.ts';
 import type { Database } from '../src/db/types.ts';
 import { ReadingBatch } from '../src/modules/timeseries/readings.ts';
 import { prepareReadings, storeReadings } from '../src/modules/timeseries/store-readings.ts';
-import { seedDemo } from '../src/seed/demo.ts';
-import { serveDemo } from './demo-app.ts';
+import { seedDemoWithApp, serveDemo } from './demo-app.ts';
 import { freshDatabase, gridInvoice, machine, percentile, requireDatabaseUrl } from './support.ts';
 
 const SLOT_MS = 30 * 60_000;
@@ -79,7 +78,7 @@ const database = await freshDatabase(requireDatabaseUrl(), 'ums_bench_decisions'
 const db = openPostgresDatabase(database.url);
 try {
   await migrate(db);
-  const seed = await seedDemo(db);
+  const seed = await seedDemoWithApp(db, database.url);
   if (!seed) throw new Error('demo seed did not run');
   const { app, base, token } = await serveDemo(db, database.url);
   console.log(

@@ -3,8 +3,19 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/types.ts';
 import { generateSigningKeys } from '../src/modules/auth/signing-keys.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD } from '../src/seed/demo.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 import { startProcess, stopProcess } from './support.ts';
+
+/** The demo seeded through an app of its own (the demo invoice is made through the API), closed after. */
+export async function seedDemoWithApp(db: Database, databaseUrl: string, now = new Date()) {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_MIN: '0' });
+  const app = await buildApp({ config, db, keys: generateSigningKeys() });
+  try {
+    return await seedDemo({ app, db }, now);
+  } finally {
+    await app.close();
+  }
+}
 
 /** The service on a real socket over a database holding the demo, and the demo user's access token. */
 export async function serveDemo(db: Database, databaseUrl: string) {

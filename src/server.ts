@@ -11,9 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config, 'the server');
   await migrate(db);
-  if (config.seedDemo) await seedDemo(db);
   const keys = loadSigningKeys(config.jwtPrivateKey, config.dataDir);
   const app = await buildApp({ config, db, keys });
+  if (config.seedDemo) await seedDemo({ app, db });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -11,7 +11,7 @@ let token: string;
 let tieredTariffId: number;
 beforeAll(async () => {
   t = await startTestApp();
-  seed = (await seedDemo(t.db, new Date('2026-11-22T10:17:00Z')))!;
+  seed = (await seedDemo(t, new Date('2026-11-22T10:17:00Z')))!;
   const login = await call(t.app, 'POST', '/api/v1/auth/login', {
     body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
   });

@@ -15,7 +15,6 @@ const DOCS = new URL('../../docs/', import.meta.url);
 await ensureConsoleBuilt();
 const db = await openEmbeddedDatabase({});
 await migrate(db);
-const seed = (await seedDemo(db))!;
 const app = await buildApp({
   // Every picture loads its page afresh, which refreshes the session: more than the 20 a minute
   // the service allows one client by default.
@@ -23,6 +22,7 @@ const app = await buildApp({
   db,
   keys: generateSigningKeys(),
 });
+const seed = (await seedDemo({ app, db }))!;
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const browser = await launchChromium();
 

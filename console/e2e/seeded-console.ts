@@ -11,7 +11,7 @@ export interface SeededConsole extends RunningConsole {
 /** Starts the console (see startConsole), seeds the demo and signs its user in through the API. */
 export async function startSeededConsole(options: ConsoleOptions = {}): Promise<SeededConsole> {
   const running = await startConsole(options);
-  const seed = (await seedDemo(running.t.db))!;
+  const seed = (await seedDemo(running.t))!;
   const login = await call(running.t.app, 'POST', '/api/v1/auth/login', {
     body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
   });

@@ -20,6 +20,7 @@ const TZ = 'Africa/Johannesburg';
 const SCREENSHOTS = {
   upload: join(tmpdir(), 'console-upload-column-map.png'),
   invoice: join(tmpdir(), 'console-invoice-from-our-bill.png'),
+  pastedLines: join(tmpdir(), 'console-invoice-pasted-lines.png'),
   statement: join(tmpdir(), 'console-tenant-statement-print.png'),
   statementPdf: join(tmpdir(), 'console-tenant-statement.pdf'),
 };
@@ -122,6 +123,68 @@ describeInChromium('spreadsheets, invoices from our bill and tenant statements i
       new RegExp(`^${charge}: the invoice charges R [\\d ]+,\\d\\d, our bill R [\\d ]+,\\d\\d \\(R 500,00 more\\)$`),
     );
     await page.screenshot({ path: SCREENSHOTS.invoice, fullPage: true });
+  });
+
+  it('reads invoice lines pasted as CSV into the form, names a bad line, and saves them', async () => {
+    const yesterday = isoDate(addDays(today(TZ), -1));
+    await visit(page, base, '/invoices');
+    const form = page.getByRole('form', { name: 'New invoice' });
+    await form.getByLabel('Supplier').fill('City Power');
+    await form.getByLabel('Invoice number').fill('E2E-PASTED');
+    await form.getByLabel('Building').selectOption({ label: 'Demo Campus' });
+    await form.getByLabel('First day').fill(yesterday);
+    await form.getByLabel('Last day').fill(yesterday);
+    await form.getByText('Paste or upload the lines as CSV').click();
+    const values = (label: string) =>
+      form
+        .getByLabel(label, { exact: true })
+        .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement | HTMLSelectElement).value));
+    await form.getByLabel('Lines file (CSV)').setInputFiles({
+      name: 'lines.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Description,Amount\r\nLate payment fee,50\r\n'),
+    });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[id$="-description"]')?.value);
+    expect(await values('Description')).toEqual(['Late payment fee']);
+    expect(await values('Amount')).toEqual(['50']);
+    const paste = form.getByLabel('Lines as CSV');
+    const csv = [
+      'description;charge;quantity;unit;amount',
+      'Service charge;SERVICE;1;day;3,58',
+      'Energy, all day;;120,5;kWh',
+    ];
+    await paste.fill(csv.join('\n'));
+    await form.getByRole('button', { name: 'Read the pasted lines' }).click();
+    expect(await textOf(form.getByRole('alert'))).toBe(
+      'Line 3 of the CSV: write the amount as a number, such as 9435.75.',
+    );
+    await paste.fill([...csv.slice(0, 2), 'Energy, all day;;120,5;kWh;301,25', ''].join('\n'));
+    await form.getByRole('button', { name: 'Read the pasted lines' }).click();
+    expect(await form.getByRole('alert').count()).toBe(0);
+    expect(await values('Description')).toEqual(['Service charge', 'Energy, all day']);
+    expect(await values('Charge')).toEqual(['SERVICE', '']);
+    expect(await values('Quantity')).toEqual(['1', '120,5']);
+    expect(await values('Unit')).toEqual(['day', 'kWh']);
+    expect(await values('Amount')).toEqual(['3,58', '301,25']);
+    await form.getByLabel('Tax').fill('45,73');
+    expect((await textOf(form.getByTestId('invoice-sums'))).replace(/\s/g, ' ')).toBe(
+      'Subtotal R 304,83 · Total R 350,56',
+    );
+    await page.screenshot({ path: SCREENSHOTS.pastedLines, fullPage: true });
+    await form.getByRole('button', { name: 'Save and check' }).click();
+    await page.waitForURL(/\/invoices\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const saved = await api('GET', `/api/v1/invoices/${id}`, { account_id: seed.accountId });
+    expect(saved.body.data).toMatchObject({
+      invoice_number: 'E2E-PASTED',
+      lines: [
+        { description: 'Service charge', item_type_code: 'SERVICE', quantity: 1, unit: 'day', amount: 3.58 },
+        { description: 'Energy, all day', item_type_code: null, quantity: 120.5, unit: 'kWh', amount: 301.25 },
+      ],
+      subtotal: 304.83,
+      tax: 45.73,
+      total: 350.56,
+    });
   });
 
   it("prints a tenant's statement with its lines, VAT and total", async () => {

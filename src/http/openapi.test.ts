@@ -230,6 +230,29 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it("declares the readings route's text/csv body besides its JSON one: a string, what it holds, an example", () => {
+    const body = (document.paths['/api/v1/timeseries/electricity/readings']!.post as any).requestBody;
+    expect(Object.keys(body.content)).toEqual(['application/json', 'text/csv']);
+    expect(body.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['meter_sn', 'readings'],
+    });
+    expect(body.content['application/json'].schema.example).toMatchObject({ meter_sn: 'DEMO-GRID-001' });
+    expect(body.content['text/csv']).toEqual({
+      schema: {
+        type: 'string',
+        description: expect.stringMatching(/^A spreadsheet of readings: a header line, then a line per reading/),
+      },
+      example:
+        'Meter;Date;Time;kWh;kVArh\nDEMO-GRID-001;2026/11/01;00:00;12,5;3,1\nDEMO-GRID-001;2026/11/01;00:30;11,75;2,9\n',
+    });
+    const others = operations.filter(([name, op]) => {
+      const content = (op as { requestBody?: { content: object } }).requestBody?.content;
+      return content && name !== 'POST /api/v1/timeseries/electricity/readings' && Object.keys(content).length > 1;
+    });
+    expect(others).toEqual([]);
+  });
+
   it('has a relative server, so that "Try it out" calls the host that served the page', () => {
     expect(document.servers).toEqual([{ url: '/' }]);
   });

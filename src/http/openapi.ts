@@ -6,6 +6,7 @@ import { markPlaceholders } from './examples.ts';
 import { createKeptDocument } from './kept-answers.ts';
 import { declareResponseHeaders } from './response-headers.ts';
 import { transportFailures } from './responses.ts';
+import { withTextBodies } from './text-bodies.ts';
 import type { App } from './types.ts';
 
 const DESCRIPTION = `Organizations, building blocks, meters, electricity tariffs and electricity data.
@@ -111,7 +112,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       },
       security: [{ bearerAuth: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (route) => withTextBodies(jsonSchemaTransform(route)),
     transformObject: (document) =>
       'openapiObject' in document ? markPlaceholders(declareResponseHeaders(document.openapiObject)) : {},
   });

@@ -11,7 +11,7 @@ const YEAR = { start: '2025-11-01T00:00:00+02:00', end: '2026-11-01T00:00:00+02:
 
 beforeAll(async () => {
   t = await startTestApp();
-  seed = (await seedDemo(t.db, NOW))!;
+  seed = (await seedDemo(t, NOW))!;
 });
 afterAll(async () => t.close());
 

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, clientFor } from '../../test/helpers/http.ts';
 import { startTestApp, type TestApp } from '../../test/helpers/test-app.ts';
@@ -10,7 +11,7 @@ let seed: DemoSeed | undefined;
 const NOW = new Date('2026-11-22T10:17:00Z');
 beforeAll(async () => {
   t = await startTestApp();
-  seed = await seedDemo(t.db, NOW);
+  seed = await seedDemo(t, NOW);
 });
 afterAll(async () => t.close());
 
@@ -239,8 +240,52 @@ describe('demo seed', () => {
     expect(unrecovered.common_kwh).toBeLessThan(supply.import_kwh);
   });
 
+  it("seeds the utility's invoice of the last whole month as our bill but for one line, the one its check flags", async () => {
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+    });
+    const token = login.body.data.access_token;
+    const query = { account_id: seed!.accountId };
+    const invoice = (await call(t.app, 'GET', `/api/v1/invoices/${seed!.invoiceId}`, { token, query })).body.data;
+    expect([invoice.supplier, invoice.invoice_number, invoice.start, invoice.end]).toEqual([
+      'City Power',
+      'DEMO-2026-10',
+      '2026-09-30T22:00:00.000Z',
+      '2026-10-31T22:00:00.000Z',
+    ]);
+    const period = { building_block_id: seed!.blockId, source: 'grid', start: invoice.start, end: invoice.end };
+    const draft = await call(t.app, 'POST', '/api/v1/invoices/draft', { token, query: { ...query, ...period } });
+    expect(draft.status).toBe(200);
+    const changed = draft.body.data.lines.findIndex(
+      (line: { item_type_code: string }) => line.item_type_code === 'SERVICE',
+    );
+    const ours = draft.body.data.lines[changed];
+    expect(invoice.lines).toEqual(
+      draft.body.data.lines.with(changed, { ...ours, amount: new Decimal(ours.amount).plus(50).toNumber() }),
+    );
+    const money = (value: number, more: number) => new Decimal(value).plus(more).toNumber();
+    expect([invoice.subtotal, invoice.tax, invoice.total]).toEqual([
+      money(draft.body.data.subtotal, 50),
+      money(draft.body.data.tax, 7.5),
+      money(draft.body.data.total, 57.5),
+    ]);
+
+    const check = await call(t.app, 'GET', `/api/v1/invoices/${seed!.invoiceId}/check`, { token, query });
+    expect(check.status).toBe(200);
+    expect(check.body.data.flags).toEqual([
+      {
+        code: 'LINE_VARIANCE',
+        severity: 'error',
+        message: 'Service charge: the invoice charges R 160,36, our bill R 110,36 (R 50,00 more)',
+      },
+    ]);
+    expect(check.body.data.lines.filter((line: { difference: number | null }) => line.difference !== 0)).toEqual([
+      expect.objectContaining({ item_type_code: 'SERVICE', difference: 50 }),
+    ]);
+  });
+
   it('runs once: a second call changes nothing', async () => {
-    expect(await seedDemo(t.db)).toBeUndefined();
+    expect(await seedDemo(t)).toBeUndefined();
     const [row] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM meters');
     expect(row!.count).toBe(6);
   });

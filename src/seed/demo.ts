@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../db/types.ts';
+import type { App } from '../http/types.ts';
 import { authRepository as users } from '../modules/auth/auth.repository.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { dashboardConfigRepository as configs } from '../modules/dashboard-config/dashboard-config.repository.ts';
@@ -62,11 +63,15 @@ async function assignDemoTariffs(
 
 /**
  * The demo user, organization, sites, tariffs (one per tariff year, linked by transitions, the next
- * one pending) and 90 days of readings up to now, once: undefined when they exist.
+ * one pending) and 90 days of readings up to now, once: undefined when they exist. Then the
+ * utility's invoice of the last whole month, through the built app (demo-invoice.ts).
  */
-export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed | undefined> {
+export async function seedDemo(
+  { app, db }: { app: App; db: Database },
+  now = new Date(),
+): Promise<DemoSeed | undefined> {
   if (await users.findUserByEmail(db, DEMO_EMAIL)) return undefined;
-  return db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
     const ownerId = await insertDemoUser(tx);
     const { id: accountId } = await organizations.insert(tx, DEMO_ORGANIZATION, ownerId);
     const sites = await seedDemoSites(tx, accountId);
@@ -82,7 +87,8 @@ export async function seedDemo(db: Database, now = new Date()): Promise<DemoSeed
       tariffIds: { gridTariffId: years.currentTariffId },
       firstTariffId: first.gridTariffId,
       nextTariffId: years.nextTariffId,
-      invoiceId: await seedDemoInvoice(tx, accountId, sites.blockId, now),
     };
   });
+  const login = { email: DEMO_EMAIL, password: DEMO_PASSWORD };
+  return { ...seeded, invoiceId: await seedDemoInvoice(app, login, seeded, now) };
 }

@@ -32390,6 +32390,12 @@ export interface operations {
                         ts: string;
                     }[];
                 };
+                /**
+                 * @example Meter;Date;Time;kWh;kVArh
+                 *     DEMO-GRID-001;2026/11/01;00:00;12,5;3,1
+                 *     DEMO-GRID-001;2026/11/01;00:30;11,75;2,9
+                 */
+                "text/csv": string;
             };
         };
         responses: {

@@ -7,6 +7,8 @@ import { formatMoney } from '../lib/format.ts';
 import { isoDate, today } from '../lib/time.ts';
 import { useOrganization } from '../organization.tsx';
 import { addCents, parseAmount } from './invoice-flags.ts';
+import type { CsvInvoiceLine } from './invoice-lines-csv.ts';
+import { InvoiceLinesInput } from './invoice-lines-input.tsx';
 import { type DecisionChoice, DecisionFields, defaultChoice, periodOf } from './period-fields.tsx';
 
 const CURRENCIES = ['ZAR', 'USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY', 'CNY'] as const;
@@ -45,6 +47,9 @@ function ourBill(
     }),
   );
 }
+
+/** A line read from a CSV as the form edits it. */
+const csvLine = (line: CsvInvoiceLine): LineDraft => ({ key: nextKey++, ...line });
 
 /** A line of our bill as the form edits it. */
 const draftLine = (line: InvoiceDraft['lines'][number]): LineDraft => ({
@@ -258,6 +263,14 @@ export function InvoiceForm({
           Start from our bill
         </button>
       </p>
+      <InvoiceLinesInput
+        types={types}
+        onLines={(read) => {
+          setProblem(null);
+          setLines(read.map(csvLine));
+        }}
+        onProblem={setProblem}
+      />
       {lines.map((line, i) => (
         <LineFields
           key={line.key}

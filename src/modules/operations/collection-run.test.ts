@@ -28,7 +28,7 @@ let variables: Map<string, string>;
 
 beforeAll(async () => {
   t = await startTestApp();
-  await seedDemo(t.db);
+  await seedDemo(t);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const collection = await (await fetch(`${baseUrl}/api/v1/collection.json`)).json();

@@ -6,6 +6,7 @@ import { idParams } from '../../http/fields.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
 import { failures } from '../../http/responses.ts';
 import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
+import type { TextBody } from '../../http/text-bodies.ts';
 import type { App } from '../../http/types.ts';
 import { zodValidatorCompiler } from '../../http/validation.ts';
 import { CsvBody } from './csv-body.ts';
@@ -43,6 +44,21 @@ const METER_ERRORS = {
   403: 'Meter DEMO-GRID-001 belongs to another organization',
   404: 'Meter DEMO-GRID-999 not found',
 } as const;
+
+/** The readings route's text/csv body in the API reference: a portal's file, read with the query's example options. */
+const CSV_READINGS: TextBody = {
+  type: 'string',
+  description:
+    'A spreadsheet of readings: a header line, then a line per reading, read with the query parameters (columns, date_format, delimiter, decimal, tz, meter_sn).',
+  examples: [
+    [
+      'Meter;Date;Time;kWh;kVArh',
+      'DEMO-GRID-001;2026/11/01;00:00;12,5;3,1',
+      'DEMO-GRID-001;2026/11/01;00:30;11,75;2,9',
+      '',
+    ].join('\n'),
+  ],
+};
 
 /** The ingest's body comes validated from its parser (parse-ingest.ts); the rest of the request as every route's. */
 const bodyParsedAlready: FastifySchemaCompiler<ZodType> = (route) =>
@@ -89,6 +105,7 @@ export function registerTimeseriesRoutes(
             meter_sn: 'DEMO-GRID-001',
             readings: [{ ts: EXAMPLE_MONTH.start, import_kwh: 12.5, export_kwh: 0, kvarh: 3.1 }],
           }),
+          textBodies: { 'text/csv': CSV_READINGS },
           response: {
             200: timeseriesResponses.ingested,
             ...failures({

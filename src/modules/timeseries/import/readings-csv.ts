@@ -99,7 +99,7 @@ const QUOTE = 34;
 const isPadding = (code: number) => code === SPACE || code === TAB || code === QUOTE;
 
 /** Fields separated by the delimiter, each trimmed and unwrapped from double quotes (a field cannot hold the delimiter). */
-function fields(text: string, delimiter = ','): string[] {
+export function fields(text: string, delimiter = ','): string[] {
   const values = text.split(delimiter);
   for (let i = 0; i < values.length; i++) {
     const raw = values[i]!;
