@@ -3185,7 +3185,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "location": "-33.9090,18.4200",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "has_dashboard_config": true
                      *         }
                      *       ],
                      *       "count": 7
@@ -3206,6 +3207,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -3522,7 +3525,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "location": "-33.9090,18.4200",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
-                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_dashboard_config": true
                      *       }
                      *     }
                      */
@@ -3544,7 +3548,8 @@ export interface operations {
                          *       "is_active": true,
                          *       "location": "-33.9090,18.4200",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
-                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_dashboard_config": true
                          *     }
                          */
                         data: {
@@ -3559,6 +3564,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -3917,7 +3924,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "location": "-33.9090,18.4200",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
-                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_dashboard_config": true
                      *       }
                      *     }
                      */
@@ -3939,7 +3947,8 @@ export interface operations {
                          *       "is_active": true,
                          *       "location": "-33.9090,18.4200",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
-                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_dashboard_config": true
                          *     }
                          */
                         data: {
@@ -3954,6 +3963,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -4306,7 +4317,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "location": "-33.9090,18.4200",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
-                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_dashboard_config": true
                      *       }
                      *     }
                      */
@@ -4328,7 +4340,8 @@ export interface operations {
                          *       "is_active": true,
                          *       "location": "-33.9090,18.4200",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
-                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_dashboard_config": true
                          *     }
                          */
                         data: {
@@ -4343,6 +4356,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -21059,7 +21074,8 @@ export interface operations {
                      *           "max_nmd_kva": 100,
                      *           "family": "eskom-homeflex-1",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "has_transition": false
                      *         }
                      *       ],
                      *       "count": 1
@@ -21087,6 +21103,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -21442,6 +21460,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -21507,6 +21526,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -21569,6 +21589,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -22009,6 +22031,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -22074,6 +22097,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -22136,6 +22160,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -22560,6 +22586,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -22625,6 +22652,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -22687,6 +22715,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -29215,7 +29245,8 @@ export interface operations {
                      *           "max_nmd_kva": 100,
                      *           "family": "eskom-homeflex-1",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "has_transition": false
                      *         }
                      *       ],
                      *       "count": 19
@@ -29243,6 +29274,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -29531,6 +29564,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 4,
@@ -29582,6 +29616,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 4,
@@ -29630,6 +29665,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -29994,6 +30031,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -30059,6 +30097,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -30121,6 +30160,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
