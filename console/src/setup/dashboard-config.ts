@@ -1,5 +1,5 @@
 import { api, read, readOrNull } from '../api/client.ts';
-import type { DashboardConfig, EnergySource } from '../api/models.ts';
+import type { BuildingBlock, DashboardConfig, EnergySource } from '../api/models.ts';
 
 export type ConfigChanges = Partial<Record<`${EnergySource}_meter_id` | `${EnergySource}_tariff_id`, number | null>>;
 
@@ -10,6 +10,14 @@ export function loadConfig(blockId: number, accountId: string): Promise<Dashboar
       params: { path: { id: blockId }, query: { account_id: accountId } },
     }),
   );
+}
+
+/** The block's dashboard config, or null when its record says it has none (not asked: that GET answers 404). */
+export function configOf(
+  block: Pick<BuildingBlock, 'id' | 'has_dashboard_config'>,
+  accountId: string,
+): Promise<DashboardConfig | null> {
+  return block.has_dashboard_config ? loadConfig(block.id, accountId) : Promise.resolve(null);
 }
 
 /** Creates the config or changes the fields given (the others stay). */
