@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SHEDDING } from '../../test/helpers/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/test-database.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -18,6 +19,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
+    ...NO_SHEDDING,
     CORS_ORIGINS: 'https://console.example.com',
   });
   app = await buildApp({ config, db: database.db, keys: generateSigningKeys(), logStream });

@@ -12,6 +12,7 @@ import { databaseEnv, directUrl } from '../helpers/database-url.ts';
 import { failure } from '../helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
+import { NO_SHEDDING } from '../helpers/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -28,6 +29,7 @@ async function appOn(db: Database, env: Record<string, string> = {}): Promise<{ 
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
+    ...NO_SHEDDING,
     ...databaseEnv(database.url!),
     ...env,
   });

@@ -10,6 +10,7 @@ import { failure } from '../helpers/envelopes.ts';
 import { registerUser, type TestUser } from '../helpers/factories.ts';
 import { call } from '../helpers/http.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
+import { NO_SHEDDING } from '../helpers/test-app.ts';
 import { temporaryPostgres } from './temporary-postgres.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -34,6 +35,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
+    ...NO_SHEDDING,
     DATABASE_URL: cluster.url,
   });
   app = await buildApp({ config, db, keys: generateSigningKeys() });

@@ -42,6 +42,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A loaded machine's embedded database may hold the event loop a second: no shedding in tests (the shedding has a test of its own). */
+export const NO_SHEDDING = { SHED_AT_EVENT_LOOP_DELAY_MS: '0' };
+
 /**
  * The real application on a fresh database of its own; env overrides the test defaults, deps the
  * test dependencies (passwordHashing: undefined builds it with the service's own parameters).
@@ -62,8 +65,7 @@ export async function startTestApp(
     AUTH_RATE_LIMIT_PER_MIN: '0',
     // Tests refuse many requests from one address; the refusals' limit has tests of its own.
     REFUSALS_PER_MIN: '0',
-    // A loaded machine's embedded database may hold the event loop a second; the shedding has a test of its own.
-    SHED_AT_EVENT_LOOP_DELAY_MS: '0',
+    ...NO_SHEDDING,
     SEED_DEMO: 'false',
     SERVICE_ROLE_KEY,
     TRANSITION_POLL_S: '3600',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { failure, forbidden, invalid } from '../../../test/helpers/envelopes.ts';
 import { organizationWithRoles } from '../../../test/helpers/factories.ts';
 import { describeWithMosquitto, startMosquitto } from '../../../test/helpers/mosquitto.ts';
-import { startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/helpers/test-app.ts';
+import { NO_SHEDDING, startTestApp, TEST_SIGNING_KEYS, type TestApp } from '../../../test/helpers/test-app.ts';
 import { insertMeter, storedReadings, type TestMeter } from '../../../test/helpers/timeseries-factories.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -42,6 +42,7 @@ describeWithMosquitto('readings published over MQTT to a Mosquitto broker', () =
     const config = loadConfig({
       LOG_LEVEL: process.env.PROBE ? 'info' : 'silent',
       SEED_DEMO: 'false',
+      ...NO_SHEDDING,
       TRANSITION_POLL_S: '3600',
       MQTT_URL: broker.url,
       MQTT_CLIENT_ID: 'ums-test',
