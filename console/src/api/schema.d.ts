@@ -3185,7 +3185,8 @@ export interface operations {
                      *           "is_active": true,
                      *           "location": "-33.9090,18.4200",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "has_dashboard_config": true
                      *         }
                      *       ],
                      *       "count": 7
@@ -3206,6 +3207,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -3522,7 +3525,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "location": "-33.9090,18.4200",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
-                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_dashboard_config": true
                      *       }
                      *     }
                      */
@@ -3544,7 +3548,8 @@ export interface operations {
                          *       "is_active": true,
                          *       "location": "-33.9090,18.4200",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
-                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_dashboard_config": true
                          *     }
                          */
                         data: {
@@ -3559,6 +3564,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -3917,7 +3924,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "location": "-33.9090,18.4200",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
-                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_dashboard_config": true
                      *       }
                      *     }
                      */
@@ -3939,7 +3947,8 @@ export interface operations {
                          *       "is_active": true,
                          *       "location": "-33.9090,18.4200",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
-                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_dashboard_config": true
                          *     }
                          */
                         data: {
@@ -3954,6 +3963,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -4306,7 +4317,8 @@ export interface operations {
                      *         "is_active": true,
                      *         "location": "-33.9090,18.4200",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
-                     *         "updated_at": "2026-11-23T08:00:00.000Z"
+                     *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_dashboard_config": true
                      *       }
                      *     }
                      */
@@ -4328,7 +4340,8 @@ export interface operations {
                          *       "is_active": true,
                          *       "location": "-33.9090,18.4200",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
-                         *       "updated_at": "2026-11-23T08:00:00.000Z"
+                         *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_dashboard_config": true
                          *     }
                          */
                         data: {
@@ -4343,6 +4356,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             description: string | null;
+                            /** @description Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not */
+                            has_dashboard_config: boolean;
                             id: number;
                             is_active: boolean;
                             location: string | null;
@@ -21077,7 +21092,8 @@ export interface operations {
                      *           "max_nmd_kva": 100,
                      *           "family": "eskom-homeflex-1",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "has_transition": false
                      *         }
                      *       ],
                      *       "count": 1
@@ -21105,6 +21121,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -21460,6 +21478,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -21525,6 +21544,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -21587,6 +21607,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -22027,6 +22049,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -22092,6 +22115,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -22154,6 +22178,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -22578,6 +22604,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -22643,6 +22670,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -22705,6 +22733,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -29233,7 +29263,8 @@ export interface operations {
                      *           "max_nmd_kva": 100,
                      *           "family": "eskom-homeflex-1",
                      *           "created_at": "2026-11-23T08:00:00.000Z",
-                     *           "updated_at": "2026-11-23T08:00:00.000Z"
+                     *           "updated_at": "2026-11-23T08:00:00.000Z",
+                     *           "has_transition": false
                      *         }
                      *       ],
                      *       "count": 19
@@ -29261,6 +29292,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -29549,6 +29582,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 4,
@@ -29600,6 +29634,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 4,
@@ -29648,6 +29683,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */
@@ -30012,6 +30049,7 @@ export interface operations {
                      *         "family": "eskom-homeflex-1",
                      *         "created_at": "2026-11-23T08:00:00.000Z",
                      *         "updated_at": "2026-11-23T08:00:00.000Z",
+                     *         "has_transition": false,
                      *         "tariff_items": [
                      *           {
                      *             "id": 100004,
@@ -30077,6 +30115,7 @@ export interface operations {
                          *       "family": "eskom-homeflex-1",
                          *       "created_at": "2026-11-23T08:00:00.000Z",
                          *       "updated_at": "2026-11-23T08:00:00.000Z",
+                         *       "has_transition": false,
                          *       "tariff_items": [
                          *         {
                          *           "id": 100004,
@@ -30139,6 +30178,8 @@ export interface operations {
                             effective_to: string;
                             /** @description The name its versions share, each with its own effective dates */
                             family: string | null;
+                            /** @description Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not */
+                            has_transition: boolean;
                             id: number;
                             is_active: boolean;
                             /** @description The highest NMD (kVA) of a supply that may take it; null: no bound */

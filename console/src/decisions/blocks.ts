@@ -1,6 +1,5 @@
 import { api, readAll } from '../api/client.ts';
 import type { BuildingBlock } from '../api/models.ts';
-import { loadConfig } from '../setup/dashboard-config.ts';
 
 /** The organization's building blocks, by name. */
 export async function blocksOf(accountId: string): Promise<BuildingBlock[]> {
@@ -16,17 +15,11 @@ export function firstRoot(blocks: BuildingBlock[]): number | undefined {
   return blocks.find((b) => b.parent_id === null || !ids.has(b.parent_id))?.id;
 }
 
-/** The most blocks asked for their dashboard config before settling on the first site. */
-const CONFIGS_TRIED = 20;
-
 /**
  * The first block with a dashboard config, sites first (what a comparison needs), else the first
  * site: a decision then opens on a building it can answer for.
  */
-export async function firstConfigured(blocks: BuildingBlock[], accountId: string): Promise<number | undefined> {
+export function firstConfigured(blocks: BuildingBlock[]): number | undefined {
   const sitesFirst = [...blocks].sort((a, b) => Number(a.parent_id !== null) - Number(b.parent_id !== null));
-  for (const block of sitesFirst.slice(0, CONFIGS_TRIED)) {
-    if (await loadConfig(block.id, accountId)) return block.id;
-  }
-  return firstRoot(blocks);
+  return sitesFirst.find((block) => block.has_dashboard_config)?.id ?? firstRoot(blocks);
 }

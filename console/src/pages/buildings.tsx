@@ -22,7 +22,7 @@ import { Link, setQuery, useLocation } from '../lib/router.tsx';
 import { isoMonth } from '../lib/time.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
-import { loadConfig } from '../setup/dashboard-config.ts';
+import { configOf } from '../setup/dashboard-config.ts';
 import { DashboardBlock } from '../setup/meter-tariff-offer.tsx';
 import { WaterSection } from './building-water.tsx';
 
@@ -165,7 +165,7 @@ function Dashboard({ block }: { block: BuildingBlock }) {
   // The energy chart first: pricing the months takes longer, and the database serves one at a time.
   const [energySettled, setEnergySettled] = useState(false);
   const settle = useCallback(() => setEnergySettled(true), []);
-  const config = useResource(() => loadConfig(block.id, current.id), [block.id, current.id]);
+  const config = useResource(() => configOf(block, current.id), [block, current.id]);
   const [range, queryText] = useQueryRange();
   const dashboardBlock = useMemo(
     () => ({ blockId: block.id, configChanged: config.reload }),

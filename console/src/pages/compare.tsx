@@ -311,13 +311,7 @@ function CompareForm({ blocks, blockId }: { blocks: BuildingBlock[]; blockId: nu
 
 /** The form, on the first building that has a dashboard config (a comparison needs one). */
 function CompareOnConfigured({ blocks }: { blocks: BuildingBlock[] }) {
-  const { current } = useOrganization();
-  const configured = useResource(() => firstConfigured(blocks, current.id), [blocks, current.id]);
-  return (
-    <Async resource={configured} label="Finding a building with a dashboard…">
-      {(blockId) => <CompareForm blocks={blocks} blockId={blockId} />}
-    </Async>
-  );
+  return <CompareForm blocks={blocks} blockId={firstConfigured(blocks)} />;
 }
 
 /** Which tariff should a building be on (extensions §12.2): its readings priced on each candidate. */

@@ -8,7 +8,7 @@ import { Link, navigate } from '../lib/router.tsx';
 import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 import { allBlocks, allMeters } from './blocks.ts';
-import { type ConfigChanges, configPrefix, loadConfig, saveConfig } from './dashboard-config.ts';
+import { type ConfigChanges, configOf, configPrefix, saveConfig } from './dashboard-config.ts';
 import { Choice, Refusal, useAction } from './form-kit.tsx';
 import { allTariffs, tariffOptions } from './tariff-options.ts';
 
@@ -146,13 +146,13 @@ function ConfigForm({
 export function DashboardConfigPage({ blockId }: { blockId: number }) {
   const { current } = useOrganization();
   const loaded = useResource(async () => {
-    const [config, blocks, meters, tariffs] = await Promise.all([
-      loadConfig(blockId, current.id),
+    const [blocks, meters, tariffs] = await Promise.all([
       allBlocks(current.id),
       allMeters(current.id),
       allTariffs(current.id),
     ]);
-    return { config, block: blocks.find((b) => b.id === blockId), meters, tariffs };
+    const block = blocks.find((b) => b.id === blockId);
+    return { config: block ? await configOf(block, current.id) : null, block, meters, tariffs };
   }, [blockId, current.id]);
   useEffect(() => {
     document.title = 'Edit dashboard · Utility Management Console';

@@ -1,5 +1,5 @@
 import { api, read, readOrNull } from '../api/client.ts';
-import type { BillSource, DashboardConfig, EnergySource } from '../api/models.ts';
+import type { BillSource, BuildingBlock, DashboardConfig, EnergySource } from '../api/models.ts';
 
 /** The prefix of a source's meter and tariff fields in the dashboard config: the water supply's is `water_supply`. */
 export type ConfigPrefix = EnergySource | 'water_supply';
@@ -14,6 +14,14 @@ export function loadConfig(blockId: number, accountId: string): Promise<Dashboar
       params: { path: { id: blockId }, query: { account_id: accountId } },
     }),
   );
+}
+
+/** The block's dashboard config, or null when its record says it has none (not asked: that GET answers 404). */
+export function configOf(
+  block: Pick<BuildingBlock, 'id' | 'has_dashboard_config'>,
+  accountId: string,
+): Promise<DashboardConfig | null> {
+  return block.has_dashboard_config ? loadConfig(block.id, accountId) : Promise.resolve(null);
 }
 
 /** Creates the config or changes the fields given (the others stay). */

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { api, done, read, readOrNull } from '../api/client.ts';
 import type { Tariff, Transition } from '../api/models.ts';
 import { Async } from '../components/status.tsx';
@@ -19,14 +20,20 @@ function loadTransition(tariffId: number, accountId: string): Promise<Transition
 /** The tariff's transition to a successor, or "New transition". */
 export function Transitions({ tariff, tariffs }: { tariff: Tariff; tariffs: Tariff[] }) {
   const { current } = useOrganization();
-  const transition = useResource(() => loadTransition(tariff.id, current.id), [tariff.id, current.id]);
+  // Asked for only while there is one: the GET answers 404 without.
+  const [present, setPresent] = useState(tariff.has_transition);
+  const transition = useResource(
+    () => (present ? loadTransition(tariff.id, current.id) : Promise.resolve(null)),
+    [present, tariff.id, current.id],
+  );
   const remove = useAction(async () => {
     await done(
       api.DELETE('/api/v1/tariffs/{id}/transitions', {
         params: { path: { id: tariff.id }, query: { account_id: current.id } },
       }),
     );
-    transition.reload();
+    if (present) setPresent(false);
+    else transition.reload();
   });
   const create = async (data: FormData) => {
     const date = parseIsoDate(textOf(data, 'effective_from'));
@@ -42,7 +49,8 @@ export function Transitions({ tariff, tariffs }: { tariff: Tariff; tariffs: Tari
         },
       }),
     );
-    transition.reload();
+    if (present) transition.reload();
+    else setPresent(true);
   };
   const others = tariffs.filter((t) => t.id !== tariff.id);
   const nameOf = (id: number) => tariffs.find((t) => t.id === id)?.name ?? `tariff ${id}`;

@@ -21,6 +21,7 @@ interface BuildingBlock {
   location: string | null;
   created_at: Date;
   updated_at: Date;
+  has_dashboard_config: boolean;
 }
 
 const WRITABLE_COLUMNS = [
@@ -38,8 +39,12 @@ const WRITABLE_COLUMNS = [
   'location',
 ] as const;
 const COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'].join(', ');
+/** The record of the block named `block` in the query: its columns and whether it has a dashboard config. */
+const recordOf = (block: string) =>
+  `${COLUMNS}, EXISTS (SELECT 1 FROM energy_dashboard_configs c WHERE c.building_block_id = ${block}.id) AS has_dashboard_config`;
+const RECORD = recordOf('building_blocks');
 
-const TABLE = { table: 'building_blocks', writable: WRITABLE_COLUMNS, returning: COLUMNS };
+const TABLE = { table: 'building_blocks', writable: WRITABLE_COLUMNS, returning: RECORD };
 
 type BuildingBlockValues = Partial<Record<(typeof WRITABLE_COLUMNS)[number], unknown>>;
 
@@ -51,7 +56,7 @@ interface BuildingBlockFilters {
 export const buildingBlocksRepository = {
   /** By id alone, so the caller can tell a foreign block (403) from a missing one (404). */
   async find(db: Executor, id: number) {
-    const [row] = await db.query<BuildingBlock>(`SELECT ${COLUMNS} FROM building_blocks WHERE id = $1`, [id]);
+    const [row] = await db.query<BuildingBlock>(`SELECT ${RECORD} FROM building_blocks WHERE id = $1`, [id]);
     return row;
   },
 
@@ -63,7 +68,7 @@ export const buildingBlocksRepository = {
     return listPage<BuildingBlock>(
       db,
       {
-        select: COLUMNS,
+        select: recordOf('b'),
         from: 'building_blocks b',
         where,
         params,

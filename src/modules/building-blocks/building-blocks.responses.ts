@@ -21,6 +21,7 @@ const SITE_EXAMPLE = {
   location: '-33.9090,18.4200',
   created_at: EXAMPLE.createdAt,
   updated_at: EXAMPLE.createdAt,
+  has_dashboard_config: true,
 };
 
 const buildingBlock = z
@@ -41,6 +42,9 @@ const buildingBlock = z
     location: z.string().nullable(),
     created_at: timestamp,
     updated_at: timestamp,
+    has_dashboard_config: z
+      .boolean()
+      .describe('Whether the block has a dashboard config: GET /building_blocks/{id}/config answers 404 when not'),
   })
   .meta({ examples: [SITE_EXAMPLE] });
 

@@ -69,6 +69,7 @@ describe('POST /building_blocks', () => {
         location: '-33.92,18.42',
         created_at: expect.any(String),
         updated_at: expect.any(String),
+        has_dashboard_config: false,
       },
     });
     const read = await org.member.client.get(`${base}/${res.body.data.id}`, { account_id: org.accountId });
@@ -213,6 +214,7 @@ describe('GET /building_blocks', () => {
       location: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      has_dashboard_config: false,
     });
   });
 
@@ -305,6 +307,31 @@ describe('GET /building_blocks/:id', () => {
     expect(await read(own.id, org.outsider)).toMatchObject({ status: 403, body: FORBIDDEN_NOT_MEMBER });
     const unauthenticated = await call(t.app, 'GET', `${base}/${own.id}`, { query: { account_id: org.accountId } });
     expect(unauthenticated.status).toBe(401);
+  });
+});
+
+describe('has_dashboard_config', () => {
+  it('says whether the block has a dashboard config, in its reads, its list and its update', async () => {
+    const block = await createBlock(org.owner.client, org.accountId, { name: 'Config Hall' });
+    const bare = await createBlock(org.owner.client, org.accountId, { name: 'Bare Hall' });
+    expect(block.has_dashboard_config).toBe(false);
+    const configPath = `${base}/${block.id}/config`;
+    expect(await org.owner.client.get(configPath, { account_id: org.accountId })).toMatchObject({ status: 404 });
+
+    const saved = await org.owner.client.put(configPath, { account_id: org.accountId });
+    expect(saved.status).toBe(200);
+    const read = await org.member.client.get(`${base}/${block.id}`, { account_id: org.accountId });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toEqual({ ...block, has_dashboard_config: true });
+    const listed = await org.member.client.get(base, { account_id: org.accountId, query: ' Hall' });
+    expect(listed.status).toBe(200);
+    const flags = (listed.body.data as { id: number; has_dashboard_config: boolean }[])
+      .filter((b) => b.id === block.id || b.id === bare.id)
+      .map((b) => [b.id, b.has_dashboard_config]);
+    expect(Object.fromEntries(flags)).toEqual({ [block.id]: true, [bare.id]: false });
+    const updated = await org.owner.client.put(`${base}/${block.id}`, { account_id: org.accountId, area: 10 });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ id: block.id, area: 10, has_dashboard_config: true });
   });
 });
 

@@ -2,6 +2,7 @@ import { METER_FIELDS as CONFIG_METERS, TARIFF_FIELDS } from '../../db/energy-so
 import { groupByMonth } from '../../db/kept-months.ts';
 import type { Executor } from '../../db/types.ts';
 import type {
+  BillingMonth,
   DayType,
   HalfHourPeak,
   HourlyAggregate,
@@ -289,6 +290,30 @@ export const costRepository = {
       .then((rows) =>
         groupByMonth(rows, (row) => row.month_ms, from, to).map(([packed]) => HourColumns.unpack(packed ?? NO_HOURS)),
       );
+  },
+
+  /**
+   * Of the local months given, the keys of those where the meter's readings carry an apparent power
+   * other than their real power (their rollups' sums differ): a kVA measured, not taken as kW. By
+   * whole hours: the hour a month begins in counts for it.
+   */
+  async apparentPowerMonths(db: Executor, accountId: string, meterId: number, months: BillingMonth[]) {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const rows = await db.query<{ month_key: number }>(
+      `SELECT m.month_key FROM unnest($2::int[], $3::timestamptz[], $4::timestamptz[]) AS m(month_key, start_at, end_at)
+       WHERE EXISTS (SELECT 1 FROM meters mt WHERE mt.id = $1 AND mt.account_id = $5)
+         AND EXISTS (SELECT 1 FROM readings_hourly h
+                     WHERE h.meter_id = $1 AND h.bucket_start >= date_trunc('hour', m.start_at, 'UTC')
+                       AND h.bucket_start < m.end_at AND h.sum_uva <> h.sum_power_uw)`,
+      [
+        meterId,
+        months.map((month) => month.monthKey),
+        months.map((month) => iso(month.startMs)),
+        months.map((month) => iso(month.endMs)),
+        accountId,
+      ],
+    );
+    return rows.map((row) => row.month_key);
   },
 
   /** The instant of the meter's first reading (ms), null without readings. */

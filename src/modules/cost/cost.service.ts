@@ -15,6 +15,8 @@ import { type CostMeterRow, type EdgeHours, costRepository as repo } from './cos
 import type { BuildingCostQuery, TariffCostQuery } from './cost.schemas.ts';
 import {
   type BillingContext,
+  billingMonths,
+  chargesMeasuredKva,
   demandFromRollups,
   type Bill as EngineBill,
   type HourlyPlan,
@@ -218,7 +220,8 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
    * From the hourly rollups of its whole hours where they give the exact bill (nearly always), else
    * from the readings. Priced from months kept in memory, in a round of the event loop of its own.
    */
-  async function price(meter: CostMeterRow, context: BillingContext) {
+  async function price(meter: CostMeterRow, measured: BillingContext) {
+    const context = await withApparentPower(meter, measured);
     const { start, end } = context;
     const plan = await planFor(context, meter.account_id);
     if (plan) {
@@ -251,6 +254,17 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
         : Promise.resolve([]),
     ]);
     return priceReadings({ ...context, readings, earlierReadings });
+  }
+
+  /**
+   * The context with the months whose readings carry a measured kVA, read only where a bill could
+   * say that kVA was taken as kW (the tariff charges kVA/month on measured demand).
+   */
+  async function withApparentPower(meter: CostMeterRow, context: BillingContext): Promise<BillingContext> {
+    if (!chargesMeasuredKva(context.tariff.items, context.utility)) return context;
+    const months = billingMonths(context.tariff.timezone, context.start.getTime(), context.end.getTime());
+    const found = await repo.apparentPowerMonths(readingsOf(meter.id), meter.account_id, meter.id, months);
+    return { ...context, apparentPowerMonths: new Set(found) };
   }
 
   /**
@@ -407,8 +421,9 @@ export function createCostService({ db, cache, guard, tariffAccess, admission, b
       if (!plan || !shared) bills.push(billOf(meter, context, await price(meter, context)));
       else {
         await yieldToEventLoop(meter.account_id);
+        const measured = await withApparentPower(meter, context);
         bills.push(
-          billOf(meter, context, priceHourly(context, plan, groupHourlyRows(plan, shared.rows), shared.edges)),
+          billOf(meter, context, priceHourly(measured, plan, groupHourlyRows(plan, shared.rows), shared.edges)),
         );
       }
     }

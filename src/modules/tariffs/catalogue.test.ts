@@ -321,6 +321,7 @@ describe('the catalogue is read-only', () => {
         cloned_from: _c,
         created_at: _ca,
         updated_at: _ua,
+        has_transition: _ht,
         tariff_items,
         dso: _d,
         ...fields

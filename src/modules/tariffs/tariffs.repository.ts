@@ -27,6 +27,7 @@ export interface TariffRow {
   family: string | null;
   created_at: Date;
   updated_at: Date;
+  has_transition: boolean;
 }
 
 /** The columns a client may set: the allow-list that names columns in INSERT and UPDATE. */
@@ -53,8 +54,11 @@ export const WRITABLE_COLUMNS = [
 
 const RECORD_COLUMNS = ['id', 'account_id', ...WRITABLE_COLUMNS, 'created_at', 'updated_at'] as const;
 
-export const TARIFF_RECORD = RECORD_COLUMNS.join(', ');
-const ALIASED_RECORD = RECORD_COLUMNS.map((c) => `t.${c}`).join(', ');
+/** Whether the tariff named `tariff` in the query is the predecessor of a transition (its only one). */
+const hasTransition = (tariff: string) =>
+  `EXISTS (SELECT 1 FROM tariff_transitions x WHERE x.predecessor_id = ${tariff}.id) AS has_transition`;
+export const TARIFF_RECORD = `${RECORD_COLUMNS.join(', ')}, ${hasTransition('tariffs')}`;
+const ALIASED_RECORD = `${RECORD_COLUMNS.map((c) => `t.${c}`).join(', ')}, ${hasTransition('t')}`;
 
 interface TariffFilters {
   accountId: string;

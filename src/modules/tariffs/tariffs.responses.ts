@@ -91,6 +91,7 @@ export const GRID_TARIFF_EXAMPLE = {
   family: 'eskom-homeflex-1',
   created_at: EXAMPLE.createdAt,
   updated_at: EXAMPLE.createdAt,
+  has_transition: false,
 };
 
 const tariffFields = {
@@ -119,6 +120,9 @@ const tariffFields = {
   family: z.string().nullable().describe('The name its versions share, each with its own effective dates'),
   created_at: timestamp,
   updated_at: timestamp,
+  has_transition: z
+    .boolean()
+    .describe('Whether the tariff has a transition to a successor: GET /tariffs/{id}/transitions answers 404 when not'),
 };
 
 /** A tariff as lists show it. */

@@ -78,6 +78,7 @@ describe('create', () => {
         family: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
+        has_transition: false,
         tariff_items: [],
         dso: null,
       },
@@ -328,6 +329,42 @@ describe('read', () => {
     expect(viaCatalogue.body.data).toMatchObject({ id: 1, account_id: CATALOGUE_ACCOUNT_ID, tariff_type: 'BLOCK' });
     const viaOwn = await r.member.client.get(`${base}/1`, { account_id: r.accountId });
     expect([viaOwn.status, viaOwn.body]).toEqual([403, FORBIDDEN_FOREIGN]);
+  });
+});
+
+describe('has_transition', () => {
+  it('says whether the tariff has a transition to a successor, in its reads, its list and its update', async () => {
+    const org = await organizationWithRoles(t.app);
+    const predecessor = await createTariff(org.owner.client, org.accountId, { name: 'Before' });
+    const successor = await createTariff(org.owner.client, org.accountId, { name: 'After' });
+    const transitions = `${base}/${predecessor.id}/transitions`;
+    const read = async (id: number) =>
+      (await org.member.client.get(`${base}/${id}`, { account_id: org.accountId })).body.data.has_transition;
+    const listed = async () => {
+      const res = await org.member.client.get(base, { account_id: org.accountId });
+      expect(res.status).toBe(200);
+      return Object.fromEntries(
+        res.body.data.map((tariff: { id: number; has_transition: boolean }) => [tariff.id, tariff.has_transition]),
+      );
+    };
+    expect(await read(predecessor.id)).toBe(false);
+    expect(await org.member.client.get(transitions, { account_id: org.accountId })).toMatchObject({ status: 404 });
+
+    const created = await org.owner.client.post(transitions, {
+      account_id: org.accountId,
+      successor_id: successor.id,
+      effective_from: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    expect(created.status).toBe(201);
+    expect([await read(predecessor.id), await read(successor.id)]).toEqual([true, false]);
+    expect(await listed()).toEqual({ [predecessor.id]: true, [successor.id]: false });
+    const updated = await org.owner.client.put(`${base}/${predecessor.id}`, { account_id: org.accountId, notes: 'x' });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ notes: 'x', has_transition: true });
+
+    const removed = await org.owner.client.delete(transitions, { account_id: org.accountId });
+    expect(removed.status).toBe(204);
+    expect(await read(predecessor.id)).toBe(false);
   });
 });
 

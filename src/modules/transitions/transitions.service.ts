@@ -1,4 +1,4 @@
-import { type CacheInvalidation, cacheKeys } from '../../db/read-cache.ts';
+import { type CacheInvalidation, cacheKeys, tariffCacheKeys } from '../../db/read-cache.ts';
 import type { Database, Executor } from '../../db/types.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -13,7 +13,10 @@ export interface TransitionsDeps {
   tariffAccess: Pick<TariffAccess, 'tariff' | 'lockLive' | 'confirm' | 'transaction'>;
   /** Records each meter's and config source's switch in the tariff history, in the switch's transaction. */
   history: TariffHistoryRecorder;
-  /** Pending and applied transitions change what a building's cost prices: their writes name the organization's building facts. */
+  /**
+   * Pending and applied transitions change what a building's cost prices: their writes name the
+   * organization's building facts; a transition made or removed, its predecessor's record (has_transition).
+   */
   cache: CacheInvalidation;
   now: () => Date;
 }
@@ -71,7 +74,7 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
           createdBy: auth.userId,
         });
         if (!inserted) throw conflict('The tariff already has a successor transition', 'TARIFF_HAS_SUCCESSOR');
-        await cache.invalidate(tx, cacheKeys.buildingFacts(body.account_id));
+        await cache.invalidate(tx, cacheKeys.buildingFacts(body.account_id), ...tariffCacheKeys(tariffId));
         return applyIfDue(tx, inserted);
       });
       return present(row, application);
@@ -104,7 +107,7 @@ export function createTransitionsService({ db, tariffAccess, history, cache, now
       await tariffAccess.tariff(auth, tariffId, accountId, 'write');
       const deleted = await tariffAccess.transaction(auth, accountId, async (tx) => {
         const removed = await repo.deleteOfPredecessor(tx, accountId, tariffId);
-        if (removed) await cache.invalidate(tx, cacheKeys.buildingFacts(accountId));
+        if (removed) await cache.invalidate(tx, cacheKeys.buildingFacts(accountId), ...tariffCacheKeys(tariffId));
         return removed;
       });
       if (!deleted) throw notFound('Transition');

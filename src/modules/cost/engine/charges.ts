@@ -162,6 +162,16 @@ function singleOf(group: Charge[]): Charge | undefined {
   return group.length === 1 ? group[0] : undefined;
 }
 
+/** Whether the charge is a kVA/month item charged on measured demand (not on the NMD). */
+export function onMeasuredKva(charge: Charge): boolean {
+  return charge.basis === 'PER_KVA_MONTH' && charge.item.demand_basis !== 'NMD';
+}
+
+/** Whether any of the tariff's items is charged on measured kVA demand. */
+export function chargesMeasuredKva(items: PricingItem[], utility: Utility = 'electricity'): boolean {
+  return [...chargesByType(items, utility).values()].some((group) => group.some(onMeasuredKva));
+}
+
 /** The item of the season, else the ALL_YEAR item, else the type's only item. */
 export function chargeForSeason(group: Charge[], season: Season | null): Charge | undefined {
   return ofSeason(group, season) ?? ofSeason(group, 'ALL_YEAR') ?? singleOf(group);

@@ -1,6 +1,6 @@
 import { DAY_MS } from '../../../lib/time-zone.ts';
 import type { SeasonShare } from './calendar.ts';
-import { type Charge, chargeForSeason, METERED_BASES } from './charges.ts';
+import { type Charge, chargeForSeason, METERED_BASES, onMeasuredKva } from './charges.ts';
 import type { LineBook } from './line-book.ts';
 import { Dec } from './money.ts';
 import type { MonthNotes } from './month-notes.ts';
@@ -43,7 +43,7 @@ export function addFixedCharges(
         continue;
       }
       book.add(charge, null, quantityOf(charge, share, kvaBasis, notes), charge.unitPrice);
-      if (charge.basis === 'PER_KVA_MONTH' && charge.item.demand_basis !== 'NMD') measuredKva = true;
+      if (onMeasuredKva(charge)) measuredKva = true;
     }
   }
   return measuredKva;

@@ -11,6 +11,8 @@ import { assertValidPeriod, collectCharges } from './pricing.ts';
 import type { Bill, BillingContext, PricingInput, Reading } from './types.ts';
 import { measureReadings } from './usage.ts';
 
+export { type BillingMonth, billingMonths } from './calendar.ts';
+export { chargesMeasuredKva } from './charges.ts';
 export { utilisationWindowStart } from './demand-basis.ts';
 export {
   demandFromRollups,

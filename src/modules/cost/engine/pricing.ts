@@ -123,7 +123,8 @@ export function collectCharges(input: BillingContext, usage: Usage): PricedUsage
     addEnergyCharges(book, charges, segments, notes, { utility, scale: partMonthScale(monthShares) });
     const measuredKva = addFixedCharges(book, charges, monthShares, kvaBasis, notes);
     noteForeignItems(notes, foreign, utility);
-    if (measuredKva && segments.length > 0 && segments.every((segment) => segment.kvarhMicro === 0)) {
+    const noReactive = segments.length > 0 && segments.every((segment) => segment.kvarhMicro === 0);
+    if (measuredKva && noReactive && !input.apparentPowerMonths?.has(monthKey)) {
       notes.warn(KVA_FROM_KW);
     }
     const nmd = input.notifiedMaxDemandKva;

@@ -81,6 +81,11 @@ export interface BillingContext {
   intervalMinutes: number;
   /** The meter's notified maximum demand in kVA (NMD, UTILISED_CAPACITY and EXCESS bases). */
   notifiedMaxDemandKva?: number | string | null;
+  /**
+   * The local months (month keys) whose readings carry an apparent power other than their real
+   * power: their kVA was measured, not taken as kW.
+   */
+  apparentPowerMonths?: ReadonlySet<number>;
 }
 
 export interface PricingInput extends BillingContext {
