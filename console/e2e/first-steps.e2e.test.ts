@@ -101,18 +101,6 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
       .locator('option')
       .evaluateAll((options) => options.map((o) => o.textContent));
     expect(types).toEqual(['Grid electricity', 'Solar', 'Generator', 'Water', 'Gas', 'HVAC', 'Carbon', 'EV charger']);
-    const created = await call(t.app, 'POST', '/api/v1/meters', {
-      token: await freshToken(),
-      body: {
-        account_id: seed.accountId,
-        building_block_id: seed.blockId,
-        meter_sn: 'DEMO-WATER-001',
-        name: 'Water main',
-        meter_type: 'WATER',
-        interval_minutes: 60,
-      },
-    });
-    expect(created.status).toBe(201);
 
     await visit(page, base, `/buildings/${seed.blockId}/dashboard`);
     const offered = (label: string) =>
@@ -120,9 +108,13 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
         .getByLabel(label)
         .locator('option')
         .evaluateAll((options) => options.map((o) => o.textContent));
-    expect(await offered('Grid meter')).toEqual(['None', 'Grid supply (DEMO-GRID-001)', 'Site load (DEMO-LOAD-001)']);
+    const grid = await offered('Grid meter');
+    expect(grid).toEqual(expect.arrayContaining(['None', 'Grid supply (DEMO-GRID-001)', 'Site load (DEMO-LOAD-001)']));
+    expect(grid).not.toContain('Rooftop solar (DEMO-SOLAR-001)');
+    expect(grid).not.toContain('Municipal water (DEMO-WATER-001)');
     expect(await offered('Solar meter')).toEqual(['None', 'Rooftop solar (DEMO-SOLAR-001)']);
-    expect(await offered('Load meter')).not.toContain('Water main (DEMO-WATER-001)');
+    // The demo's water meter, on this building, is offered to no electricity source.
+    expect(await offered('Load meter')).not.toContain('Municipal water (DEMO-WATER-001)');
     await page.screenshot({ path: shot('dashboard-config'), fullPage: true });
   });
 
@@ -160,7 +152,8 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
     await page.getByRole('heading', { name: `Bills for ${month}` }).waitFor();
     // As shown: the text that is displayed, not what is hidden.
     const legends = await page.locator('.chart[data-drawn] .u-legend').allInnerTexts();
-    expect(legends.length).toBe(2);
+    // The energy and power charts, and the water supply's kL.
+    expect(legends.length).toBe(3);
     for (const legend of legends) expect(legend).not.toMatch(/–|Time/u);
     await page.screenshot({ path: shot('dashboard-month'), fullPage: true });
   });
@@ -213,7 +206,7 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
 
   it('clones a catalogue tariff and shows the copy without a refused request', async () => {
     const catalogue: { id: number }[] = (
-      await call(t.app, 'GET', '/api/v1/tariffs/catalogue?limit=1', { token: await freshToken() })
+      await call(t.app, 'GET', '/api/v1/tariffs/catalogue?limit=1&meter_type=ELECTRICITY', { token: await freshToken() })
     ).body.data;
     await visit(page, base, `/catalogue/${catalogue[0]!.id}`);
     const before = consoleErrors.length;
