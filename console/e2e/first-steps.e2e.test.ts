@@ -206,7 +206,9 @@ describeInChromium('what a new user stumbled on, in Chromium', () => {
 
   it('clones a catalogue tariff and shows the copy without a refused request', async () => {
     const catalogue: { id: number }[] = (
-      await call(t.app, 'GET', '/api/v1/tariffs/catalogue?limit=1&meter_type=ELECTRICITY', { token: await freshToken() })
+      await call(t.app, 'GET', '/api/v1/tariffs/catalogue?limit=1&meter_type=ELECTRICITY', {
+        token: await freshToken(),
+      })
     ).body.data;
     await visit(page, base, `/catalogue/${catalogue[0]!.id}`);
     const before = consoleErrors.length;
