@@ -12,7 +12,11 @@ afterAll(async () => t?.close());
 const nextRound = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('a saturated process (@fastify/under-pressure)', () => {
-  it('sheds requests with 503 and Retry-After while its event loop lags, and serves again once it recovers', async () => {
+  // On a machine loaded by other test files the sampled lag can miss the held loop: tried again, within a bound.
+  it('sheds requests with 503 and Retry-After while its event loop lags, and serves again once it recovers', {
+    retry: 2,
+    timeout: 30_000,
+  }, async () => {
     // The event loop held past the threshold and a whole sample (a second), as runaway work would hold it.
     const until = performance.now() + 2500;
     while (performance.now() < until);
