@@ -12,8 +12,13 @@ declare module 'fastify' {
     ownAdmission?: boolean;
   }
   interface FastifyRequest {
-    /** Fires when the request's deadline passes (503) or its client goes away: what it waits for, it waits for no more. */
-    deadline: AbortSignal;
+    /**
+     * Fires when the request's deadline passes (503) or its client goes away: what it waits for, it
+     * waits for no more. Made when first read: a request that never waits pays for no timer.
+     */
+    readonly deadline: AbortSignal;
+    /** The request's reply, then its deadline once read (`deadline`). */
+    deadlineState: { reply: FastifyReply; signal?: AbortSignal } | null;
   }
 }
 
@@ -122,7 +127,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     queuePerUser: REQUESTS_QUEUED_PER_USER,
   });
   const admission: Admission = {
-    admit: (caller, organizationId, fn) => work.run({ ...caller, organizationId }, fn),
+    admit: ({ userId, signal }, organizationId, fn) => work.run({ userId, organizationId, signal }, fn),
   };
 
   /** Holds a slot of the work scheduler until the answer is written or the connection closes. */
@@ -134,18 +139,34 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
   }
   const answered = new WeakMap<FastifyRequest, () => void>();
 
-  /** The first hook of every request: its deadline. */
+  /** The signal of a request's deadline, from the time its reply has taken so far. */
+  function startDeadline(reply: FastifyReply): AbortSignal {
+    // Closed before its answer was sent: its client is gone, and what it waits for is not needed.
+    const clientGone = () => reply.raw.destroyed && !reply.raw.writableFinished;
+    if (clientGone()) return AbortSignal.abort(CLIENT_GONE);
+    const controller = new AbortController();
+    const left = Math.max(0, limits.deadlineS * 1000 - reply.elapsedTime);
+    const timer = setTimeout(() => controller.abort(deadlinePassed(limits.deadlineS)), left);
+    reply.raw.once('close', () => {
+      clearTimeout(timer);
+      if (clientGone()) controller.abort(CLIENT_GONE);
+    });
+    return controller.signal;
+  }
+
+  /** The first hook of every request: its deadline, made when first read. */
   function registerDeadline(app: FastifyInstance): void {
-    app.decorateRequest('deadline', null as unknown as AbortSignal);
-    app.addHook('onRequest', async (request, reply) => {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(deadlinePassed(limits.deadlineS)), limits.deadlineS * 1000);
-      reply.raw.once('close', () => {
-        clearTimeout(timer);
-        // Closed before its answer was sent: its client is gone, and what it waits for is not needed.
-        if (!reply.raw.writableFinished) controller.abort(CLIENT_GONE);
-      });
-      request.deadline = controller.signal;
+    app.decorateRequest('deadlineState', null);
+    app.decorateRequest('deadline', {
+      getter(this: FastifyRequest) {
+        const state = this.deadlineState!;
+        state.signal ??= startDeadline(state.reply);
+        return state.signal;
+      },
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      request.deadlineState = { reply };
+      done();
     });
   }
 
@@ -169,7 +190,9 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     app.addHook('onRequest', async (request, reply) => {
       if (!isGated(request)) return;
       const { userId } = request.auth;
-      const release = await requests.hold({ userId, organizationId: userId, signal: request.deadline });
+      const ticket = { userId, organizationId: userId };
+      // Its deadline is made only when the request must wait its turn.
+      const release = requests.holdNow(ticket) ?? (await requests.hold({ ...ticket, signal: request.deadline }));
       reply.raw.once('close', release);
       const { config, schema } = request.routeOptions;
       const responses = schema?.response as Record<number, unknown> | undefined;

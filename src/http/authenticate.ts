@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthContext } from './auth-context.ts';
+import type { AuthContext, GatewayCaller } from './auth-context.ts';
 import { EXPIRED_TOKEN, INVALID_TOKEN, unauthorized } from './errors.ts';
 import { type GatewayKeys, gatewayAuth, gatewayKey } from './gateway-callers.ts';
 
@@ -16,6 +16,30 @@ function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
+}
+
+/**
+ * The caller's context on one request: its deadline is read (and so made) only by what waits. A
+ * class, not an object with a getter: one small object a request, of one shape.
+ */
+class RequestCaller implements AuthContext {
+  readonly userId: string;
+  readonly email: string;
+  readonly sessionId: string;
+  readonly gateway?: GatewayCaller;
+  readonly #request: FastifyRequest;
+
+  constructor(auth: Omit<AuthContext, 'signal'>, request: FastifyRequest) {
+    this.userId = auth.userId;
+    this.email = auth.email;
+    this.sessionId = auth.sessionId;
+    if (auth.gateway) this.gateway = auth.gateway;
+    this.#request = request;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.#request.deadline;
+  }
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -48,7 +72,7 @@ export function registerAuthentication(
     if (key !== undefined) {
       const gateway = config.gatewayKeys ? await gateways.check(key) : undefined;
       if (!gateway) throw await refuse(request, unauthorized(INVALID_TOKEN, true));
-      request.auth = { ...gatewayAuth(gateway), signal: request.deadline };
+      request.auth = new RequestCaller(gatewayAuth(gateway), request);
       return;
     }
     const token = bearerToken(request);
@@ -62,6 +86,6 @@ export function registerAuthentication(
     if ('refused' in check) {
       throw await refuse(request, unauthorized(check.refused === 'expired' ? EXPIRED_TOKEN : INVALID_TOKEN, true));
     }
-    request.auth = { ...check.auth, signal: request.deadline };
+    request.auth = new RequestCaller(check.auth, request);
   });
 }

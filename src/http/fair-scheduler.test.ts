@@ -230,4 +230,23 @@ describe('the fair scheduler', () => {
     await h.settled();
     expect(h.started).toEqual(['next']);
   });
+
+  it('takes a free slot at once with holdNow, within the caps, and answers undefined where the ticket would wait', async () => {
+    const h = harness({ slots: 2, perUser: 1 });
+    const release = h.scheduler.holdNow(of('a', 'org'));
+    expect(release).toBeTypeOf('function');
+    expect(h.scheduler.holdNow(of('a', 'other'))).toBeUndefined();
+    const second = h.scheduler.holdNow(of('b', 'org'));
+    expect(h.scheduler.load()).toEqual({ running: 2, waiting: 0 });
+    expect(h.scheduler.holdNow(of('c', 'third'))).toBeUndefined();
+    void h.ask('next', of('c', 'third'));
+    await h.settled();
+    expect(h.started).toEqual([]);
+    release!();
+    release!();
+    await h.settled();
+    expect(h.started).toEqual(['next']);
+    second!();
+    expect(h.scheduler.load()).toEqual({ running: 1, waiting: 0 });
+  });
 });

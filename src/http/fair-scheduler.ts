@@ -46,6 +46,11 @@ export interface FairScheduler {
   run<T>(ticket: Ticket, work: (step: Step) => Promise<T>): Promise<T>;
   /** As run, for work that is not one function: resolves, once chosen, with the release of its slot (idempotent). */
   hold(ticket: Ticket): Promise<() => void>;
+  /**
+   * Takes a slot at once when one is free within the caps, and returns its release (idempotent);
+   * undefined when the ticket would have to wait. The ticket's signal is not read: nothing waits.
+   */
+  holdNow(ticket: Ticket): (() => void) | undefined;
   load(): { running: number; waiting: number };
 }
 
@@ -274,6 +279,16 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
     });
   }
 
+  function holdNow(ticket: Ticket): (() => void) | undefined {
+    if (!withinCaps(ticket) || running >= limits.slots) return undefined;
+    const started = begin(ticket, false);
+    let held = true;
+    return () => {
+      if (held) end(ticket, started);
+      held = false;
+    };
+  }
+
   function enter(ticket: Ticket): Promise<Started> {
     if (ticket.signal?.aborted) return Promise.reject(ticket.signal.reason);
     // With a slot free, whatever waits is held back by its caps.
@@ -303,7 +318,11 @@ export function createFairScheduler(limits: SchedulerLimits): FairScheduler {
 
   return {
     run,
+    holdNow,
     hold(ticket) {
+      if (ticket.signal?.aborted) return Promise.reject(ticket.signal.reason);
+      const release = holdNow(ticket);
+      if (release) return Promise.resolve(release);
       // While it waits, the ticket's signal ends the wait (a request's deadline fires when its
       // connection closes too); once chosen, the slot is held until the release is called.
       return new Promise((resolve, reject) => {
