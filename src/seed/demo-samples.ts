@@ -47,6 +47,7 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
   if (!tariff || !latest) return undefined;
   const [item] = await tariffItemsRepository.ofTariff(db, accountId, tariff.id);
   const [firstRead] = water ? await registerReadsRepository.list(db, accountId, water.id) : [];
+  const firstReading = water && (await readingsRepository.firstReading(db, accountId, water.id));
   const end = new Date(latest.ts.getTime() + grid.interval_minutes * 60_000);
   return Object.fromEntries(
     Object.entries({
@@ -69,6 +70,10 @@ export async function demoSamples(db: Executor): Promise<DemoSamples | undefined
         JSON.stringify([
           { read_at: firstRead.read_at, register_kl: Number(firstRead.register_kl), estimated: firstRead.estimated },
         ]),
+      // So is its first interval reading.
+      water_first_reading:
+        firstReading &&
+        JSON.stringify([{ ts: firstReading.ts.toISOString(), volume_kl: Number(firstReading.import_kwh) }]),
       ...lastWholeMonth(end),
     })
       .filter(([, value]) => value != null)

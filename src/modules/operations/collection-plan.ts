@@ -12,8 +12,11 @@ export interface Step {
   writes?: Readonly<Record<string, string>>;
   /** Variables this request's test script stores from its answer's data: variable → path in data. */
   stores?: Readonly<Record<string, string>>;
-  /** A record that this request created and its test script deletes again (its path, with variables). */
-  deletesAgain?: string;
+  /**
+   * A record that this request created and its test script deletes again: its path, with
+   * variables, and the variable of the token that may delete it (bearerToken when absent).
+   */
+  deletesAgain?: { path: string; token?: string };
 }
 
 /** An address that a run makes its own: Postman writes a new uuid for `{{$guid}}` each time. */
@@ -25,8 +28,13 @@ export const STEPS: Readonly<Record<string, Step>> = {
     uses: { refresh_token: 'refresh_token' },
     stores: { bearerToken: 'access_token', refresh_token: 'refresh_token' },
   },
-  createUser: { writes: { email: NEW_EMAIL }, stores: { new_user_id: 'id' } },
-  deleteUser: { uses: { id: 'new_user_id' } },
+  // The user the administration creates is deleted at once; the one signed up, in the clean-up.
+  createUser: {
+    writes: { email: NEW_EMAIL },
+    stores: { new_user_id: 'id' },
+    deletesAgain: { path: '/api/v1/admin/users/{{new_user_id}}', token: 'serviceRoleKey' },
+  },
+  deleteUser: { uses: { id: 'signed_up_user_id' } },
   createOrganization: { stores: { new_account_id: 'id' } },
   updateOrganization: { uses: { id: 'new_account_id' } },
   deleteOrganization: { uses: { id: 'new_account_id' } },
@@ -41,6 +49,8 @@ export const STEPS: Readonly<Record<string, Step>> = {
   // The readings that the collection stored go with the meter.
   deleteMeter: { uses: { id: 'new_meter_id' }, writes: { force: 'true' } },
   storeReadings: { uses: { meter_sn: 'new_meter_sn' } },
+  // The demo water meter's first interval reading, sent again: nothing changes.
+  storeWaterReadings: { writes: { meter_sn: '{{water_meter_sn}}', readings: '{{water_first_reading}}' } },
   // The demo water meter's first read, sent again: nothing changes.
   storeRegisterReads: { uses: { id: 'water_meter_id' }, writes: { reads: '{{water_first_read}}' } },
   listRegisterReads: { uses: { id: 'water_meter_id' } },
@@ -82,7 +92,7 @@ export const STEPS: Readonly<Record<string, Step>> = {
   // One clone, and no request of its own deletes a tariff but the one created above.
   cloneCatalogueTariff: {
     stores: { cloned_tariff_id: 'id' },
-    deletesAgain: '/api/v1/tariffs/{{cloned_tariff_id}}?account_id={{account_id}}',
+    deletesAgain: { path: '/api/v1/tariffs/{{cloned_tariff_id}}?account_id={{account_id}}' },
   },
 };
 

@@ -167,20 +167,27 @@ async function demoAsSeen(): Promise<unknown> {
     invoices.body.data.map((invoice: { id: number }) => get(`/api/v1/invoices/${invoice.id}`)),
   );
   const gateways = await get('/api/v1/gateways', all);
+  const allTime = { start: '2000-01-01T00:00:00Z', end: '2100-01-01T00:00:00Z' };
   const sums = await Promise.all(
-    meters.body.data.map((m: { meter_sn: string }) =>
-      get('/api/v1/timeseries/electricity/energy-sum', {
-        meter_sn: m.meter_sn,
-        start: '2000-01-01T00:00:00Z',
-        end: '2100-01-01T00:00:00Z',
-      }),
+    meters.body.data.map((m: { meter_sn: string; meter_type: string }) =>
+      m.meter_type === 'WATER'
+        ? get('/api/v1/timeseries/water/volume-sum', { meter_sn: m.meter_sn, ...allTime })
+        : get('/api/v1/timeseries/electricity/energy-sum', { meter_sn: m.meter_sn, ...allTime }),
     ),
+  );
+  const registerReads = await Promise.all(
+    meters.body.data
+      .filter((m: { meter_type: string }) => m.meter_type === 'WATER')
+      .map((m: { id: number }) => get(`/api/v1/meters/${m.id}/register-reads`)),
   );
   const organization = await fetch(`${baseUrl}/api/v1/organizations/${accountId}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   const members = await fetch(`${baseUrl}/api/v1/organizations/${accountId}/members?limit=100`, {
     headers: { authorization: `Bearer ${token}` },
+  });
+  const users = await fetch(`${baseUrl}/api/v1/admin/users?limit=100`, {
+    headers: { authorization: `Bearer ${SERVICE_ROLE_KEY}` },
   });
   return {
     blocks,
@@ -193,8 +200,10 @@ async function demoAsSeen(): Promise<unknown> {
     invoiceDetails,
     gateways,
     sums,
+    registerReads,
     organization: await organization.json(),
     members: await members.json(),
+    users: await users.json(),
   };
 }
 

@@ -39,14 +39,14 @@ const FIRST_ORGANIZATION = [
   '}',
 ];
 
-function deleteAgain(path: string): string[] {
+function deleteAgain({ path, token = 'bearerToken' }: NonNullable<Step['deletesAgain']>): string[] {
   return [
     `if (pm.response.code < 300) {`,
     '  pm.sendRequest(',
     '    {',
     `      url: pm.collectionVariables.get('baseUrl') + ${withVariables(path)},`,
     "      method: 'DELETE',",
-    "      header: { Authorization: 'Bearer ' + pm.collectionVariables.get('bearerToken') },",
+    `      header: { Authorization: 'Bearer ' + pm.collectionVariables.get('${token}') },`,
     '    },',
     '    (error, response) => {',
     "      pm.test('deletes what it created again (204)', () => {",

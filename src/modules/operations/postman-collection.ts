@@ -65,6 +65,7 @@ const VARIABLE_OF_ID: Record<string, string> = {
 const NUMERIC_VARIABLES = new Set([
   'water_meter_id',
   'water_first_read',
+  'water_first_reading',
   'building_block_id',
   'meter_id',
   'tariff_id',

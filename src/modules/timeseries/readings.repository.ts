@@ -61,6 +61,16 @@ export const readingsRepository = {
     );
   },
 
+  /** The organization's meter's earliest reading: its time and its import (kWh, or kL for water). */
+  async firstReading(db: Executor, accountId: string, meterId: number) {
+    const [row] = await db.query<{ ts: Date; import_kwh: number }>(
+      `SELECT r.ts, r.import_kwh FROM readings r JOIN meters m ON m.id = r.meter_id
+        WHERE m.account_id = $1 AND r.meter_id = $2 ORDER BY r.ts LIMIT 1`,
+      [accountId, meterId],
+    );
+    return row;
+  },
+
   /** The meter with this id, whatever its organization (the caller tells a foreign meter from an unknown one). */
   async findMeterById(db: Executor, meterId: number): Promise<MeterRow | undefined> {
     const [row] = await db.query<MeterRow>(
