@@ -246,11 +246,27 @@ describe('the OpenAPI document', () => {
       example:
         'Meter;Date;Time;kWh;kVArh\nDEMO-GRID-001;2026/11/01;00:00;12,5;3,1\nDEMO-GRID-001;2026/11/01;00:30;11,75;2,9\n',
     });
-    const others = operations.filter(([name, op]) => {
+    const withText = operations.filter(([, op]) => {
       const content = (op as { requestBody?: { content: object } }).requestBody?.content;
-      return content && name !== 'POST /api/v1/timeseries/electricity/readings' && Object.keys(content).length > 1;
+      return content && Object.keys(content).length > 1;
     });
-    expect(others).toEqual([]);
+    expect(withText.map(([name]) => name)).toEqual([
+      'POST /api/v1/timeseries/electricity/readings',
+      'POST /api/v1/timeseries/water/readings',
+    ]);
+  });
+
+  it("declares the water readings route's text/csv body: its value column is volume_kl", () => {
+    const body = (document.paths['/api/v1/timeseries/water/readings']!.post as any).requestBody;
+    expect(Object.keys(body.content)).toEqual(['application/json', 'text/csv']);
+    expect(body.content['application/json'].schema.example).toMatchObject({ meter_sn: 'DEMO-WATER-001' });
+    expect(body.content['text/csv']).toEqual({
+      schema: {
+        type: 'string',
+        description: expect.stringMatching(/^A spreadsheet of water readings: a header line, then a line per reading/),
+      },
+      example: 'Date;Time;kL\n01/11/2026;00:00;0,35\n01/11/2026;00:30;0,4\n',
+    });
   });
 
   it('has a relative server, so that "Try it out" calls the host that served the page', () => {

@@ -32844,6 +32844,12 @@ export interface operations {
                         volume_kl: number;
                     }[];
                 };
+                /**
+                 * @example Date;Time;kL
+                 *     01/11/2026;00:00;0,35
+                 *     01/11/2026;00:30;0,4
+                 */
+                "text/csv": string;
             };
         };
         responses: {

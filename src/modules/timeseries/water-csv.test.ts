@@ -119,3 +119,22 @@ describe('POST /timeseries/water/readings with a CSV body', () => {
     );
   });
 });
+
+describe('the text/csv body of the API reference', () => {
+  it('is stored as the reference states it, with the example options of its query', async () => {
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
+    const operation = doc.paths[`${WATER}/readings`].post;
+    const query = Object.fromEntries(
+      operation.parameters
+        .filter((p: { in: string; name: string }) => p.in === 'query' && p.name !== 'account_id')
+        .map((p: { name: string; schema: { example: unknown } }) => [p.name, String(p.schema.example)]),
+    );
+    const meter = await insertMeter(t.db, org.accountId, { meter_type: 'WATER', meter_sn: query.meter_sn });
+    const res = await postCsv(operation.requestBody.content['text/csv'].example, query);
+    expect(res).toEqual({ status: 200, body: { success: true, message: null, data: { inserted: 2, updated: 0 } } });
+    // 1 November 2026 00:00 in Johannesburg is 31 October 22:00 UTC.
+    expect(await volumes(meter, '2026-10-31T22:00:00Z', '2026-10-31T23:00:00Z')).toEqual([
+      ['2026-10-31T22:00:00.000Z', 0.75],
+    ]);
+  });
+});

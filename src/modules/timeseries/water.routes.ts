@@ -6,6 +6,7 @@ import { accountQuery, recordIdParams } from '../../http/fields.ts';
 import type { KeptAnswers } from '../../http/kept-answers.ts';
 import { failures } from '../../http/responses.ts';
 import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-docs.ts';
+import type { TextBody } from '../../http/text-bodies.ts';
 import type { App } from '../../http/types.ts';
 import { zodValidatorCompiler } from '../../http/validation.ts';
 import { CsvBody } from './csv-body.ts';
@@ -31,6 +32,14 @@ const SPREAD =
   "Register reads count as readings: between two consecutive reads the kL used is spread evenly over the time between them, into the meter's intervals.";
 const CSV_BODY =
   'A text/csv body is a spreadsheet of readings read as the electricity readings route reads one, with the same query parameters (a JSON body takes account_id and meter_sn from the body and leaves the query out), its value column volume_kl: without columns the header names meter_sn (unless the query gives the meter), ts and volume_kl. A line that does not fit fails the whole request: 400 naming its line and column (`line 3: volume_kl (column "kL"): ...`). Each meter of the file is checked before any is stored; the answer adds up inserted and updated.';
+
+/** The route's text/csv body in the API reference: a spreadsheet of one meter, read with the query's example options. */
+const CSV_WATER_READINGS: TextBody = {
+  type: 'string',
+  description:
+    'A spreadsheet of water readings: a header line, then a line per reading, read with the query parameters (columns, date_format, delimiter, decimal, tz, meter_sn).',
+  examples: [['Date;Time;kL', '01/11/2026;00:00;0,35', '01/11/2026;00:30;0,4', ''].join('\n')],
+};
 
 /** A CSV body comes as bytes, read by the service with the query's options; the rest of the request as every route's. */
 const csvOrValidated: FastifySchemaCompiler<ZodType> = (route) => {
@@ -69,13 +78,14 @@ export function registerWaterRoutes(app: App, timeseries: TimeseriesService, kep
             decimal: ',',
             date_format: 'DD/MM/YYYY',
             tz: 'Africa/Johannesburg',
-            columns: '{"ts":"Date","volume_kl":"kL"}',
+            columns: '{"ts":"Date","time":"Time","volume_kl":"kL"}',
           }),
           body: withExample(waterReadingsBody, {
             account_id: EXAMPLE.accountId,
             meter_sn: DEMO_WATER,
             readings: [{ ts: EXAMPLE_MONTH.start, volume_kl: 0.35 }],
           }),
+          textBodies: { 'text/csv': CSV_WATER_READINGS },
           response: {
             200: waterResponses.readingsStored,
             ...failures({
