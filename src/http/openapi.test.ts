@@ -26,10 +26,25 @@ let document: {
   paths: Record<string, Record<string, Operation>>;
 };
 let operations: [string, Operation][];
+/** The document as served, its references unresolved. */
+let served: { paths: object; components: Record<string, Record<string, unknown>> };
+
+/** The value with each local reference (`#/components/...`) replaced by what it refers to. */
+function resolved(value: unknown): any {
+  if (Array.isArray(value)) return value.map(resolved);
+  if (typeof value !== 'object' || value === null) return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/')) {
+    const [, , kind, name] = ref.split('/');
+    return resolved(served.components[kind!]![name!]);
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolved(inner)]));
+}
 
 beforeAll(async () => {
   t = await startTestApp();
-  document = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+  served = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+  document = resolved(served);
   operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]),
   );
@@ -152,6 +167,34 @@ describe('the OpenAPI document', () => {
     ).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('writes each failure envelope, failure response and header once, in its components, and refers to it', () => {
+    const refs: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value !== 'object' || value === null) return;
+      const ref = (value as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string') refs.push(ref);
+      for (const inner of Object.values(value)) collect(inner);
+    };
+    collect(served.paths);
+    const ofKind = (kind: string) => new Set(refs.filter((r) => r.startsWith(`#/components/${kind}/`)));
+    expect([...ofKind('headers')].sort()).toEqual([
+      '#/components/headers/Retry-After',
+      '#/components/headers/WWW-Authenticate',
+      '#/components/headers/X-Request-Id',
+    ]);
+    expect(ofKind('responses')).toContain('#/components/responses/Failure408');
+    expect(served.components.responses!.Failure408).toMatchObject({
+      description: expect.stringMatching(/REQUEST_TIMEOUT_S/),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure408' } } },
+    });
+    expect(served.components.schemas!.Failure404).toMatchObject({
+      required: ['success', 'message', 'error', 'code'],
+      properties: { code: { enum: expect.arrayContaining(['NOT_FOUND']) } },
+    });
+    // Every reference names something the document holds.
+    expect(refs.filter((ref) => resolved({ $ref: ref }) === undefined)).toEqual([]);
+  });
+
   it('uses only the marked placeholder uuids in its examples, besides the catalogue that every install has', () => {
     const examples: unknown[] = [];
     const collect = (value: unknown): void => {
@@ -161,7 +204,7 @@ describe('the OpenAPI document', () => {
         else collect(inner);
       }
     };
-    collect(document.paths);
+    collect(served);
     const uuids = JSON.stringify(examples).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
     expect(uuids.length).toBeGreaterThan(30);
     const placeholder = /^00000000-0000-4000-8000-00000000000\d$/;

@@ -6,6 +6,7 @@ import { markPlaceholders } from './examples.ts';
 import { createKeptDocument } from './kept-answers.ts';
 import { declareResponseHeaders } from './response-headers.ts';
 import { transportFailures } from './responses.ts';
+import { shareFailures } from './shared-failures.ts';
 import { withTextBodies } from './text-bodies.ts';
 import type { App } from './types.ts';
 
@@ -114,7 +115,9 @@ export async function registerOpenApi(app: App): Promise<void> {
     },
     transform: (route) => withTextBodies(jsonSchemaTransform(route)),
     transformObject: (document) =>
-      'openapiObject' in document ? markPlaceholders(declareResponseHeaders(document.openapiObject)) : {},
+      'openapiObject' in document
+        ? markPlaceholders(shareFailures(declareResponseHeaders(document.openapiObject)))
+        : {},
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
