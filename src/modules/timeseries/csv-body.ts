@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../../http/errors.ts';
 import { yieldToEventLoop } from '../../http/event-loop.ts';
 import { csvBatches } from './import/csv-batches.ts';
@@ -11,6 +12,13 @@ const LINES_PER_TURN = 5000;
 /** A text/csv body of a readings route, kept as bytes until the service reads it with its query's options. */
 export class CsvBody {
   constructor(readonly bytes: Buffer) {}
+}
+
+/** The scope's routes take text/csv bodies, kept as bytes (CsvBody) until a route reads them with its query's options. */
+export function acceptCsvBodies(scope: FastifyInstance): void {
+  scope.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req: FastifyRequest, body: Buffer) =>
+    Promise.resolve(new CsvBody(body)),
+  );
 }
 
 /** Each meter's lines of a file, in file order. */

@@ -9,7 +9,7 @@ import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-do
 import type { TextBody } from '../../http/text-bodies.ts';
 import type { App } from '../../http/types.ts';
 import { zodValidatorCompiler } from '../../http/validation.ts';
-import { CsvBody } from './csv-body.ts';
+import { acceptCsvBodies, CsvBody } from './csv-body.ts';
 import type { IngestParser } from './ingest-body/ingest-parser.ts';
 import type { ParsedIngest } from './ingest-body/parse-ingest.ts';
 import { timeseriesResponses } from './timeseries.responses.ts';
@@ -78,9 +78,7 @@ export function registerTimeseriesRoutes(
       ingestParser.parse(req.auth, body),
     );
     // A CSV body is read once its query is validated, with its options (csv-body.ts).
-    scope.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req: FastifyRequest, body: Buffer) =>
-      Promise.resolve(new CsvBody(body)),
-    );
+    acceptCsvBodies(scope);
     scope.setValidatorCompiler(bodyParsedAlready);
     scope.post(
       `${base}/readings`,

@@ -1,4 +1,4 @@
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
 import type { ZodType } from 'zod';
 import { ok } from '../../http/envelope.ts';
 import { EXAMPLE, EXAMPLE_MONTH, withExample, withParamExamples } from '../../http/examples.ts';
@@ -9,7 +9,7 @@ import { ADMITTED_AS_WORK, ROLE_NEEDED, recordChecks } from '../../http/route-do
 import type { TextBody } from '../../http/text-bodies.ts';
 import type { App } from '../../http/types.ts';
 import { zodValidatorCompiler } from '../../http/validation.ts';
-import { CsvBody } from './csv-body.ts';
+import { acceptCsvBodies, CsvBody } from './csv-body.ts';
 import { MAX_PROFILE_BUCKETS, MAX_READINGS_PER_REQUEST, meterRangeQuery, profileQuery } from './timeseries.schemas.ts';
 import type { TimeseriesService } from './timeseries.service.ts';
 import { waterResponses } from './water.responses.ts';
@@ -58,9 +58,7 @@ const METER_ERRORS = {
 export function registerWaterRoutes(app: App, timeseries: TimeseriesService, kept: KeptAnswers): void {
   // A CSV body is read once its query is validated, with its options (csv-body.ts); a JSON body as every route's.
   app.register(async (scope: App) => {
-    scope.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req: FastifyRequest, body: Buffer) =>
-      Promise.resolve(new CsvBody(body)),
-    );
+    acceptCsvBodies(scope);
     scope.setValidatorCompiler(csvOrValidated);
     scope.post(
       `${base}/readings`,
