@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../../src/seed/demo.ts';
+import { call } from '../../test/helpers/http.ts';
 import { describeInChromium } from './in-chromium.ts';
 import { signIn, visit } from './pages.ts';
 import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
@@ -29,11 +30,25 @@ describeInChromium('records that say what is absent', () => {
     await c?.close();
   });
 
-  it('shows a unit without a dashboard and a tariff without a transition, asking nothing that answers 404', async () => {
-    const unit = c.seed.tenants[0]!.blockId;
-    await visit(c.page, c.base, `/buildings/${unit}`);
-    await c.page.getByRole('link', { name: 'Edit dashboard' }).first().waitFor();
+  it('shows a building without a dashboard and a tariff without a transition, asking nothing that answers 404', async () => {
+    const blocks = await call(c.t.app, 'GET', '/api/v1/building_blocks', {
+      token: c.token,
+      query: { account_id: c.seed.accountId, limit: 100 },
+    });
+    // The building above the tenants' units: meters below it to chart, no dashboard config of its own.
+    type Block = { id: number; parent_id: number | null; has_dashboard_config: boolean };
+    const tenantUnit = blocks.body.data.find((b: Block) => b.id === c.seed.tenants[0]!.blockId);
+    const building = blocks.body.data.find((b: Block) => b.id === tenantUnit.parent_id);
+    expect(building.has_dashboard_config).toBe(false);
+    await visit(c.page, c.base, `/buildings/${building.id}`);
+    await c.page.getByText('No energy dashboard is configured for this block').waitFor();
     await c.page.screenshot({ path: join(tmpdir(), 'block-without-dashboard.png') });
+    await visit(c.page, c.base, `/buildings/${building.id}/dashboard`);
+    await c.page
+      .getByRole('heading', { name: /dashboard/i })
+      .first()
+      .waitFor();
+    await c.page.screenshot({ path: join(tmpdir(), 'dashboard-form-without-config.png') });
     await visit(c.page, c.base, `/tariffs/${c.seed.nextTariffId}/edit`);
     await c.page.getByRole('heading', { name: 'New transition' }).waitFor();
     await c.page.screenshot({ path: join(tmpdir(), 'tariff-without-transition.png'), fullPage: true });
