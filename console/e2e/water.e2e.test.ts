@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD, type DemoSeed } from '../../src/seed/demo.ts';
 import { call } from '../../test/helpers/http.ts';
 import type { TestApp } from '../../test/helpers/test-app.ts';
-import { addMonths, instantOf, isoDate, type LocalDate, today } from '../src/lib/time.ts';
+import { addDays, addMonths, instantOf, isoDate, type LocalDate, today } from '../src/lib/time.ts';
 import { describeInChromium } from './in-chromium.ts';
 import { settled, signIn, textOf, visit } from './pages.ts';
 import { type SeededConsole, startSeededConsole } from './seeded-console.ts';
@@ -17,6 +17,9 @@ const WATER_SCREENSHOT = join(tmpdir(), 'console-water-meter.png');
 const BUILDING_SCREENSHOT = join(tmpdir(), 'console-building-water.png');
 const CONFIG_SCREENSHOT = join(tmpdir(), 'console-dashboard-water.png');
 const CATALOGUE_SCREENSHOT = join(tmpdir(), 'console-catalogue-water.png');
+/** The tenant recovery of the site's water, and a tenant's water statement. */
+const RECOVERY_SCREENSHOT = join(tmpdir(), 'console-recovery-water.png');
+const STATEMENT_SCREENSHOT = join(tmpdir(), 'console-statement-water.png');
 
 const instantIso = (day: LocalDate) => new Date(instantOf(day, TZ)).toISOString();
 
@@ -150,5 +153,76 @@ describeInChromium('a water meter read by hand in Chromium', () => {
     for (const tariff of expected.body.data.slice(0, 3)) await page.getByText(tariff.name).first().waitFor();
     await page.screenshot({ path: CATALOGUE_SCREENSHOT, fullPage: true });
     console.info(`catalogue's water tariffs: ${CATALOGUE_SCREENSHOT}`);
+  });
+
+  it("recovers the site's water from its tenants' water meters, in kL, and shows a tenant's water statement", async () => {
+    const account_id = seed.accountId;
+    const site = await call(t.app, 'GET', `/api/v1/building_blocks/${seed.blockId}/config?account_id=${account_id}`, {
+      token,
+    });
+    const tariffId = site.body.data.water_supply_tariff_id;
+    expect(tariffId).toEqual(expect.any(Number));
+    // Each tenant's own water meter read at the start and the end of last month: 10 and 20 kL.
+    const monthEnd = { ...today(TZ), day: 1 };
+    const monthStart = addMonths(monthEnd, -1);
+    for (const [i, tenant] of seed.tenants.entries()) {
+      const meter = await call(t.app, 'POST', '/api/v1/meters', {
+        token,
+        body: {
+          account_id,
+          building_block_id: tenant.blockId,
+          meter_sn: `E2E-TENANT-WATER-${i + 1}`,
+          meter_type: 'WATER',
+          interval_minutes: 60,
+        },
+      });
+      expect(meter.status).toBe(201);
+      const reads = [
+        { read_at: instantIso(monthStart), register_kl: 50 },
+        { read_at: instantIso(monthEnd), register_kl: 50 + 10 * (i + 1) },
+      ];
+      const stored = await call(t.app, 'POST', `/api/v1/meters/${meter.body.data.id}/register-reads`, {
+        token,
+        body: { account_id, reads },
+      });
+      expect(stored.status).toBe(200);
+      const config = await call(t.app, 'PUT', `/api/v1/building_blocks/${tenant.blockId}/config`, {
+        token,
+        body: { account_id, water_supply_meter_id: meter.body.data.id, water_supply_tariff_id: tariffId },
+      });
+      expect(config.status).toBe(200);
+    }
+    await visit(page, base, '/recovery');
+    const form = page.getByRole('form', { name: 'Which building and period' });
+    await form.getByLabel('Building').selectOption(String(seed.blockId));
+    await form.getByLabel('Supply').selectOption('water');
+    await form.getByLabel('First day').fill(isoDate(monthStart));
+    await form.getByLabel('Last day').fill(isoDate(addDays(monthEnd, -1)));
+    await form.getByRole('button', { name: 'Show recovery' }).click();
+    const table = page.getByTestId('tenant-table');
+    await table.waitFor();
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].slice(0, 3).map((cell) => cell.textContent?.trim())),
+      );
+    // en-ZA writes a decimal comma.
+    expect(rows).toEqual([
+      ['North Unit 1', 'E2E-TENANT-WATER-1', '10,00 kL'],
+      ['North Unit 2', 'E2E-TENANT-WATER-2', '20,00 kL'],
+    ]);
+    expect(await textOf(page.getByTestId('recovered'))).toContain('30,00 kL');
+    await settled(page);
+    await page.screenshot({ path: RECOVERY_SCREENSHOT, fullPage: true });
+    console.info(`tenant recovery of the water: ${RECOVERY_SCREENSHOT}`);
+    await page.getByRole('button', { name: 'Statement for North Unit 1' }).click();
+    const statement = page.getByTestId('tenant-statement');
+    await statement.waitFor();
+    const text = await textOf(statement);
+    expect(text).toContain('Water statement');
+    expect(text).toContain('Water used10,00 kL');
+    expect(text).toContain('/kL before VAT');
+    await page.screenshot({ path: STATEMENT_SCREENSHOT, fullPage: true });
+    console.info(`a tenant's water statement: ${STATEMENT_SCREENSHOT}`);
   });
 });

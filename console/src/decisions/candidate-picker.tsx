@@ -1,18 +1,21 @@
 import { api, read } from '../api/client.ts';
 import type { Tariff } from '../api/models.ts';
 
-/** The electricity tariffs one may compare: the organization's, then the catalogue's. */
-export async function candidateTariffs(accountId: string): Promise<{ tariff: Tariff; catalogue: boolean }[]> {
+/** The tariffs of a meter type (electricity unless named) one may compare or refer to: the organization's, then the catalogue's. */
+export async function candidateTariffs(
+  accountId: string,
+  meterType: Tariff['meter_type'] = 'ELECTRICITY',
+): Promise<{ tariff: Tariff; catalogue: boolean }[]> {
   const [own, catalogue] = await Promise.all([
     read<Tariff[]>(api.GET('/api/v1/tariffs', { params: { query: { account_id: accountId, limit: 100 } } })),
     read<Tariff[]>(
       api.GET('/api/v1/tariffs/catalogue', { params: { query: { limit: 100, sortBy: 'name', sortOrder: 'asc' } } }),
     ),
   ]);
-  const electric = (t: Tariff) => t.meter_type === 'ELECTRICITY';
+  const ofType = (t: Tariff) => t.meter_type === meterType;
   return [
-    ...own.filter(electric).map((tariff) => ({ tariff, catalogue: false })),
-    ...catalogue.filter(electric).map((tariff) => ({ tariff, catalogue: true })),
+    ...own.filter(ofType).map((tariff) => ({ tariff, catalogue: false })),
+    ...catalogue.filter(ofType).map((tariff) => ({ tariff, catalogue: true })),
   ];
 }
 

@@ -16,6 +16,19 @@ import { useResource } from '../lib/use-resource.ts';
 import { useOrganization } from '../organization.tsx';
 
 type Tenant = TenantRecovery['tenants'][number];
+/** The supply a recovery is of: the grid's electricity, or the water supply. */
+type Supply = 'grid' | 'water';
+
+/** The words of a recovery's supply, from the unit its answer counts in. */
+function supplyWords(recovered: Pick<TenantRecovery, 'unit'>) {
+  const water = recovered.unit === 'kL';
+  return {
+    source: (water ? 'water' : 'grid') as Supply,
+    utility: water ? 'water' : 'electricity',
+    meter: water ? 'a water meter' : 'a grid meter',
+    used: (value: number) => `${formatNumber(value, 2)} ${recovered.unit}`,
+  };
+}
 
 function recovery(request: DecisionRequest): Promise<TenantRecovery> {
   const [reference] = request.tariffIds;
@@ -27,6 +40,7 @@ function recovery(request: DecisionRequest): Promise<TenantRecovery> {
           account_id: request.accountId,
           start: request.start,
           end: request.end,
+          source: request.source === 'water' ? 'water' : 'grid',
           ...(reference === undefined ? {} : { reference_tariff_id: reference }),
         },
       },
@@ -39,7 +53,12 @@ async function downloadStatements(recovered: TenantRecovery, accountId: string, 
   const { data, response } = await api.GET('/api/v1/building_blocks/{id}/recovery/statements', {
     params: {
       path: { id: recovered.building_block_id },
-      query: { account_id: accountId, start: recovered.start, end: recovered.end },
+      query: {
+        account_id: accountId,
+        start: recovered.start,
+        end: recovered.end,
+        source: supplyWords(recovered).source,
+      },
     },
     parseAs: 'blob',
   });
@@ -105,8 +124,6 @@ function TenantLines({ tenant, currency }: { tenant: Tenant; currency: string })
   );
 }
 
-const kwh = (value: number) => `${formatNumber(value, 2)} kWh`;
-
 /** What one tenant owes for the period, as a statement to hand over or print. */
 function TenantStatement({
   tenant,
@@ -121,9 +138,11 @@ function TenantStatement({
 }) {
   const { tz } = useOrganization();
   const period = formatPeriod(recovered.start, recovered.end, tz);
+  const words = supplyWords(recovered);
+  const title = words.utility === 'water' ? 'Water statement' : 'Electricity statement';
   return (
     <section className="statement tenant-statement" aria-labelledby="statement-heading" data-testid="tenant-statement">
-      <StatementHeader title="Electricity statement" subject={`${tenant.name}, at ${landlord}`} period={period} />
+      <StatementHeader title={title} subject={`${tenant.name}, at ${landlord}`} period={period} />
       <h2 id="statement-heading">Statement for {tenant.name}</h2>
       <dl className="facts">
         <dt>Landlord</dt>
@@ -140,12 +159,12 @@ function TenantStatement({
             ? 'none in the period'
             : `${tenant.readings.count} from ${formatDateTime(tenant.readings.first_ts!, tz)} to ${formatDateTime(tenant.readings.last_ts!, tz)}`}
         </dd>
-        <dt>Electricity used</dt>
-        <dd>{kwh(tenant.import_kwh)}</dd>
+        <dt>{words.utility === 'water' ? 'Water used' : 'Electricity used'}</dt>
+        <dd>{words.used(tenant.import_kwh)}</dd>
         {tenant.rate_per_kwh !== null && (
           <>
             <dt>Average rate</dt>
-            <dd>{formatUnitPrice(tenant.rate_per_kwh, recovered.currency, 'kWh')} before VAT</dd>
+            <dd>{formatUnitPrice(tenant.rate_per_kwh, recovered.currency, recovered.unit)} before VAT</dd>
           </>
         )}
         <dt>Amount due</dt>
@@ -174,6 +193,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
   const money = (amount: number | null) => (amount === null ? '–' : formatMoney(amount, recovered.currency));
   const tenant = recovered.tenants.find((t) => t.building_block_id === statementOf);
   const period = formatPeriod(recovered.start, recovered.end, tz);
+  const words = supplyWords(recovered);
   return (
     <>
       <section
@@ -191,14 +211,14 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
             <div>
               <strong>{money(recovered.supply.total)}</strong>
             </div>
-            <div className="muted">{kwh(recovered.supply.import_kwh)}</div>
+            <div className="muted">{words.used(recovered.supply.import_kwh)}</div>
           </li>
           <li className="card" data-testid="recovered">
             Recovered from tenants
             <div>
               <strong>{money(recovered.recovered.total)}</strong>
             </div>
-            <div className="muted">{kwh(recovered.recovered.import_kwh)}</div>
+            <div className="muted">{words.used(recovered.recovered.import_kwh)}</div>
           </li>
           <li className="card" data-testid="unrecovered">
             Not recovered
@@ -206,7 +226,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
               <strong>{money(recovered.unrecovered.total)}</strong>
             </div>
             <div className="muted">
-              {kwh(recovered.unrecovered.import_kwh)}
+              {words.used(recovered.unrecovered.import_kwh)}
               {recovered.unrecovered.share_pct !== null &&
                 `, ${formatNumber(recovered.unrecovered.share_pct, 2)} % of the supply`}
             </div>
@@ -217,8 +237,9 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
         )}
         {recovered.unrecovered.unbilled_kwh > 0 && (
           <p className="notice" data-testid="unbilled">
-            {kwh(recovered.unrecovered.unbilled_kwh)} of tenants' metered electricity is billed to no one (tenants
-            without a tariff); {kwh(recovered.unrecovered.common_kwh)} is used where no tenant meters it.
+            {words.used(recovered.unrecovered.unbilled_kwh)} of tenants' metered {words.utility} is billed to no one
+            (tenants without a tariff); {words.used(recovered.unrecovered.common_kwh)} is used where no tenant meters
+            it.
           </p>
         )}
         {recovered.tenants.map((t) => overRecoveryText(t, recovered.currency)).filter((text) => text !== null).length >
@@ -241,12 +262,12 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
         )}
         {recovered.tenants.length === 0 ? (
           <p className="muted">
-            No block below {block.name} has a dashboard config with a grid meter: there is no tenant to recover from.
+            No block below {block.name} has a dashboard config with {words.meter}: there is no tenant to recover from.
           </p>
         ) : (
           <TableWrap>
             <table data-testid="tenant-table">
-              <caption className="visually-hidden">Each tenant's electricity and amount</caption>
+              <caption className="visually-hidden">Each tenant's {words.utility} and amount</caption>
               <TableHead
                 columns={['Tenant', 'Meter', numeric('Used'), numeric('Amount'), { label: 'Statement', hidden: true }]}
               />
@@ -257,7 +278,7 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
                       {t.name}
                     </th>
                     <td>{t.meter_sn ?? '–'}</td>
-                    <td className="number">{kwh(t.import_kwh)}</td>
+                    <td className="number">{words.used(t.import_kwh)}</td>
                     <td className="number">{t.priced ? money(t.total) : `not priced: ${t.reason}`}</td>
                     <td>
                       <button
@@ -290,7 +311,9 @@ function RecoveryResult({ recovered, block }: { recovered: TenantRecovery; block
 function RecoveryForm({ blocks }: { blocks: BuildingBlock[] }) {
   const { current } = useOrganization();
   const { choice, setChoice, invalid, request, result, submit, block } = useDecision(blocks, recovery);
-  const candidates = useResource(() => candidateTariffs(current.id), [current.id]);
+  const supply: Supply = choice.source === 'water' ? 'water' : 'grid';
+  const meterType = supply === 'water' ? 'WATER' : 'ELECTRICITY';
+  const candidates = useResource(() => candidateTariffs(current.id, meterType), [current.id, meterType]);
   const [reference, setReference] = useState('');
   return (
     <>
@@ -300,6 +323,20 @@ function RecoveryForm({ blocks }: { blocks: BuildingBlock[] }) {
         aria-label="Which building and period"
       >
         <DecisionFields blocks={blocks} choice={choice} onChange={setChoice} />
+        <div>
+          <label htmlFor="recovery-supply">Supply</label>
+          <select
+            id="recovery-supply"
+            value={supply}
+            onChange={(e) => {
+              setChoice({ ...choice, source: e.target.value as Supply });
+              setReference('');
+            }}
+          >
+            <option value="grid">Electricity (the grid supply)</option>
+            <option value="water">Water</option>
+          </select>
+        </div>
         <div>
           <label htmlFor="reference-tariff">The utility's tariff, to check that no tenant pays more</label>
           <select id="reference-tariff" value={reference} onChange={(e) => setReference(e.target.value)}>
@@ -323,12 +360,12 @@ function RecoveryForm({ blocks }: { blocks: BuildingBlock[] }) {
   );
 }
 
-/** Who used the landlord's electricity (extensions §12.4): the supply against each tenant's bill. */
+/** Who used the landlord's electricity or water (extensions §12.4, §13.6): the supply against each tenant's bill. */
 export function RecoveryPage() {
   return (
     <DecisionPage
       title="Tenant recovery"
-      intro="The landlord's supply of a site or building against what its tenants' own meters are billed: what is recovered and what is not."
+      intro="The landlord's electricity or water supply of a site or building against what its tenants' own meters are billed: what is recovered and what is not."
     >
       {(blocks) => <RecoveryForm blocks={blocks} />}
     </DecisionPage>
