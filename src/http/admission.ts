@@ -104,12 +104,13 @@ function registerGauge(registry: Registry, scheduler: FairScheduler, name: strin
  * - every request has one deadline (`request.deadline`): waiting and working together never pass it;
  * - every authenticated request first takes one of its user's `requestsPerUser` slots (its body is
  *   read after), held until its answer is sent;
- * - a page of a list, and a write once its body is valid, hold a slot of the work scheduler until
- *   their answer is written, as expensive work does while it runs (routes that admit their own
- *   work are left to it).
+ * - expensive work is admitted (`admit`) to the work scheduler for as long as it runs;
+ * - a page of a list, and a write once its body is valid, hold a slot until their answer is
+ *   written, in a scheduler of their own with the same limits: work of milliseconds never waits
+ *   for a year's bill to end (routes that admit their own work are left to it).
  */
 export function createAdmission(limits: AdmissionLimits, now?: () => number): ProcessAdmission {
-  const work = createFairScheduler({
+  const workLimits = {
     slots: limits.slots,
     reserve: limits.slots,
     perUser: limits.perUser,
@@ -117,7 +118,9 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     queue: QUEUE,
     queuePerUser: limits.perUser * QUEUE_PER_USER_SLOT,
     ...(now ? { now } : {}),
-  });
+  };
+  const work = createFairScheduler(workLimits);
+  const pagesAndWrites = createFairScheduler(workLimits);
   const requests = createFairScheduler({
     slots: Number.POSITIVE_INFINITY,
     reserve: 0,
@@ -130,10 +133,10 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     admit: ({ userId, signal }, organizationId, fn) => work.run({ userId, organizationId, signal }, fn),
   };
 
-  /** Holds a slot of the work scheduler until the answer is written or the connection closes. */
-  async function holdWork(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Holds a slot of the pages and writes until the answer is written or the connection closes. */
+  async function holdPageOrWrite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const ticket = { userId: request.auth.userId, organizationId: organizationOf(request), signal: request.deadline };
-    const release = await work.hold(ticket);
+    const release = await pagesAndWrites.hold(ticket);
     reply.raw.once('close', release);
     answered.set(request, release);
   }
@@ -175,7 +178,13 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
       registry,
       work,
       'ums_expensive_requests',
-      'Work (bills, profiles, pages, writes, bodies) running and waiting for its turn',
+      'Expensive work (bills, profiles, comparisons, recoveries, checks, bodies, stores) running and waiting for its turn',
+    );
+    registerGauge(
+      registry,
+      pagesAndWrites,
+      'ums_pages_and_writes',
+      'Pages of lists and writes running and waiting for their turn',
     );
     registerGauge(
       registry,
@@ -196,12 +205,12 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
       reply.raw.once('close', release);
       const { config, schema } = request.routeOptions;
       const responses = schema?.response as Record<number, unknown> | undefined;
-      if (!config.ownAdmission && isListEnvelope(responses?.[200])) await holdWork(request, reply);
+      if (!config.ownAdmission && isListEnvelope(responses?.[200])) await holdPageOrWrite(request, reply);
     });
     app.addHook('preHandler', async (request, reply) => {
       const { config } = request.routeOptions;
       if (!isGated(request) || config.ownAdmission || !WRITE_METHODS.has(request.method)) return;
-      await holdWork(request, reply);
+      await holdPageOrWrite(request, reply);
     });
     app.addHook('onSend', async (request, _reply, payload) => {
       answered.get(request)?.();

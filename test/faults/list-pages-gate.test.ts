@@ -29,8 +29,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const pagesGauge = async () => [
-  await admissionGauge(t.app, 'ums_expensive_requests', 'running'),
-  await admissionGauge(t.app, 'ums_expensive_requests', 'waiting'),
+  await admissionGauge(t.app, 'ums_pages_and_writes', 'running'),
+  await admissionGauge(t.app, 'ums_pages_and_writes', 'waiting'),
 ];
 
 describe('pages of lists admitted as work', () => {

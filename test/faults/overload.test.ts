@@ -166,6 +166,22 @@ describe('expensive requests per organization (EXPENSIVE_CONCURRENCY_PER_ORG=1)'
     expect(await work('waiting')).toBe(0);
   });
 
+  it('answers a page of a list and a write of the organization while its expensive work holds its one slot', async () => {
+    await whileOneInFlight(async () => {
+      const page = await r.member.client.get('/api/v1/meters', { account_id: r.accountId, limit: 2 });
+      expect({ status: page.status, count: page.body.data.length }).toEqual({ status: 200, count: 2 });
+      const write = await r.admin.client.put(`/api/v1/building_blocks/${blockId}`, {
+        account_id: r.accountId,
+        description: 'Written while a bill is in flight',
+      });
+      expect({ status: write.status, description: write.body.data.description }).toEqual({
+        status: 200,
+        description: 'Written while a bill is in flight',
+      });
+      expect({ running: await work('running'), waiting: await work('waiting') }).toEqual({ running: 1, waiting: 0 });
+    });
+  });
+
   it('admits another organization while one is full, and checks access before admission', async () => {
     await whileOneInFlight(async () => {
       const other = await tariffCost(r.outsider.client, r.otherAccountId, otherTariffId, 'OVL-B-001');
