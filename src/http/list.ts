@@ -25,6 +25,8 @@ export function listQuerySchema(sortColumns: SortColumns) {
 const SORT_ALIASES = { sort_by: 'sortBy', sort_order: 'sortOrder' } as const;
 
 export type QueryAliases = ReadonlyMap<string, string>;
+/** No other spelling used: a query without sort_by or sort_order. */
+export const NO_ALIASES: QueryAliases = new Map();
 
 /**
  * The query with sort_by and sort_order read as sortBy and sortOrder, and which names the client
@@ -35,8 +37,8 @@ export function resolveSortAliases(query: Record<string, unknown>): {
   query: Record<string, unknown>;
   used: QueryAliases;
 } {
+  if (query.sort_by === undefined && query.sort_order === undefined) return { query, used: NO_ALIASES };
   const present = Object.entries(SORT_ALIASES).filter(([alias]) => query[alias] !== undefined);
-  if (present.length === 0) return { query, used: new Map() };
   const resolved = { ...query };
   const used = new Map<string, string>();
   for (const [alias, name] of present) {

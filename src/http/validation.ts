@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { AppError, formatIssues, INVALID_PATH, INVALID_QUERY, INVALID_REQUEST } from './errors.ts';
-import { type QueryAliases, resolveSortAliases } from './list.ts';
+import { NO_ALIASES, type QueryAliases, resolveSortAliases } from './list.ts';
 import type { App } from './types.ts';
 
 const ROOT_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
@@ -11,8 +11,6 @@ const MESSAGES: Record<string, string> = { querystring: INVALID_QUERY, params: I
 
 const invalidPart = (httpPart: string | undefined, detail: string) =>
   new AppError(400, MESSAGES[httpPart ?? 'body'] ?? INVALID_REQUEST, detail);
-
-const NO_ALIASES: QueryAliases = new Map();
 
 /** The data to validate, and the names the client used for fields it spelled another way (query only). */
 function withAliases(data: unknown, httpPart: string | undefined): { data: unknown; used: QueryAliases } {
