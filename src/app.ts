@@ -123,7 +123,7 @@ export async function buildApp({
   const keptAnswers = createKeptAnswers((encoding) => metrics.keptBodies.inc({ encoding }));
 
   registerSystemModule(app, { db, keys });
-  registerMetrics(app, metrics);
+  registerMetrics(app, metrics, config.metricsScrapesPerMin);
   registerOperationsModule(app, { samples: () => demoSamples(db) });
   const auth = registerAuthModule(app, {
     db,

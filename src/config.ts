@@ -59,6 +59,7 @@ const envSchema = z.object({
   REQUEST_DEADLINE_S: z.coerce.number().min(1).max(3600).default(30),
   REQUESTS_PER_USER: z.coerce.number().int().min(1).default(4),
   REFUSALS_PER_MIN: z.coerce.number().int().min(0).default(300),
+  METRICS_SCRAPES_PER_MIN: z.coerce.number().int().min(0).default(120),
   SHED_AT_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   ORGANIZATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(0).default(20),
   CACHE_STALE_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
@@ -111,6 +112,8 @@ export interface Config {
   readonly requestsPerUser: number;
   /** Refusals (401, 404) a client address may have a minute; past them 429 (0: no limit). */
   readonly refusalsPerMin: number;
+  /** Scrapes of /metrics a client address may make a minute; past them 429 (0: no limit). */
+  readonly metricsScrapesPerMin: number;
   /** The event-loop lag (ms) past which the process sheds every request with 503 (@fastify/under-pressure; 0: never). */
   readonly shedAtEventLoopDelayMs: number;
   /** Organizations one user may create in 24 hours (deleted ones count); more: 429. */
@@ -161,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestDeadlineS: e.REQUEST_DEADLINE_S,
     requestsPerUser: e.REQUESTS_PER_USER,
     refusalsPerMin: e.REFUSALS_PER_MIN,
+    metricsScrapesPerMin: e.METRICS_SCRAPES_PER_MIN,
     shedAtEventLoopDelayMs: e.SHED_AT_EVENT_LOOP_DELAY_MS,
     organizationsPerUserPerDay: e.ORGANIZATIONS_PER_USER_PER_DAY,
     cacheStaleMs: e.CACHE_STALE_MS,

@@ -104,15 +104,13 @@ function registerReplicaMetrics(registry: Registry, db: Pick<Database, 'replica'
   });
 }
 
-/** Scrapes a client address may make a minute: a scraper every few seconds is far below it; past it 429. */
-const SCRAPES_PER_MIN = 120;
-
 /**
  * Counts and times every request by its route pattern (never the raw URL: bounded label values).
  * `/metrics` needs no token (extensions.md); a scrape renders every metric (some 3 ms of the main
- * thread), so each client address may scrape SCRAPES_PER_MIN times a minute.
+ * thread), so each client address may scrape scrapesPerMin times a minute (a scraper every few
+ * seconds is far below the default 120), past them 429; 0: no limit.
  */
-export function registerMetrics(app: App, metrics: Metrics): void {
+export function registerMetrics(app: App, metrics: Metrics, scrapesPerMin: number): void {
   app.addHook('onResponse', async (request, reply) => {
     const labels = {
       route: request.routeOptions.url ?? 'unmatched',
@@ -122,7 +120,7 @@ export function registerMetrics(app: App, metrics: Metrics): void {
     metrics.requests.inc(labels);
     metrics.duration.observe(labels, reply.elapsedTime / 1000);
   });
-  const config = { public: true, rateLimit: { max: SCRAPES_PER_MIN, timeWindow: '1 minute' } };
+  const config = { public: true, rateLimit: scrapesPerMin > 0 && { max: scrapesPerMin, timeWindow: '1 minute' } };
   app.get('/metrics', { config, schema: { hide: true } }, async (_req, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );

@@ -9,7 +9,7 @@ import type { Reply } from '../helpers/http.ts';
 import { ownPeriods } from '../helpers/own-periods.ts';
 import { checkResponses } from '../helpers/response-schemas.ts';
 import { insertPricedBuilding } from '../helpers/sql-fixtures.ts';
-import { NO_SHEDDING, TEST_PASSWORD_HASHING, TEST_SIGNING_KEYS } from '../helpers/test-app.ts';
+import { GAUGES_READ_FREELY, NO_SHEDDING, TEST_PASSWORD_HASHING, TEST_SIGNING_KEYS } from '../helpers/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
 const START = '2025-03-03T00:00:00.000Z';
@@ -33,6 +33,7 @@ beforeAll(async () => {
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
     ...NO_SHEDDING,
+    ...GAUGES_READ_FREELY,
     EXPENSIVE_CONCURRENCY_PER_ORG: '4',
     EXPENSIVE_CONCURRENCY_PER_USER: '2',
     EXPENSIVE_CONCURRENCY_TOTAL: '8',

@@ -18,7 +18,7 @@ import {
   insertReadings,
   insertTariff,
 } from '../helpers/sql-fixtures.ts';
-import { NO_SHEDDING } from '../helpers/test-app.ts';
+import { GAUGES_READ_FREELY, NO_SHEDDING } from '../helpers/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 
 const TOO_MANY = failure('Too many requests', 'Too many requests of yours waiting; retry shortly');
@@ -44,6 +44,7 @@ beforeAll(async () => {
     AUTH_RATE_LIMIT_PER_MIN: '0',
     SEED_DEMO: 'false',
     ...NO_SHEDDING,
+    ...GAUGES_READ_FREELY,
     EXPENSIVE_CONCURRENCY_PER_ORG: '1',
     // A user has four pieces of work waiting at most (two a slot of theirs), and eight requests in progress.
     EXPENSIVE_CONCURRENCY_PER_USER: '2',

@@ -120,6 +120,30 @@ describe('metrics', () => {
   });
 });
 
+describe('scrapes of /metrics per client address', () => {
+  it('answers 429 with Retry-After past METRICS_SCRAPES_PER_MIN a minute from one address, and serves other addresses', async () => {
+    const limited = await startTestApp({ METRICS_SCRAPES_PER_MIN: '3' });
+    try {
+      const scrape = (remoteAddress = '127.0.0.1') =>
+        limited.app.inject({ method: 'GET', url: '/metrics', remoteAddress });
+      for (let i = 0; i < 3; i++) expect((await scrape()).statusCode).toBe(200);
+      const refused = await scrape();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual(failure('Too many requests', expect.stringContaining('Rate limit')));
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await scrape('10.0.0.9')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('has no limit with METRICS_SCRAPES_PER_MIN=0 (the tests read the admission gauges freely)', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) statuses.add((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode);
+    expect([...statuses]).toEqual([200]);
+  });
+});
+
 describe('rate limits on authentication', () => {
   it('answers 429 with Retry-After past the limit per client address', async () => {
     const limited = await startTestApp({ AUTH_RATE_LIMIT_PER_MIN: '3' });
