@@ -133,7 +133,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     admit: ({ userId, signal }, organizationId, fn) => work.run({ userId, organizationId, signal }, fn),
   };
 
-  /** Holds a slot of the pages and writes until the answer is written or the connection closes. */
+  /** Holds a slot of the pages-and-writes scheduler until the answer is written or the connection closes. */
   async function holdPageOrWrite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const ticket = { userId: request.auth.userId, organizationId: organizationOf(request), signal: request.deadline };
     const release = await pagesAndWrites.hold(ticket);
