@@ -9,6 +9,7 @@ interface StatementTenant {
     item_type_code: string;
     season: string;
     period: string | null;
+    block_index: number | null;
     quantity: number;
     unit: string;
     unit_price: number;
@@ -21,11 +22,24 @@ interface StatementTenant {
   reason: string | null;
 }
 
-const HEADER = ['tenant', 'start', 'end', 'meter_sn', 'charge', 'season', 'quantity', 'unit', 'unit_price', 'amount'];
+const HEADER = [
+  'tenant',
+  'start',
+  'end',
+  'meter_sn',
+  'charge',
+  'season',
+  'tou_period',
+  'tier',
+  'quantity',
+  'unit',
+  'unit_price',
+  'amount',
+];
 
 /**
  * The tenants' statements as one CSV table (extensions §13.3): per tenant a row per line of its
- * bill, then its subtotal, VAT and total; an unpriced tenant one row with its kWh (kL of water) and the reason.
+ * bill (its charge, season, time-of-use period and tier from 1), then its subtotal, VAT and total; an unpriced tenant one row with its kWh (kL of water) and the reason.
  * UTF-8 with a byte order mark, which spreadsheets read as UTF-8.
  */
 export function statementsCsv(
@@ -42,14 +56,23 @@ export function statementsCsv(
       ...values,
     ];
     if (!tenant.priced)
-      return [row(`Not priced: ${tenant.reason}`, [null, tenant.import_kwh, recovery.unit, null, null])];
+      return [row(`Not priced: ${tenant.reason}`, [null, null, null, tenant.import_kwh, recovery.unit, null, null])];
+    const total = (name: string, amount: number | null) => row(name, [null, null, null, null, null, null, amount]);
     return [
       ...tenant.lines.map((line) =>
-        row(line.item_type_code, [line.season, line.quantity, line.unit, line.unit_price, line.amount]),
+        row(line.item_type_code, [
+          line.season,
+          line.period,
+          line.block_index === null ? null : line.block_index + 1,
+          line.quantity,
+          line.unit,
+          line.unit_price,
+          line.amount,
+        ]),
       ),
-      row('Subtotal', [null, null, null, null, tenant.subtotal]),
-      row('VAT', [null, null, null, null, tenant.tax]),
-      row('Total', [null, null, null, null, tenant.total]),
+      total('Subtotal', tenant.subtotal),
+      total('VAT', tenant.tax),
+      total('Total', tenant.total),
     ];
   });
   return `\uFEFF${toCsv(HEADER, rows)}`;

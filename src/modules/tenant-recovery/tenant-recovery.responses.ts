@@ -132,11 +132,11 @@ const recovery = z
   });
 
 const STATEMENTS_EXAMPLE = [
-  '\uFEFFtenant,start,end,meter_sn,charge,season,quantity,unit,unit_price,amount',
-  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,IMPORT_ENERGY,ALL_YEAR,9500,kWh,2.5216,23955.2',
-  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,Subtotal,,,,,23955.2',
-  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,VAT,,,,,3593.28',
-  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,Total,,,,,27548.48',
+  '\uFEFFtenant,start,end,meter_sn,charge,season,tou_period,tier,quantity,unit,unit_price,amount',
+  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,IMPORT_ENERGY,ALL_YEAR,,,9500,kWh,2.5216,23955.2',
+  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,Subtotal,,,,,,,23955.2',
+  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,VAT,,,,,,,3593.28',
+  'Shop 1,2026-09-30T22:00:00.000Z,2026-10-31T22:00:00.000Z,SHOP-1,Total,,,,,,,27548.48',
   '',
 ].join('\r\n');
 
@@ -144,7 +144,7 @@ export const tenantRecoveryResponses = {
   recovery: okEnvelope(recovery, "The supply, each tenant's bill, what they recover and what is left"),
   statements: {
     description:
-      "The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a '",
+      "The tenants' statements: per tenant a row per line of its bill (its charge, season, time-of-use period and tier from 1), then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a '",
     content: { 'text/csv': { schema: z.string().meta({ examples: [STATEMENTS_EXAMPLE] }) } },
   },
 };

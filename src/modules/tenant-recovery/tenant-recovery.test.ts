@@ -378,7 +378,7 @@ describe('GET /building_blocks/:id/recovery?source=water', () => {
     });
     expect(csv.status).toBe(200);
     expect((csv.body as string).split('\r\n')[1]).toBe(
-      `Shop,2025-06-01T00:00:00.000Z,2025-06-02T00:00:00.000Z,${shopSn},Not priced: No tariff configured,,6,kL,,`,
+      `Shop,2025-06-01T00:00:00.000Z,2025-06-02T00:00:00.000Z,${shopSn},Not priced: No tariff configured,,,,6,kL,,`,
     );
   });
 
@@ -411,21 +411,21 @@ describe('GET /building_blocks/:id/recovery/statements', () => {
     const shopCells = `"'=HYPERLINK(""http://x"",""Shop"")",${period},${shop.meterSn}`;
     expect(res.body).toBe(
       [
-        '\uFEFFtenant,start,end,meter_sn,charge,season,quantity,unit,unit_price,amount',
+        '\uFEFFtenant,start,end,meter_sn,charge,season,tou_period,tier,quantity,unit,unit_price,amount',
         // 48 x 2 kWh = 96 kWh x 2.50 = 240.00; tax 36.00; 276.00.
-        `${shopCells},IMPORT_ENERGY,ALL_YEAR,96,kWh,2.5,240`,
-        `${shopCells},Subtotal,,,,,240`,
-        `${shopCells},VAT,,,,,36`,
-        `${shopCells},Total,,,,,276`,
-        `Dark unit,${period},${dark.meterSn},Not priced: No tariff configured,,24,kWh,,`,
+        `${shopCells},IMPORT_ENERGY,ALL_YEAR,,,96,kWh,2.5,240`,
+        `${shopCells},Subtotal,,,,,,,240`,
+        `${shopCells},VAT,,,,,,,36`,
+        `${shopCells},Total,,,,,,,276`,
+        `Dark unit,${period},${dark.meterSn},Not priced: No tariff configured,,,,24,kWh,,`,
         '',
       ].join('\r\n'),
     );
     const one = await statements(site.block, { tenant_id: dark.block });
     expect(one.body).toBe(
       [
-        '\uFEFFtenant,start,end,meter_sn,charge,season,quantity,unit,unit_price,amount',
-        `Dark unit,${period},${dark.meterSn},Not priced: No tariff configured,,24,kWh,,`,
+        '\uFEFFtenant,start,end,meter_sn,charge,season,tou_period,tier,quantity,unit,unit_price,amount',
+        `Dark unit,${period},${dark.meterSn},Not priced: No tariff configured,,,,24,kWh,,`,
         '',
       ].join('\r\n'),
     );
