@@ -4843,7 +4843,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tenants' statements: per tenant a row per line of its bill, then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a ' */
+            /** @description The tenants' statements: per tenant a row per line of its bill (its charge, season, time-of-use period and tier from 1), then Subtotal, VAT and Total rows; an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order mark; text beginning with = + - @ after a ' */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
