@@ -30,3 +30,20 @@ function csvNumber(value: number): string {
 export function toCsv(header: string[], rows: CsvValue[][]): string {
   return [header, ...rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
 }
+
+/** What a CSV row shows of a bill's line, from its season on (a cost line of the service). */
+export interface BillLineCells {
+  season: string;
+  period: string | null;
+  block_index: number | null;
+  quantity: number;
+  unit: string;
+  unit_price: number;
+  amount: number;
+}
+
+/** A bill line's cells: season, time-of-use period, tier (from 1), quantity, unit, unit price, amount. */
+export function billLineCells(line: BillLineCells): CsvValue[] {
+  const tier = line.block_index === null ? null : line.block_index + 1;
+  return [line.season, line.period, tier, line.quantity, line.unit, line.unit_price, line.amount];
+}

@@ -1,4 +1,4 @@
-import type { CsvValue } from '../../../src/lib/csv.ts';
+import { billLineCells, type CsvValue } from '../../../src/lib/csv.ts';
 import type { MonthCost } from '../adapters/monthly-cost.ts';
 import { SOURCE_LABELS } from '../lib/labels.ts';
 
@@ -48,13 +48,7 @@ export function billCsvRows(
             ...head,
             chargeName(line.item_type_code),
             line.item_type_code,
-            line.season,
-            line.period,
-            line.block_index === null ? null : line.block_index + 1,
-            line.quantity,
-            line.unit,
-            line.unit_price,
-            line.amount,
+            ...billLineCells(line),
             bill.currency,
           ]),
           total('Subtotal', bill.subtotal),

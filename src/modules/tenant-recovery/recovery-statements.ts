@@ -1,20 +1,11 @@
-import { type CsvValue, toCsv } from '../../lib/csv.ts';
+import { type BillLineCells, billLineCells, type CsvValue, toCsv } from '../../lib/csv.ts';
 
 /** What a statement shows of a tenant (a tenant of the recovery's answer). */
 interface StatementTenant {
   name: string;
   meter_sn: string | null;
   import_kwh: number;
-  lines: {
-    item_type_code: string;
-    season: string;
-    period: string | null;
-    block_index: number | null;
-    quantity: number;
-    unit: string;
-    unit_price: number;
-    amount: number;
-  }[];
+  lines: (BillLineCells & { item_type_code: string })[];
   subtotal: number | null;
   tax: number | null;
   total: number | null;
@@ -59,17 +50,7 @@ export function statementsCsv(
       return [row(`Not priced: ${tenant.reason}`, [null, null, null, tenant.import_kwh, recovery.unit, null, null])];
     const total = (name: string, amount: number | null) => row(name, [null, null, null, null, null, null, amount]);
     return [
-      ...tenant.lines.map((line) =>
-        row(line.item_type_code, [
-          line.season,
-          line.period,
-          line.block_index === null ? null : line.block_index + 1,
-          line.quantity,
-          line.unit,
-          line.unit_price,
-          line.amount,
-        ]),
-      ),
+      ...tenant.lines.map((line) => row(line.item_type_code, billLineCells(line))),
       total('Subtotal', tenant.subtotal),
       total('VAT', tenant.tax),
       total('Total', tenant.total),
