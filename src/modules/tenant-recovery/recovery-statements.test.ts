@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { BillLineCells } from '../../lib/csv.ts';
 import { statementsCsv } from './recovery-statements.ts';
 
-const line = (overrides: Partial<Parameters<typeof statementsCsv>[1][number]['lines'][number]>) => ({
+const line = (overrides: Partial<BillLineCells & { item_type_code: string }>) => ({
   item_type_code: 'IMPORT_ENERGY',
   season: 'ALL_YEAR',
   period: null,
