@@ -48,7 +48,9 @@ export function createReplicaRouting(
   const MAX_UNREPLAYED = 10_000;
 
   /** Keys changed by commits made before the next check's position is taken. */
-  const changedSinceCheck = new Set<string>();
+  let changedSinceCheck = new Set<string>();
+  /** Keys changed before the running check asked for the primary's position, until it has it. */
+  let changedBeforePosition = new Set<string>();
   /** Keys read from the primary until the replica has replayed this position. */
   const readFromPrimaryUntil = new Map<string, bigint>();
   /** Positions of the primary the replica has not been seen to replay, oldest first, with when each was taken. */
@@ -60,22 +62,25 @@ export function createReplicaRouting(
   const lagMs = () => (unreplayed.length > 0 ? Math.round(now() - unreplayed[0]!.at) : 0);
   const answering = () => now() - answeredAt <= maxLagMs;
   const usable = () => answering() && lagMs() <= maxLagMs;
-  const behindOn = (key: string) => changedSinceCheck.has(key) || (readFromPrimaryUntil.get(key) ?? -1n) > replayed;
+  const behindOn = (key: string) =>
+    changedSinceCheck.has(key) || changedBeforePosition.has(key) || (readFromPrimaryUntil.get(key) ?? -1n) > replayed;
 
   async function primaryPosition(): Promise<boolean> {
-    const changed = [...changedSinceCheck];
-    changedSinceCheck.clear();
+    changedBeforePosition = changedSinceCheck;
+    changedSinceCheck = new Set();
     const at = now();
     try {
       const [row] = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
       const position = walPosition(row!.lsn);
-      for (const key of changed) readFromPrimaryUntil.set(key, position);
+      for (const key of changedBeforePosition) readFromPrimaryUntil.set(key, position);
       const last = unreplayed.at(-1);
       if ((!last || position > last.position) && unreplayed.length < MAX_UNREPLAYED) unreplayed.push({ position, at });
       return true;
     } catch {
-      for (const key of changed) changedSinceCheck.add(key);
+      for (const key of changedBeforePosition) changedSinceCheck.add(key);
       return false;
+    } finally {
+      changedBeforePosition = new Set();
     }
   }
 

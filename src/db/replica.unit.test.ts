@@ -9,6 +9,8 @@ const CHECK_MS = 250;
 interface FakeServer {
   lsn: string | null;
   failure: Error | undefined;
+  /** While set, the server answers its WAL position only once this settles. */
+  positionHeld: Promise<void> | undefined;
   executor: Executor;
 }
 
@@ -17,10 +19,14 @@ function fakeServer(name: string): FakeServer {
   const server: FakeServer = {
     lsn: '0/100',
     failure: undefined,
+    positionHeld: undefined,
     executor: {
       async query<T>(text: string) {
         if (server.failure) throw server.failure;
-        if (/pg_current_wal_lsn|pg_last_wal_replay_lsn/.test(text)) return [{ lsn: server.lsn }] as T[];
+        if (/pg_current_wal_lsn|pg_last_wal_replay_lsn/.test(text)) {
+          await server.positionHeld;
+          return [{ lsn: server.lsn }] as T[];
+        }
         return [{ from: name }] as T[];
       },
       async exec() {},
@@ -66,6 +72,46 @@ describe('reads between a primary and its replica', () => {
     // The check took the primary's position 0/200; the replica is still at 0/100.
     expect(await readFrom(routing.reads(['meter-readings:2', 'meter-readings:1']))).toBe('primary');
     replica.lsn = '0/200';
+    await vi.advanceTimersByTimeAsync(CHECK_MS);
+    expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('replica');
+  });
+
+  it("of a key changed go to the primary while a check is still taking the primary's position", async () => {
+    primary.lsn = '0/200';
+    routing.changed(['meter-readings:1']);
+    let answerPosition = () => {};
+    primary.positionHeld = new Promise((resolve) => {
+      answerPosition = resolve;
+    });
+    await vi.advanceTimersByTimeAsync(CHECK_MS);
+    expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('primary');
+    primary.positionHeld = undefined;
+    answerPosition();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('primary');
+    replica.lsn = '0/200';
+    await vi.advanceTimersByTimeAsync(CHECK_MS);
+    expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('replica');
+  });
+
+  it("of a key changed while the primary's position is read go to the primary until the next check's position is replayed", async () => {
+    primary.lsn = '0/200';
+    let answerPosition = () => {};
+    primary.positionHeld = new Promise((resolve) => {
+      answerPosition = resolve;
+    });
+    await vi.advanceTimersByTimeAsync(CHECK_MS);
+    routing.changed(['meter-readings:1']);
+    primary.positionHeld = undefined;
+    answerPosition();
+    replica.lsn = '0/200';
+    await vi.advanceTimersByTimeAsync(0);
+    // The replica has replayed 0/200, but the change may have committed after that position was taken.
+    expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('primary');
+    primary.lsn = '0/300';
+    await vi.advanceTimersByTimeAsync(CHECK_MS);
+    expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('primary');
+    replica.lsn = '0/300';
     await vi.advanceTimersByTimeAsync(CHECK_MS);
     expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('replica');
   });
