@@ -142,6 +142,33 @@ describe('POST /timeseries/electricity/readings with a CSV body', () => {
     ]);
   });
 
+  it('stores a file of several meters whole or not at all', async () => {
+    const [first, second] = [await newMeter(), await newMeter()];
+    const line = (meter: { meter_sn: string }, ts: string, kwh: number) => `${meter.meter_sn},${ts},${kwh}`;
+    const header = 'meter_sn,ts,import_kwh';
+    const misaligned = [
+      header,
+      line(first, '2026-11-01T00:00:00Z', 1),
+      line(first, '2026-11-01T00:30:00Z', 2),
+      line(second, '2026-11-01T00:00:00Z', 3),
+      line(second, '2026-11-01T00:10:00Z', 4),
+    ].join('\n');
+    const refused = await postCsv(misaligned, {});
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      invalid("line 5: ts: Not the start of one of the meter's 30-minute intervals"),
+    ]);
+    expect([await stored(first.id), await stored(second.id)]).toEqual([[], []]);
+
+    const whole = [header, line(second, '2026-11-01T00:00:00Z', 3), line(first, '2026-11-01T00:00:00Z', 1)];
+    const res = await postCsv(whole.join('\n'), {});
+    expect([res.status, res.body.data]).toEqual([200, { inserted: 2, updated: 0 }]);
+    expect([await stored(first.id), await stored(second.id)]).toEqual([
+      [['2026-11-01T00:00:00.000Z', 1, 0]],
+      [['2026-11-01T00:00:00.000Z', 3, 0]],
+    ]);
+  });
+
   it('refuses bad options and a member who may not write', async () => {
     const meter = await newMeter();
     const csv = `meter_sn,ts,import_kwh\n${meter.meter_sn},2026-11-01T00:00:00Z,1\n`;

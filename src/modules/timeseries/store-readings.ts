@@ -16,6 +16,12 @@ export interface PreparedReadings {
   deltas: RollupDeltas;
 }
 
+/** One meter's prepared readings. */
+export interface MeterBatch {
+  meterId: number;
+  readings: PreparedReadings;
+}
+
 export function prepareReadings(readings: ReadingBatch): PreparedReadings {
   const { hourly, daily } = rollupDeltas(readings);
   return {

@@ -22,7 +22,7 @@ import { type BucketFields, bucketPoints, groupingOf, type ProfileBuckets, profi
 import { type MeterRow, readingsRepository, type WriteCounts } from './readings.repository.ts';
 import { isAlignedOnInterval, ReadingBatch } from './readings.ts';
 import { registerReadsRepository } from './register-reads.repository.ts';
-import { prepareReadings, storeReadings } from './store-readings.ts';
+import { type MeterBatch, prepareReadings, storeReadings } from './store-readings.ts';
 import type {
   BuildingProfileQuery,
   CsvReadingsQuery,
@@ -156,17 +156,35 @@ export function createTimeseriesService({
     return meter!;
   }
 
-  /** A store of the meter's readings: the organization's work, after the meter's earlier stores. */
-  function storeForMeter(
+  /** A store of the meters' readings in one transaction: the organization's work, after the meters' earlier stores. */
+  function storeForMeters(
     auth: AuthContext,
     accountId: string,
-    meterId: number,
+    meterIds: readonly number[],
     work: (tx: Transaction) => Promise<WriteCounts>,
   ) {
     const store = () => guard.transaction(auth, accountId, 'write', work);
-    // It waits for the meter's earlier stores before it is admitted, so that one waiting for the
+    // It waits for the meters' earlier stores before it is admitted, so that one waiting for a
     // meter holds no slot.
-    return meterStores.run(meterId, () => admission.admit(auth, accountId, store));
+    return meterStores.run(meterIds, () => admission.admit(auth, accountId, store));
+  }
+
+  /**
+   * Stores the meters' batches in one transaction: all or none. The meters are locked in the order
+   * of their ids, in every process, so that two stores of the same meters never wait for each other.
+   */
+  function storeBatches(auth: AuthContext, accountId: string, batches: readonly MeterBatch[]) {
+    const byMeter = [...batches].sort((a, b) => a.meterId - b.meterId);
+    const meterIds = byMeter.map((batch) => batch.meterId);
+    return storeForMeters(auth, accountId, meterIds, async (tx) => {
+      const stored = { inserted: 0, updated: 0 };
+      for (const { readings } of byMeter) {
+        const counts = await storeReadings(tx, accountId, readings, cache);
+        stored.inserted += counts.inserted;
+        stored.updated += counts.updated;
+      }
+      return stored;
+    });
   }
 
   /** The meter's totals over the range (null without readings), kept until its readings change. */
@@ -251,32 +269,27 @@ export function createTimeseriesService({
 
   const byIndex = <T>(rows: readonly BucketTotals<T>[]) => new Map(rows.map((row) => [row.index, row.totals]));
 
-  /** The meter's readings, each on one of its intervals (400 naming each one that is not: `field(index)`), stored. */
-  async function store(
+  /** The meter's readings, each on one of its intervals (400 naming each one that is not: `field(index)`), ready to store. */
+  async function readingsBatch(
     auth: AuthContext,
-    accountId: string,
     meter: MeterRow,
     readings: IngestReadings,
     field: (index: number) => string,
-  ) {
+  ): Promise<MeterBatch> {
     assertAligned(readings.length, (i) => readings.ts[i]!, meter.interval_minutes, field);
-    const prepared = await prepareIngest(auth, readings, meter);
-    return storeForMeter(auth, accountId, meter.id, (tx) => storeReadings(tx, accountId, prepared, cache));
+    return { meterId: meter.id, readings: await prepareIngest(auth, readings, meter) };
   }
 
-  /** Stores a water meter's volumes (kL per interval), each at the start of one of its intervals. */
-  function storeVolumes(
-    auth: AuthContext,
-    accountId: string,
+  /** A water meter's volumes (kL per interval), each at the start of one of its intervals, ready to store. */
+  function volumesBatch(
     meter: MeterRow,
     volumes: readonly { ts: number; kl: number }[],
     field: (index: number) => string,
-  ) {
+  ): MeterBatch {
     assertAligned(volumes.length, (i) => volumes[i]!.ts, meter.interval_minutes, field);
     const batch = new ReadingBatch(volumes.length);
     for (const { ts, kl } of volumes) batch.append(meter, ts, kl);
-    const prepared = prepareReadings(batch);
-    return storeForMeter(auth, accountId, meter.id, (tx) => storeReadings(tx, accountId, prepared, cache));
+    return { meterId: meter.id, readings: prepareReadings(batch) };
   }
 
   return {
@@ -286,13 +299,14 @@ export function createTimeseriesService({
       await guard.require(auth, accountId, 'write');
       const [meter] = await metersOf('electricity', accountId, [body.meter_sn], () => 'meter_sn');
       assertGatewayMeter(auth, meter!);
-      return store(auth, accountId, meter!, body.readings, (i) => `readings.${i}.ts`);
+      const batch = await readingsBatch(auth, meter!, body.readings, (i) => `readings.${i}.ts`);
+      return storeBatches(auth, accountId, [batch]);
     },
 
     /**
      * Stores the readings of a CSV body (extensions §13.5), read with the query's options: every
-     * line or none is read, and every meter is checked before any is stored; then each meter's
-     * readings are stored as the JSON form stores them, and the counts added up.
+     * line or none is read, and every meter and reading is checked before any is stored; then the
+     * meters' readings are stored as the JSON form stores them, in one transaction.
      */
     async ingestCsv(auth: AuthContext, query: CsvReadingsQuery, bytes: Buffer) {
       const accountId = addressedAccount(auth, query.account_id);
@@ -302,33 +316,26 @@ export function createTimeseriesService({
       const serials = [...byMeter.keys()];
       const meters = await metersOf('electricity', accountId, serials, () => 'meter_sn');
       for (const meter of meters) assertGatewayMeter(auth, meter);
-      const stored = { inserted: 0, updated: 0 };
+      const batches: MeterBatch[] = [];
       for (const meter of meters) {
         const lines = byMeter.get(meter.meter_sn)!;
-        const counts = await store(auth, accountId, meter, lines, (i) => `line ${lines.lines[i]}: ts`);
-        stored.inserted += counts.inserted;
-        stored.updated += counts.updated;
+        batches.push(await readingsBatch(auth, meter, lines, (i) => `line ${lines.lines[i]}: ts`));
       }
-      return stored;
+      return storeBatches(auth, accountId, batches);
     },
 
     /** Stores a water meter's interval readings: their volume is kept where electricity's imported kWh are. */
     async storeWaterReadings(auth: AuthContext, body: WaterReadingsBody) {
       await guard.require(auth, body.account_id, 'write');
       const [meter] = await metersOf('water', body.account_id, [body.meter_sn], () => 'meter_sn');
-      const { readings } = body;
-      return storeVolumes(
-        auth,
-        body.account_id,
-        meter!,
-        readings.map((r) => ({ ts: r.ts.getTime(), kl: r.volume_kl })),
-        (i) => `readings.${i}.ts`,
-      );
+      const volumes = body.readings.map((r) => ({ ts: r.ts.getTime(), kl: r.volume_kl }));
+      return storeBatches(auth, body.account_id, [volumesBatch(meter!, volumes, (i) => `readings.${i}.ts`)]);
     },
 
     /**
      * Stores the water readings of a CSV body, read as the electricity route reads one with
-     * volume_kl as the value column: every line or none, every meter checked before any is stored.
+     * volume_kl as the value column: every line or none, every meter and reading checked before
+     * any is stored, all stored in one transaction.
      */
     async storeWaterCsv(auth: AuthContext, query: WaterCsvQuery, bytes: Buffer) {
       const accountId = addressedAccount(auth, query.account_id);
@@ -336,21 +343,18 @@ export function createTimeseriesService({
       const options = { ...csvOptions(query), columns: query.columns ?? WATER_COLUMNS, valueName: 'volume_kl' };
       const byMeter = await admission.admit(auth, LARGE_BODIES, () => readCsvBody(bytes, options, accountId));
       const meters = await metersOf('water', accountId, [...byMeter.keys()], () => 'meter_sn');
-      const stored = { inserted: 0, updated: 0 };
-      for (const meter of meters) {
+      const batches = meters.map((meter) => {
         const lines = byMeter.get(meter.meter_sn)!;
         const volumes = Array.from({ length: lines.length }, (_, i) => ({ ts: lines.ts[i]!, kl: lines.importKwh[i]! }));
-        const counts = await storeVolumes(auth, accountId, meter, volumes, (i) => `line ${lines.lines[i]}: ts`);
-        stored.inserted += counts.inserted;
-        stored.updated += counts.updated;
-      }
-      return stored;
+        return volumesBatch(meter, volumes, (i) => `line ${lines.lines[i]}: ts`);
+      });
+      return storeBatches(auth, accountId, batches);
     },
 
     /** Stores a water meter's register reads and the volumes of the intervals they change, spread between reads. */
     async storeRegisterReads(auth: AuthContext, meterId: number, body: RegisterReadsBody) {
       const meter = await waterMeterById(auth, body.account_id, meterId, 'write');
-      return storeForMeter(auth, body.account_id, meter.id, (tx) =>
+      return storeForMeters(auth, body.account_id, [meter.id], (tx) =>
         storeRegisterReads(tx, body.account_id, meter, body, cache),
       );
     },

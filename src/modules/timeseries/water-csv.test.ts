@@ -105,6 +105,22 @@ describe('POST /timeseries/water/readings with a CSV body', () => {
     expect(misaligned.status).toBe(400);
     expect(misaligned.body.error).toMatch(/^line 2: ts: /);
 
+    // A meter's misaligned line refuses the other meters' lines of the file too.
+    const other = await hourly();
+    const mixed = await postCsv(
+      [
+        'meter_sn,ts,volume_kl',
+        `${meter.meter_sn},2025-03-01T00:00:00Z,1`,
+        `${other.meter_sn},2025-03-01T00:30:00Z,1`,
+      ].join('\n'),
+      {},
+    );
+    expect([mixed.status, mixed.body.error]).toEqual([
+      400,
+      "line 3: ts: Not the start of one of the meter's 60-minute intervals",
+    ]);
+    expect(await volumes(meter, '2025-03-01T00:00:00Z', '2025-03-01T02:00:00Z')).toEqual([]);
+
     const electricity = await insertMeter(t.db, org.accountId);
     const wrong = await postCsv(['ts,volume_kl', '2025-03-01T00:00:00Z,1'].join('\n'), {
       meter_sn: electricity.meter_sn,
