@@ -31,7 +31,7 @@ const RANGE = 'Readings with start <= ts < end (ISO 8601 with Z or an offset; en
 const SPREAD =
   "Register reads count as readings: between two consecutive reads the kL used is spread evenly over the time between them, into the meter's intervals.";
 const CSV_BODY =
-  'A text/csv body is a spreadsheet of readings read as the electricity readings route reads one, with the same query parameters (a JSON body takes account_id and meter_sn from the body and leaves the query out), its value column volume_kl: without columns the header names meter_sn (unless the query gives the meter), ts and volume_kl. A line that does not fit fails the whole request: 400 naming its line and column (`line 3: volume_kl (column "kL"): ...`). Each meter of the file is checked before any is stored; the answer adds up inserted and updated.';
+  'A text/csv body is a spreadsheet of readings read as the electricity readings route reads one, with the same query parameters (a JSON body takes account_id and meter_sn from the body and leaves the query out), its value column volume_kl: without columns the header names meter_sn (unless the query gives the meter), ts and volume_kl. A line that does not fit fails the whole request: 400 naming its line and column (`line 3: volume_kl (column "kL"): ...`). Every meter and reading of the file is checked before any is stored, then all are stored in one transaction (all or none); the answer adds up inserted and updated.';
 
 /** The route's text/csv body in the API reference: a spreadsheet of one meter, read with the query's example options. */
 const CSV_WATER_READINGS: TextBody = {
