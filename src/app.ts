@@ -87,6 +87,7 @@ export async function buildApp({
     perUser: config.expensiveConcurrencyPerUser,
     perOrganization: config.expensiveConcurrencyPerOrg,
     requestsPerUser: config.requestsPerUser,
+    signIns: config.signInConcurrency,
     deadlineS: config.requestDeadlineS,
   });
   const app = await createHttpApp({

@@ -58,6 +58,11 @@ const envSchema = z.object({
     .default(Math.max(4, 2 * availableParallelism())),
   REQUEST_DEADLINE_S: z.coerce.number().min(1).max(3600).default(30),
   REQUESTS_PER_USER: z.coerce.number().int().min(1).default(4),
+  SIGN_IN_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(Math.max(1, Math.floor(availableParallelism() / 2))),
   REFUSALS_PER_MIN: z.coerce.number().int().min(0).default(300),
   METRICS_SCRAPES_PER_MIN: z.coerce.number().int().min(0).default(120),
   SHED_AT_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
@@ -110,6 +115,8 @@ export interface Config {
   readonly requestDeadlineS: number;
   /** Requests one user has in progress at once; more wait their turn, unread (admission.ts). */
   readonly requestsPerUser: number;
+  /** Password hashes and checks run at once (default half the cores, at least 1), client addresses in turn (admission.ts). */
+  readonly signInConcurrency: number;
   /** Refusals (401, 404) a client address may have a minute; past them 429 (0: no limit). */
   readonly refusalsPerMin: number;
   /** Scrapes of /metrics a client address may make a minute; past them 429 (0: no limit). */
@@ -163,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expensiveConcurrencyTotal: e.EXPENSIVE_CONCURRENCY_TOTAL,
     requestDeadlineS: e.REQUEST_DEADLINE_S,
     requestsPerUser: e.REQUESTS_PER_USER,
+    signInConcurrency: e.SIGN_IN_CONCURRENCY,
     refusalsPerMin: e.REFUSALS_PER_MIN,
     metricsScrapesPerMin: e.METRICS_SCRAPES_PER_MIN,
     shedAtEventLoopDelayMs: e.SHED_AT_EVENT_LOOP_DELAY_MS,

@@ -37,7 +37,13 @@ export interface Admission {
   admit<T>(caller: Caller, organizationId: string, work: (step: Step) => Promise<T>): Promise<T>;
 }
 
-export interface ProcessAdmission extends Admission {
+/** The sign-ins' admission: password hashes and checks, a core's work each, in a scheduler of their own. */
+export interface SignInAdmission {
+  /** Runs a password's hash or check once chosen, client addresses (`caller.userId`) in turn. */
+  signIn<T>(caller: Caller, work: () => Promise<T>): Promise<T>;
+}
+
+export interface ProcessAdmission extends Admission, SignInAdmission {
   /** The first hook of every request: its deadline (`request.deadline`). */
   registerDeadline(app: FastifyInstance): void;
   /** After authentication: a user's requests in turn, pages and writes as work. */
@@ -46,7 +52,7 @@ export interface ProcessAdmission extends Admission {
 }
 
 /** The organization key of work that no organization asks for. */
-export const SIGN_INS = 'sign-ins';
+const SIGN_INS = 'sign-ins';
 export const LARGE_BODIES = 'large bodies';
 
 export interface AdmissionLimits {
@@ -56,6 +62,8 @@ export interface AdmissionLimits {
   perOrganization: number;
   /** Requests one user has in progress at once; more wait their turn, unread. */
   requestsPerUser: number;
+  /** Password hashes and checks run at once: each is a core's work, so a flood of sign-ins takes no more cores than this. */
+  signIns: number;
   /** How long a request may wait and work in all, in seconds. */
   deadlineS: number;
 }
@@ -105,6 +113,7 @@ function registerGauge(registry: Registry, scheduler: FairScheduler, name: strin
  * - every authenticated request first takes one of its user's `requestsPerUser` slots (its body is
  *   read after), held until its answer is sent;
  * - expensive work is admitted (`admit`) to the work scheduler for as long as it runs;
+ * - a password's hash or check (`signIn`), pure CPU, to a scheduler of its own with `signIns` slots;
  * - a page of a list, and a write once its body is valid, hold a slot until their answer is
  *   written, in a scheduler of their own with the same limits: work of milliseconds never waits
  *   for a year's bill to end (routes that admit their own work are left to it).
@@ -121,6 +130,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
   };
   const work = createFairScheduler(workLimits);
   const pagesAndWrites = createFairScheduler(workLimits);
+  const signIns = createFairScheduler({ ...workLimits, slots: limits.signIns, reserve: 0 });
   const requests = createFairScheduler({
     slots: Number.POSITIVE_INFINITY,
     reserve: 0,
@@ -129,8 +139,9 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
     queue: Number.POSITIVE_INFINITY,
     queuePerUser: REQUESTS_QUEUED_PER_USER,
   });
-  const admission: Admission = {
+  const admission: Admission & SignInAdmission = {
     admit: ({ userId, signal }, organizationId, fn) => work.run({ userId, organizationId, signal }, fn),
+    signIn: ({ userId, signal }, fn) => signIns.run({ userId, organizationId: SIGN_INS, signal }, () => fn()),
   };
 
   /** Holds a slot of the pages-and-writes scheduler until the answer is written or the connection closes. */
@@ -186,6 +197,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
       'ums_pages_and_writes',
       'Pages of lists and writes running and waiting for their turn',
     );
+    registerGauge(registry, signIns, 'ums_sign_ins', 'Password hashes and checks running and waiting for their turn');
     registerGauge(
       registry,
       requests,

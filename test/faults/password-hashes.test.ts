@@ -10,8 +10,8 @@ const credentials = { email: 'hashes@example.com', password: 'correct horse batt
 let t: TestApp;
 
 beforeAll(async () => {
-  // Sign-ins are the work of one organization of the scheduler's: one at a time here.
-  t = await startTestApp({ EXPENSIVE_CONCURRENCY_PER_ORG: '1' }, { passwordHashing: SLOW_HASHING });
+  // Sign-ins have a scheduler of their own: one at a time here.
+  t = await startTestApp({ SIGN_IN_CONCURRENCY: '1' }, { passwordHashing: SLOW_HASHING });
   const signup = await t.app.inject({ method: 'POST', url: '/api/v1/auth/signup', payload: credentials });
   expect(signup.statusCode).toBe(200);
 }, 120_000);
@@ -19,8 +19,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const hashes = async () => [
-  await admissionGauge(t.app, 'ums_expensive_requests', 'running'),
-  await admissionGauge(t.app, 'ums_expensive_requests', 'waiting'),
+  await admissionGauge(t.app, 'ums_sign_ins', 'running'),
+  await admissionGauge(t.app, 'ums_sign_ins', 'waiting'),
 ];
 
 /** Resolves once the gauge reads [running, waiting]. */
@@ -30,7 +30,7 @@ async function hashesReach(running: number, waiting: number) {
   }
 }
 
-describe('passwords hashed as work of the sign-ins, client addresses in turn (one at a time)', () => {
+describe('passwords hashed in turns of the sign-ins, client addresses in turn (one at a time)', () => {
   it("checks one password at a time, and another address's sign-in goes before the flood's waiting ones", async () => {
     const finished: string[] = [];
     const signIn = (name: string, remoteAddress: string, password: string) =>
@@ -49,6 +49,11 @@ describe('passwords hashed as work of the sign-ins, client addresses in turn (on
     await hashesReach(1, 2);
     const neighbour = signIn('neighbour', '10.0.0.2', credentials.password);
     await hashesReach(1, 3);
+    // The hashes take none of the expensive work's slots.
+    expect([
+      await admissionGauge(t.app, 'ums_expensive_requests', 'running'),
+      await admissionGauge(t.app, 'ums_expensive_requests', 'waiting'),
+    ]).toEqual([0, 0]);
 
     const [neighbourReply, ...floodReplies] = await Promise.all([neighbour, ...flood]);
     expect(finished).toEqual(['flood 1', 'neighbour', 'flood 2', 'flood 3']);

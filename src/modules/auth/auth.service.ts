@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../db/types.ts';
-import { type Admission, type Caller, SIGN_INS } from '../../http/admission.ts';
+import type { Caller, SignInAdmission } from '../../http/admission.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidCredentials } from '../../http/errors.ts';
 import type { AccessTokens } from './access-tokens.ts';
@@ -15,10 +15,10 @@ export interface AuthServiceDeps {
   /** Argon2id parameters of new hashes (OWASP's when absent). */
   passwordHashing?: PasswordHashing;
   /**
-   * Hashing and verifying a password takes some 20 ms of a core: admitted as work of SIGN_INS, client
-   * addresses in turn, so that a flood of sign-ins takes one organization's share of the process.
+   * Hashing and verifying a password takes some 20 ms of a core: admitted as a sign-in, client
+   * addresses in turn, so that a flood of sign-ins takes no more than SIGN_IN_CONCURRENCY cores.
    */
-  admission: Admission;
+  admission: SignInAdmission;
 }
 
 export interface Credentials {
@@ -30,8 +30,6 @@ const publicUser = (u: UserRow) => ({ id: u.id, email: u.email, created_at: u.cr
 
 export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordHashing, admission }: AuthServiceDeps) {
   const passwords = createPasswordHasher(passwordHashing);
-  /** Runs a password's hash or check in its client address's turn. */
-  const inTurn = <T>(client: Caller, work: () => Promise<T>) => admission.admit(client, SIGN_INS, work);
   async function issueRefreshToken(tx: Executor, sessionId: string, parentId?: number) {
     const { token, hash } = newRefreshToken();
     const expiresAt = new Date(now().getTime() + refreshTokenTtlS * 1000);
@@ -42,7 +40,7 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
   return {
     /** `client` is the request's address, whose turn the password's hash takes. */
     async signup({ email, password }: Credentials, client: Caller) {
-      const passwordHash = await inTurn(client, () => passwords.hash(password));
+      const passwordHash = await admission.signIn(client, () => passwords.hash(password));
       const user = await db.transaction(async (tx) => {
         const created = await repo.insertUser(tx, email, passwordHash);
         if (created) await repo.insertPersonalAccount(tx, created);
@@ -55,7 +53,7 @@ export function createAuthService({ db, tokens, refreshTokenTtlS, now, passwordH
     /** `client` is the request's address, whose turn the password's check takes. */
     async login({ email, password }: Credentials, client: Caller) {
       const user = await repo.findUserByEmail(db, email);
-      if (!(await inTurn(client, () => passwords.verify(user?.password_hash, password))) || !user) {
+      if (!(await admission.signIn(client, () => passwords.verify(user?.password_hash, password))) || !user) {
         throw invalidCredentials('Invalid login credentials');
       }
       const { sessionId, refreshToken } = await db.transaction(async (tx) => {
