@@ -23,6 +23,7 @@ const SCREENSHOTS = {
   pastedLines: join(tmpdir(), 'console-invoice-pasted-lines.png'),
   statement: join(tmpdir(), 'console-tenant-statement-print.png'),
   statementPdf: join(tmpdir(), 'console-tenant-statement.pdf'),
+  statementTiers: join(tmpdir(), 'console-tenant-statement-tiers.png'),
 };
 
 describeInChromium('spreadsheets, invoices from our bill and tenant statements in Chromium', () => {
@@ -187,7 +188,7 @@ describeInChromium('spreadsheets, invoices from our bill and tenant statements i
     });
   });
 
-  it("prints a tenant's statement with its lines, VAT and total", async () => {
+  it("prints a tenant's statement with its lines, VAT and total, each line named with its period or tier", async () => {
     const blocks = await api('GET', '/api/v1/building_blocks', { account_id: seed.accountId, limit: '100' });
     const unit = blocks.body.data.find((b: { name: string }) => b.name === 'North Unit 1');
     const meter = await api('POST', '/api/v1/meters', {
@@ -234,5 +235,48 @@ describeInChromium('spreadsheets, invoices from our bill and tenant statements i
     } finally {
       await page.emulateMedia({ media: 'screen' });
     }
+    // Each line names its time-of-use period.
+    const charges = async () => (await lines.locator('tbody th').allTextContents()).map((text) => text.trim());
+    expect((await charges()).some((charge) => / · (?:Peak|Standard|Off peak)$/.test(charge))).toBe(true);
+
+    // On a block tariff, each line names its tier: 96 kWh in the day, the first tier up to 50.
+    const tariff = await api('POST', '/api/v1/tariffs', {
+      account_id: seed.accountId,
+      name: 'Tenant block tariff',
+      tariff_type: 'BLOCK',
+      effective_from: isoDate(addDays(today(TZ), -30)),
+      effective_to: isoDate(addDays(today(TZ), 365)),
+    });
+    expect([tariff.status, tariff.body.error]).toEqual([201, undefined]);
+    const item = await api('POST', `/api/v1/tariffs/${tariff.body.data.id}/items`, {
+      item_type_code: 'IMPORT_ENERGY',
+      price: 2,
+      blocks: [
+        { block_index: 0, upper_limit: 50, unit_price_cents: 200 },
+        { block_index: 1, upper_limit: null, unit_price_cents: 300 },
+      ],
+    });
+    expect([item.status, item.body.error]).toEqual([201, undefined]);
+    const config = await api('PUT', `/api/v1/building_blocks/${unit.id}/config`, {
+      account_id: seed.accountId,
+      grid_meter_id: meter.body.data.id,
+      grid_tariff_id: tariff.body.data.id,
+    });
+    expect(config.status).toBe(200);
+    // An assignment counts from its moment: this one as if made before yesterday's readings.
+    await t.db.query('UPDATE tariff_history SET effective_from = $1 WHERE building_block_id = $2 AND tariff_id = $3', [
+      new Date(Date.parse(`${yesterday}T00:00:00+02:00`) - 86_400_000),
+      unit.id,
+      tariff.body.data.id,
+    ]);
+    await visit(page, base, '/recovery');
+    await page.getByRole('button', { name: 'Show recovery' }).click();
+    await page.getByRole('button', { name: 'Statement for North Unit 1' }).click();
+    await statement.getByText('· tier 2').waitFor();
+    expect((await charges()).filter((charge) => / · tier \d$/.test(charge))).toEqual([
+      'Active energy · Summer · tier 1',
+      'Active energy · Summer · tier 2',
+    ]);
+    await statement.screenshot({ path: SCREENSHOTS.statementTiers });
   });
 });

@@ -1,8 +1,8 @@
 import type { MonthBill } from '../adapters/monthly-cost.ts';
 import type { TariffItemType } from '../api/models.ts';
 import { numeric, TableHead } from '../components/table-head.tsx';
-import { lineQuantity, priceUnit } from '../lib/bill-lines.ts';
-import { counted, formatMoney, formatPeriod, formatUnitPrice, titleCase } from '../lib/format.ts';
+import { lineApplies, lineQuantity, priceUnit } from '../lib/bill-lines.ts';
+import { counted, formatMoney, formatPeriod, formatUnitPrice } from '../lib/format.ts';
 import { itemName } from '../lib/item-types.ts';
 import { TableWrap } from './table-wrap.tsx';
 import { TariffLink } from './tariff-link.tsx';
@@ -36,12 +36,7 @@ export function BillTable({
             <tr key={`${line.item_type_code}-${line.season}-${line.period}-${line.block_index}`}>
               <th scope="row" style={{ fontWeight: 400 }}>
                 {itemName(types, line.item_type_code)}
-                <span className="muted">
-                  {' '}
-                  · {titleCase(line.season)}
-                  {line.period && ` · ${titleCase(line.period)}`}
-                  {line.block_index !== null && ` · tier ${line.block_index + 1}`}
-                </span>
+                <span className="muted"> · {lineApplies(line, { allYear: true }).join(' · ')}</span>
               </th>
               <td className="number">{lineQuantity(line, { month, start: bill.start, end: bill.end }, tz)}</td>
               <td className="number">{formatUnitPrice(line.unit_price, bill.currency, priceUnit(line.unit))}</td>

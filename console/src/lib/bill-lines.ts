@@ -1,10 +1,25 @@
 import type { BillLine } from '../api/models.ts';
-import { formatNumber } from './format.ts';
+import { formatNumber, titleCase } from './format.ts';
 import { addMonths, instantOf } from './time.ts';
 
 /** How a bill's line reads: its quantity (pro rata where it is) and what its price is per. */
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Where a line's price applies, in words: its season (all year only when `allYear`), its
+ * time-of-use period and its block's tier, counted from 1 ("Summer", "Peak", "tier 2").
+ */
+export function lineApplies(
+  line: Pick<BillLine, 'season' | 'period' | 'block_index'>,
+  { allYear }: { allYear: boolean },
+): string[] {
+  return [
+    ...(allYear || line.season !== 'ALL_YEAR' ? [titleCase(line.season)] : []),
+    ...(line.period ? [titleCase(line.period)] : []),
+    ...(line.block_index !== null ? [`tier ${line.block_index + 1}`] : []),
+  ];
+}
 
 /** The unit a line's price is per: a kVA line is charged per kVA per month. */
 export const priceUnit = (unit: string) => (unit === 'kVA' || unit === 'kVA/month' ? 'kVA per month' : unit);

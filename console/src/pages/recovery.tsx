@@ -9,6 +9,7 @@ import { candidateTariffs } from '../decisions/candidate-picker.tsx';
 import { DecisionPage } from '../decisions/decision-page.tsx';
 import { DecisionFields, InvalidChoice } from '../decisions/period-fields.tsx';
 import { type DecisionRequest, useDecision } from '../decisions/use-decision.ts';
+import { lineApplies } from '../lib/bill-lines.ts';
 import { downloadBlob, fileSafe } from '../lib/download.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPeriod, formatUnitPrice } from '../lib/format.ts';
 import { itemName, itemTypes } from '../lib/item-types.ts';
@@ -72,6 +73,12 @@ function overRecoveryText(tenant: Tenant, currency: string): string | null {
   return `${tenant.name} is charged ${formatMoney(tenant.over_recovery, currency)} more than the utility's tariff would charge it directly (${formatMoney(tenant.reference_total, currency)}): a landlord may not recover more than the utility's tariff.`;
 }
 
+/** Where a statement line's price applies, after its charge's name, as the bills write it: " · Summer · Peak". */
+const applies = (line: Tenant['lines'][number]) =>
+  lineApplies(line, { allYear: false })
+    .map((words) => ` · ${words}`)
+    .join('');
+
 /** The lines of a tenant's bill, its subtotal, VAT and total. */
 function TenantLines({ tenant, currency }: { tenant: Tenant; currency: string }) {
   const types = useResource(itemTypes, []);
@@ -87,7 +94,7 @@ function TenantLines({ tenant, currency }: { tenant: Tenant; currency: string })
             <tr key={`${line.item_type_code}-${line.season}-${line.period}-${line.block_index}-${line.unit_price}`}>
               <th scope="row" style={{ fontWeight: 400 }}>
                 {name(line.item_type_code)}
-                {line.season === 'ALL_YEAR' ? '' : ` (${line.season.toLowerCase()})`}
+                {applies(line)}
               </th>
               <td className="number">
                 {formatNumber(line.quantity, 2)} {line.unit}
