@@ -35,6 +35,18 @@ function fakeServer(name: string): FakeServer {
   return server;
 }
 
+/** Holds the primary's answers to the checks' position query until the returned function is called. */
+function holdPrimaryPosition(): () => void {
+  let answer = () => {};
+  primary.positionHeld = new Promise((resolve) => {
+    answer = resolve;
+  });
+  return () => {
+    primary.positionHeld = undefined;
+    answer();
+  };
+}
+
 const readFrom = async (executor: Executor) => (await executor.query<{ from: string }>('SELECT 1'))[0]!.from;
 
 let primary: FakeServer;
@@ -79,13 +91,9 @@ describe('reads between a primary and its replica', () => {
   it("of a key changed go to the primary while a check is still taking the primary's position", async () => {
     primary.lsn = '0/200';
     routing.changed(['meter-readings:1']);
-    let answerPosition = () => {};
-    primary.positionHeld = new Promise((resolve) => {
-      answerPosition = resolve;
-    });
+    const answerPosition = holdPrimaryPosition();
     await vi.advanceTimersByTimeAsync(CHECK_MS);
     expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('primary');
-    primary.positionHeld = undefined;
     answerPosition();
     await vi.advanceTimersByTimeAsync(0);
     expect(await readFrom(routing.reads(['meter-readings:1']))).toBe('primary');
@@ -96,13 +104,9 @@ describe('reads between a primary and its replica', () => {
 
   it("of a key changed while the primary's position is read go to the primary until the next check's position is replayed", async () => {
     primary.lsn = '0/200';
-    let answerPosition = () => {};
-    primary.positionHeld = new Promise((resolve) => {
-      answerPosition = resolve;
-    });
+    const answerPosition = holdPrimaryPosition();
     await vi.advanceTimersByTimeAsync(CHECK_MS);
     routing.changed(['meter-readings:1']);
-    primary.positionHeld = undefined;
     answerPosition();
     replica.lsn = '0/200';
     await vi.advanceTimersByTimeAsync(0);
