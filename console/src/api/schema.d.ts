@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked as work of the process's fair scheduler, client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.
+         * @description Signs in with e-mail and password and starts a session: an access token (a JWT, valid ACCESS_TOKEN_TTL_S seconds, default 3600) and a single-use refresh token. The refresh token is also set in the cookie ums_refresh_token (HttpOnly, SameSite=Strict, Path=/api/v1/auth/refresh, Secure over HTTPS), for a browser that keeps no token where scripts can read it. Wrong credentials: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked in turns of their own, SIGN_IN_CONCURRENCY at once (half the cores), client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.
          */
         post: operations["signIn"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked as work of the process's fair scheduler, client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.
+         * @description Registers a user with a personal account (the user its OWNER). Returns the user, no tokens: sign in next. The e-mail is stored lower-case; the password has 8 to 128 characters. An e-mail already registered: 401. Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429. Passwords are hashed and checked in turns of their own, SIGN_IN_CONCURRENCY at once (half the cores), client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.
          */
         post: operations["signUp"];
         delete?: never;
