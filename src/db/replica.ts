@@ -16,7 +16,8 @@ function replicaTrouble(error: unknown): boolean {
   // No SQLSTATE: the socket's error (ECONNREFUSED, a connection ended).
   if (code === undefined || code.length !== 5) return true;
   // Connection failures, shutdowns, a database not yet replayed, a query cancelled by replay.
-  if (code.startsWith('08') || code.startsWith('57P') || code === '3D000' || code === '40001') return true;
+  if (code.startsWith('08') || code.startsWith('57P') || code === '3D000' || code === PG_ERROR.SERIALIZATION_FAILURE)
+    return true;
   // A table, column or function of a migration the replica has not replayed yet.
   return code === '42P01' || code === '42703' || code === '42883';
 }

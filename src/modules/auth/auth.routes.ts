@@ -16,7 +16,7 @@ const RATE_LIMITED =
   'Limited to AUTH_RATE_LIMIT_PER_MIN requests per minute per client address (default 20), shared with sign-in, sign-up and refresh; more answer 429.';
 const TOO_MANY = 'Rate limit exceeded, retry in 1 minute';
 const HASHES_IN_TURN =
-  "Passwords are hashed and checked in turns of their own, SIGN_IN_CONCURRENCY at once (half the cores), client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.";
+  'Passwords are hashed and checked in turns of their own, SIGN_IN_CONCURRENCY at once (half the cores), client addresses in turn; past its queue a request answers 429 at once, past its deadline (REQUEST_DEADLINE_S) 503.';
 
 /** The client address of a sign-in, whose turn its password's hash takes, with the request's deadline. */
 const clientOf = (req: FastifyRequest) => ({ userId: req.ip, signal: req.deadline });
