@@ -141,7 +141,7 @@ export function createAdmission(limits: AdmissionLimits, now?: () => number): Pr
   });
   const admission: Admission & SignInAdmission = {
     admit: ({ userId, signal }, organizationId, fn) => work.run({ userId, organizationId, signal }, fn),
-    signIn: ({ userId, signal }, fn) => signIns.run({ userId, organizationId: SIGN_INS, signal }, () => fn()),
+    signIn: ({ userId, signal }, fn) => signIns.run({ userId, organizationId: SIGN_INS, signal }, fn),
   };
 
   /** Holds a slot of the pages-and-writes scheduler until the answer is written or the connection closes. */

@@ -62,7 +62,6 @@ const FASTIFY_ERRORS: Record<string, Mapped> = {
 };
 const NOT_ALLOWED_CHARACTER = invalid('A text contains a character that is not allowed');
 
-// Database failures that a request can cause; anything else from the database is a 500.
 /**
  * Two transactions each waited for a lock the other held and PostgreSQL ended this one, or it lost
  * a serialization: nothing of it was written, and the same request again may pass.
@@ -75,6 +74,7 @@ const WRITE_RACE: Mapped = {
   headers: { 'retry-after': '1' },
 };
 
+// Database failures that a request can cause; anything else from the database is a 500.
 const DATABASE_ERRORS: Record<string, Mapped> = {
   [PG_ERROR.DEADLOCK_DETECTED]: WRITE_RACE,
   [PG_ERROR.SERIALIZATION_FAILURE]: WRITE_RACE,

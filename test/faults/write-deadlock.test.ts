@@ -1,10 +1,12 @@
 import { setImmediate as nextRound } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METER_WRITE_LOCK } from '../../src/modules/timeseries/readings.repository.ts';
 import { directUrl } from '../helpers/database-url.ts';
 import { failure } from '../helpers/envelopes.ts';
-import { createOrganization, registerUser, type TestUser } from '../helpers/factories.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import type { TestUser } from '../helpers/factories.ts';
+import { onPostgres, startRaceWorld } from '../helpers/races.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { insertMeter, storedReadings, TIMESERIES } from '../helpers/timeseries-factories.ts';
 
 // A write that PostgreSQL ends as a deadlock (two transactions each waiting for a lock the other
@@ -12,17 +14,11 @@ import { insertMeter, storedReadings, TIMESERIES } from '../helpers/timeseries-f
 // the other transaction is a client of the database's own, taking the meters' write locks in the
 // order opposite to the service's.
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
-/** The advisory lock key of a meter's writes (readings.repository.ts). */
-const METER_WRITE_LOCK = 727_006;
-
 let t: TestApp;
 let owner: TestUser;
 let accountId: string;
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await registerUser(t.app, 'owner');
-  accountId = await createOrganization(owner);
+  ({ t, owner, accountId } = await startRaceWorld());
 });
 afterAll(async () => t.close());
 

@@ -30,8 +30,9 @@ const HEADER = [
 
 /**
  * The tenants' statements as one CSV table (extensions §13.3): per tenant a row per line of its
- * bill (its charge, season, time-of-use period and tier from 1), then its subtotal, VAT and total; an unpriced tenant one row with its kWh (kL of water) and the reason.
- * UTF-8 with a byte order mark, which spreadsheets read as UTF-8.
+ * bill (its charge, season, time-of-use period and tier from 1), then its subtotal, VAT and total;
+ * an unpriced tenant one row with its kWh (kL of water) and the reason. UTF-8 with a byte order
+ * mark, which spreadsheets read as UTF-8.
  */
 export function statementsCsv(
   recovery: { start: string; end: string; unit: string },

@@ -45,7 +45,7 @@ const STAGING_TABLE = 'readings_staging';
 export const STAGED_READINGS = `${STAGING_TABLE} s`;
 
 // Any constant: it only keeps these locks apart from other advisory locks of the service.
-const METER_WRITE_LOCK = 727_006;
+export const METER_WRITE_LOCK = 727_006;
 
 export const readingsRepository = {
   /**
